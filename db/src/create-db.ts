@@ -1,0 +1,60 @@
+import { mkdirSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
+import { Migrator } from 'kysely/migration'
+import pg from 'pg'
+import { migrations } from './migrations/index.ts'
+import type { DB } from './schema.ts'
+
+/** Where the database lives. */
+export interface DbConfig {
+  /** A `postgres://` URL. When set, a `pg` Pool is used. */
+  databaseUrl?: string | undefined
+  /**
+   * PGlite's data directory when no URL is given (default `./data/pg`);
+   * `memory://` keeps everything in memory (tests).
+   */
+  pgliteDir?: string | undefined
+  /** Pool size for `pg` (default 10). */
+  poolSize?: number | undefined
+}
+
+/** PGlite's default data directory, relative to the working directory. */
+export const DEFAULT_PGLITE_DIR = './data/pg'
+
+/**
+ * Opens the database: a `pg` Pool when `databaseUrl` is set, else embedded PGlite.
+ * Does not migrate; call {@link migrateToLatest}. Close with `db.destroy()`.
+ */
+export function createDb(config: DbConfig = {}): Kysely<DB> {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize ?? 10 })
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  }
+  const dir = config.pgliteDir ?? DEFAULT_PGLITE_DIR
+  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true })
+  return new Kysely<DB>({ dialect: new PGliteDialect({ pglite: new PGlite(dir) }) })
+}
+
+/**
+ * Applies every pending migration.
+ * @throws Error naming the failed migration when one fails.
+ */
+export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`, { cause: error })
+  }
+  return (results ?? []).map((r) => r.migrationName)
+}
+
+/** Resolves when the database answers a trivial query; throws otherwise. */
+export async function pingDb(db: Kysely<DB>): Promise<void> {
+  await sql`select 1`.execute(db)
+}

@@ -1,0 +1,2 @@
+export * from './create-db.ts'
+export * from './schema.ts'

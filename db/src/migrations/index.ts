@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely/migration'
+import * as accounts from './0001-accounts.ts'
+
+/**
+ * Every migration, in order. Names sort lexically; add new ones at the end with the next
+ * number. A static list (not a folder scan) so the set is the same in every runtime.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-accounts': accounts,
+}

@@ -1,0 +1,108 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>
+
+/** The credit ledger's transaction types (spec §4, ARCHITECTURE decision 4). */
+export const CREDIT_TRANSACTION_TYPES = [
+  'script_generation',
+  'scene_generation',
+  'image_generation',
+  'generation_refund',
+  'account_creation',
+  'admin_adjustment',
+  'subscription_renewal',
+  'subscription_created',
+  'subscription_canceled',
+  'credit_purchase',
+] as const
+export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number]
+
+/** `users`: accounts. `credits` (spec §3) is `plan_credits + purchased_credits`. */
+export interface UsersTable {
+  id: Generated<number>
+  name: string
+  /** Stored lower-cased; unique on lower(email). */
+  email: string
+  /** argon2id PHC string. */
+  password_hash: string
+  /** Credits of the current billing cycle; reset each cycle (ARCHITECTURE decision 5). */
+  plan_credits: Generated<number>
+  /** Credits that never expire: packages and the account-creation grant. */
+  purchased_credits: Generated<number>
+  stripe_customer_id: string | null
+  stripe_subscription_id: string | null
+  subscription_status: Generated<string>
+  subscription_period_end: NullableTimestamp
+  email_verified_at: NullableTimestamp
+  created_at: Generated<Timestamp>
+}
+
+/** `sessions`: Lucia-guide sessions; the cookie holds `<id>.<secret>`, we keep SHA-256(secret). */
+export interface SessionsTable {
+  id: string
+  secret_hash: Uint8Array
+  user_id: number
+  created_at: Generated<Timestamp>
+  last_seen_at: Generated<Timestamp>
+}
+
+/** Single-use emailed tokens, stored as SHA-256 hex of the secret. */
+export interface PasswordResetTokensTable {
+  token_hash: string
+  user_id: number
+  expires_at: Timestamp
+  created_at: Generated<Timestamp>
+}
+
+export interface EmailVerificationTokensTable {
+  token_hash: string
+  user_id: number
+  /** The address the link verifies; a changed email invalidates the link. */
+  email: string
+  expires_at: Timestamp
+  created_at: Generated<Timestamp>
+}
+
+/** Append-only credit ledger; a user's rows sum to their balance. */
+export interface CreditTransactionsTable {
+  id: Generated<number>
+  user_id: number
+  amount: number
+  transaction_type: CreditTransactionType
+  description: string | null
+  idempotency_key: string | null
+  created_at: Generated<Timestamp>
+}
+
+export interface ProjectsTable {
+  id: Generated<number>
+  user_id: number
+  name: string
+  description: string
+  nodes: ColumnType<unknown[], string | undefined, string>
+  connections: ColumnType<unknown[], string | undefined, string>
+  created_at: Generated<Timestamp>
+  updated_at: Generated<Timestamp>
+}
+
+/** The Kysely database interface. */
+export interface DB {
+  users: UsersTable
+  sessions: SessionsTable
+  password_reset_tokens: PasswordResetTokensTable
+  email_verification_tokens: EmailVerificationTokensTable
+  credit_transactions: CreditTransactionsTable
+  projects: ProjectsTable
+}
+
+export type UserRow = Selectable<UsersTable>
+export type NewUser = Insertable<UsersTable>
+export type UserUpdate = Updateable<UsersTable>
+export type SessionRow = Selectable<SessionsTable>
+export type CreditTransactionRow = Selectable<CreditTransactionsTable>
+export type ProjectRow = Selectable<ProjectsTable>

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import pg from 'pg'
+import { createDb, migrateToLatest } from './create-db.ts'
+import type { DB } from './schema.ts'
+
+/** A migrated, empty database for one test file, and how to throw it away. */
+export interface TestDatabase {
+  db: Kysely<DB>
+  dispose(): Promise<void>
+}
+
+/** A kind of database integration tests run on. */
+export interface TestDatabaseKind {
+  name: 'pglite' | 'postgres'
+  create(): Promise<TestDatabase>
+}
+
+/**
+ * The databases integration tests run on: in-memory PGlite always, and Postgres too when
+ * `TEST_DATABASE_URL` is set. Each `create()` makes a fresh database (on Postgres a new
+ * database named `reelgraph_test_<random>`, dropped by `dispose()`), so test files can run
+ * in parallel.
+ */
+export function testDatabaseKinds(): TestDatabaseKind[] {
+  const kinds: TestDatabaseKind[] = [
+    {
+      name: 'pglite',
+      async create() {
+        const db = createDb({ pgliteDir: 'memory://' })
+        await migrateToLatest(db)
+        return { db, dispose: () => db.destroy() }
+      },
+    },
+  ]
+  const url = process.env.TEST_DATABASE_URL
+  if (url) {
+    kinds.push({
+      name: 'postgres',
+      async create() {
+        const name = `reelgraph_test_${randomBytes(6).toString('hex')}`
+        const admin = new pg.Client({ connectionString: url })
+        await admin.connect()
+        await admin.query(`create database ${name}`)
+        await admin.end()
+        const testUrl = new URL(url)
+        testUrl.pathname = `/${name}`
+        const db = createDb({ databaseUrl: testUrl.toString(), poolSize: 5 })
+        await migrateToLatest(db)
+        return {
+          db,
+          async dispose() {
+            await db.destroy()
+            const cleanup = new pg.Client({ connectionString: url })
+            await cleanup.connect()
+            await cleanup.query(`drop database if exists ${name} with (force)`)
+            await cleanup.end()
+          },
+        }
+      },
+    })
+  }
+  return kinds
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod'
+
+/**
+ * Machine-readable error codes the API answers with, each with its HTTP status.
+ * The web app switches on `code`; people read `message`.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  INVALID_TOKEN: 400,
+  WEAK_PASSWORD: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN_ORIGIN: 403,
+  NOT_FOUND: 404,
+  EMAIL_TAKEN: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  NOT_READY: 503,
+} as const
+
+/** One of the API's error codes. */
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+/** The JSON body of every API error: `{ "error": { "code", "message" } }`. */
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+      message: z.string(),
+      /** Per-field messages for VALIDATION_FAILED, keyed by dotted path. */
+      fields: z.record(z.string(), z.string()).optional(),
+    }),
+  })
+  .meta({ id: 'ErrorBody' })
+
+export type ErrorBody = z.infer<typeof errorBodySchema>
+
+/**
+ * Formats a failed HTTP response the way the client reports it:
+ * `<status>: <body text>`, or `<status>: <status text>` when the body is empty.
+ * @see spec §8 Generic
+ */
+export function formatHttpError(status: number, bodyText: string, statusText: string): string {
+  return `${status}: ${bodyText || statusText}`
+}

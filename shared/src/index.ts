@@ -1,0 +1,3 @@
+export * from './auth.ts'
+export * from './constants.ts'
+export * from './errors.ts'
