@@ -1,6 +1,9 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
 
+/** A timestamp the database fills in when omitted (`default now()`). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+/** A timestamp every insert must give. */
+type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>
 type NullableTimestamp = ColumnType<
   Date | null,
   Date | string | null | undefined,
@@ -39,7 +42,7 @@ export interface UsersTable {
   subscription_status: Generated<string>
   subscription_period_end: NullableTimestamp
   email_verified_at: NullableTimestamp
-  created_at: Generated<Timestamp>
+  created_at: Timestamp
 }
 
 /** `sessions`: Lucia-guide sessions; the cookie holds `<id>.<secret>`, we keep SHA-256(secret). */
@@ -47,16 +50,16 @@ export interface SessionsTable {
   id: string
   secret_hash: Uint8Array
   user_id: number
-  created_at: Generated<Timestamp>
-  last_seen_at: Generated<Timestamp>
+  created_at: Timestamp
+  last_seen_at: Timestamp
 }
 
 /** Single-use emailed tokens, stored as SHA-256 hex of the secret. */
 export interface PasswordResetTokensTable {
   token_hash: string
   user_id: number
-  expires_at: Timestamp
-  created_at: Generated<Timestamp>
+  expires_at: RequiredTimestamp
+  created_at: Timestamp
 }
 
 export interface EmailVerificationTokensTable {
@@ -64,8 +67,8 @@ export interface EmailVerificationTokensTable {
   user_id: number
   /** The address the link verifies; a changed email invalidates the link. */
   email: string
-  expires_at: Timestamp
-  created_at: Generated<Timestamp>
+  expires_at: RequiredTimestamp
+  created_at: Timestamp
 }
 
 /** Append-only credit ledger; a user's rows sum to their balance. */
@@ -76,7 +79,7 @@ export interface CreditTransactionsTable {
   transaction_type: CreditTransactionType
   description: string | null
   idempotency_key: string | null
-  created_at: Generated<Timestamp>
+  created_at: Timestamp
 }
 
 export interface ProjectsTable {
@@ -86,8 +89,8 @@ export interface ProjectsTable {
   description: string
   nodes: ColumnType<unknown[], string | undefined, string>
   connections: ColumnType<unknown[], string | undefined, string>
-  created_at: Generated<Timestamp>
-  updated_at: Generated<Timestamp>
+  created_at: Timestamp
+  updated_at: Timestamp
 }
 
 /** The Kysely database interface. */

@@ -1,0 +1,96 @@
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { requestId } from 'hono/request-id'
+import { secureHeaders } from 'hono/secure-headers'
+import { openAPIRouteHandler } from 'hono-openapi'
+import type { AppDeps, AppEnv } from './app-env.ts'
+import { BODY_LIMIT_BYTES } from './config.ts'
+import { authRoutes } from './features/auth/auth-routes.ts'
+import { healthRoutes } from './features/health/health-routes.ts'
+import { userRoutes } from './features/user/user-routes.ts'
+import { webRoutes } from './features/web/web-routes.ts'
+import { AppError } from './lib/app-error.ts'
+import { errorHandler } from './middleware/error-handler.ts'
+import { requireJsonBody } from './middleware/json-body.ts'
+import { originCheck } from './middleware/origin-check.ts'
+import { requestContext } from './middleware/request-context.ts'
+import { loadSession } from './middleware/session.ts'
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /** Serve this built web app for non-API paths (omit in dev, where Vite serves it). */
+  webDistDir?: string | undefined
+}
+
+const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  // Radix positions popovers with inline styles.
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  connectSrc: ["'self'", 'ws:', 'wss:'],
+  fontSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+}
+
+function buildApi() {
+  return new Hono<AppEnv>()
+    .use(
+      bodyLimit({
+        maxSize: BODY_LIMIT_BYTES,
+        onError: () => {
+          throw new AppError(
+            'PAYLOAD_TOO_LARGE',
+            `The request body is larger than the ${BODY_LIMIT_BYTES / 1024 / 1024} MiB limit.`,
+          )
+        },
+      }),
+    )
+    .use(requireJsonBody)
+    .use(originCheck)
+    .use(loadSession)
+    .route('/', authRoutes)
+    .route('/user', userRoutes)
+}
+
+/** The typed API, for the `hc` client in `web`. */
+export type ApiType = ReturnType<typeof buildApi>
+
+/**
+ * Builds the HTTP app: health checks, the JSON API under `/api`, its OpenAPI document at
+ * `/api/openapi.json`, and (optionally) the built web app for every other path.
+ * Errors anywhere are rendered by one `onError` as `{ "error": { "code", "message" } }`.
+ */
+export function createApp(deps: AppDeps, options: AppOptions = {}) {
+  const api = buildApi()
+  api.get(
+    '/openapi.json',
+    openAPIRouteHandler(api, {
+      documentation: {
+        info: {
+          title: 'Reelgraph API',
+          version: '0.1.0',
+          description: 'Accounts, credits, projects, billing and AI generation for Reelgraph.',
+        },
+        servers: [{ url: '/api' }],
+      },
+    }),
+  )
+  api.all('*', (c) => {
+    throw new AppError('NOT_FOUND', `There is no API route ${c.req.method} ${c.req.path}.`)
+  })
+
+  const app = new Hono<AppEnv>()
+  app.use(requestId())
+  app.use(requestContext(deps))
+  app.use(secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY }))
+  app.route('/', healthRoutes)
+  app.route('/api', api)
+  if (options.webDistDir) app.route('/', webRoutes(options.webDistDir))
+  app.notFound((c) => errorHandler(new AppError('NOT_FOUND', 'Not found.'), c))
+  app.onError(errorHandler)
+  return app
+}

@@ -1,0 +1,53 @@
+/**
+ * Tunables of the api, each with its unit and reason.
+ */
+
+/** Largest request body accepted, in bytes, unless a route needs more (issue 2). */
+export const BODY_LIMIT_BYTES = 1024 * 1024
+
+/** A session ends after this long without a request (sliding expiry). */
+export const SESSION_IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000
+/** A session ends this long after sign-in however active it is (absolute limit, issue 2). */
+export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
+/** last_seen_at is written at most this often, so reads stay reads. */
+export const SESSION_TOUCH_INTERVAL_MS = 60 * 60 * 1000
+
+/** A password reset link works for one hour (issue 2). */
+export const PASSWORD_RESET_TOKEN_TTL_MS = 60 * 60 * 1000
+/** An email verification link works for two days: people verify late. */
+export const EMAIL_VERIFICATION_TOKEN_TTL_MS = 48 * 60 * 60 * 1000
+
+/** argon2id parameters (OWASP Password Storage: m=19 MiB, t=2, p=1). */
+export const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const
+
+/** A rate limit: `points` events per `durationSeconds`, then blocked for `blockSeconds`. */
+export interface RateLimitRule {
+  points: number
+  durationSeconds: number
+  blockSeconds: number
+}
+
+/** The rate limits of the auth calls (issue 2, OWASP Authentication cheat sheet). */
+export interface RateLimitRules {
+  /** Failed logins for one account (email), reset by a successful login. */
+  loginFailuresPerAccount: RateLimitRule
+  /** Failed logins from one IP address. */
+  loginFailuresPerIp: RateLimitRule
+  /** Registrations from one IP address. */
+  registrationsPerIp: RateLimitRule
+  /** Password reset requests from one IP address. */
+  resetRequestsPerIp: RateLimitRule
+  /** Password reset requests for one email address (stops mail bombing). */
+  resetRequestsPerEmail: RateLimitRule
+  /** Verification email re-sends per user. */
+  verificationResendsPerUser: RateLimitRule
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitRules = {
+  loginFailuresPerAccount: { points: 5, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  loginFailuresPerIp: { points: 50, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  registrationsPerIp: { points: 20, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
+  resetRequestsPerIp: { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  resetRequestsPerEmail: { points: 3, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
+  verificationResendsPerUser: { points: 3, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
+}

@@ -1,0 +1,26 @@
+import { errorBodySchema } from '@reelgraph/shared'
+import { describeRoute, resolver } from 'hono-openapi'
+import type { z } from 'zod'
+
+/** Documents a JSON route for the OpenAPI document: summary, success schema, error body. */
+export function docs(options: {
+  summary: string
+  tag: string
+  response?: z.ZodType
+  status?: 200 | 201
+  description?: string
+}) {
+  const jsonOf = (schema: z.ZodType) => ({ 'application/json': { schema: resolver(schema) } })
+  return describeRoute({
+    summary: options.summary,
+    description: options.description,
+    tags: [options.tag],
+    responses: {
+      [options.status ?? 200]: {
+        description: 'Success',
+        ...(options.response ? { content: jsonOf(options.response) } : {}),
+      },
+      default: { description: 'Error', content: jsonOf(errorBodySchema) },
+    },
+  })
+}

@@ -1,0 +1,27 @@
+import type { ValidationTargets } from 'hono'
+import { validator } from 'hono-openapi'
+import type { z } from 'zod'
+import { AppError } from './app-error.ts'
+
+/**
+ * Validates a request part with a zod schema from `shared` and documents it in the OpenAPI
+ * document. A failure is a 400 VALIDATION_FAILED whose message is the first problem and
+ * whose `fields` maps each invalid field to its message.
+ */
+export function validate<S extends z.ZodType, T extends keyof ValidationTargets>(
+  target: T,
+  schema: S,
+) {
+  return validator(target, schema, (result) => {
+    if (result.success) return
+    const fields: Record<string, string> = {}
+    for (const issue of result.error) {
+      const key = (issue.path ?? [])
+        .map((p) => (typeof p === 'object' ? String(p.key) : String(p)))
+        .join('.')
+      fields[key || '_'] ??= issue.message
+    }
+    const first = result.error[0]?.message ?? 'The request is not valid.'
+    throw new AppError('VALIDATION_FAILED', first, { fields })
+  })
+}

@@ -1,0 +1,36 @@
+import type { Context } from 'hono'
+import { createMiddleware } from 'hono/factory'
+import type { AppEnv } from '../app-env.ts'
+import { readSessionCookie, writeSessionCookie } from '../features/auth/session-cookie.ts'
+import { type ValidSession, validateSessionToken } from '../features/auth/sessions.ts'
+import { AppError } from '../lib/app-error.ts'
+
+/** Whether cookies carry `Secure` and the `__Host-` prefix: in production. */
+export function secureCookies(c: Context<AppEnv>): boolean {
+  return c.var.deps.env.NODE_ENV === 'production'
+}
+
+/**
+ * Reads the session cookie and sets `auth` (null when anonymous). Re-sends the cookie when
+ * the sliding expiry moved.
+ */
+export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
+  const secure = secureCookies(c)
+  const token = readSessionCookie(c, secure)
+  if (token) {
+    const auth = await validateSessionToken(c.var.db, token)
+    c.set('auth', auth)
+    if (auth?.refreshed) writeSessionCookie(c, secure, token, auth.expiresAt)
+  }
+  await next()
+})
+
+/**
+ * The signed-in session of the request.
+ * @throws AppError 401 UNAUTHENTICATED when anonymous.
+ */
+export function requireAuth(c: Context<AppEnv>): ValidSession {
+  const auth = c.var.auth
+  if (!auth) throw new AppError('UNAUTHENTICATED', 'You are not signed in. Sign in to continue.')
+  return auth
+}

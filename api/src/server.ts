@@ -1,0 +1,92 @@
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { type ServerType, serve } from '@hono/node-server'
+import { createDb, migrateToLatest } from '@reelgraph/db'
+import { createApp } from './app.ts'
+import type { AppDeps } from './app-env.ts'
+import { DEFAULT_RATE_LIMITS } from './config.ts'
+import { type Env, loadEnv } from './env.ts'
+import { BackgroundTasks } from './lib/background-tasks.ts'
+import { createLogger } from './lib/logger.ts'
+import { createMailer } from './services/mailer.ts'
+import { createRateLimits } from './services/rate-limiter.ts'
+
+/** A running server and how to stop it. */
+export interface RunningServer {
+  server: ServerType
+  port: number
+  deps: AppDeps
+  /** Stops accepting requests, finishes background work, closes the database. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts the api (and the built web app when `WEB_DIST_DIR` has one) on `PORT`:
+ * opens the database (PGlite in DATA_DIR/pg unless DATABASE_URL is set), migrates it, and
+ * listens.
+ * @throws Error when the environment is invalid or migrations fail.
+ */
+export async function startServer(env: Env = loadEnv()): Promise<RunningServer> {
+  const logger = createLogger(env.LOG_LEVEL)
+  const db = createDb({ databaseUrl: env.DATABASE_URL, pgliteDir: join(env.DATA_DIR, 'pg') })
+  const applied = await migrateToLatest(db)
+  if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')
+  const deps: AppDeps = {
+    db,
+    env,
+    logger,
+    mailer: createMailer({
+      smtpUrl: env.SMTP_URL,
+      mailDir: join(env.DATA_DIR, 'mail'),
+      from: env.MAIL_FROM,
+      logger,
+    }),
+    rateLimits: createRateLimits(DEFAULT_RATE_LIMITS),
+    tasks: new BackgroundTasks(logger),
+  }
+  const app = createApp(deps, { webDistDir: env.WEB_DIST_DIR || undefined })
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s))
+  })
+  const port = (server.address() as AddressInfo).port
+  logger.info(
+    {
+      port,
+      database: env.DATABASE_URL ? 'postgres' : 'pglite',
+      mail: env.SMTP_URL ? 'smtp' : 'files',
+    },
+    `Reelgraph is listening on ${env.APP_URL}`,
+  )
+  return {
+    server,
+    port,
+    deps,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await deps.tasks.drain()
+      await db.destroy()
+    },
+  }
+}
+
+/** Runs the server until SIGINT/SIGTERM, then shuts down gracefully. */
+export async function main(): Promise<void> {
+  const running = await startServer()
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    running.deps.logger.info({ signal }, 'shutting down')
+    await running.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+if (import.meta.main) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err)
+    process.exit(1)
+  })
+}
