@@ -1,0 +1,110 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { TestDatabaseKind } from '@reelgraph/db/testing'
+import { createApp } from '../app.ts'
+import type { AppDeps } from '../app-env.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitRules } from '../config.ts'
+import { loadEnv } from '../env.ts'
+import { BackgroundTasks } from '../lib/background-tasks.ts'
+import { createLogger } from '../lib/logger.ts'
+import { createMailer } from '../services/mailer.ts'
+import { createRateLimits } from '../services/rate-limiter.ts'
+
+export const TEST_ORIGIN = 'http://localhost:3000'
+
+/** Rate limits loose enough that only the tests about limits meet them. */
+export const LOOSE_RATE_LIMITS: RateLimitRules = Object.fromEntries(
+  Object.entries(DEFAULT_RATE_LIMITS).map(([k, rule]) => [k, { ...rule, points: 1000 }]),
+) as RateLimitRules
+
+/** An app on a fresh database with the real file mailer in a temporary folder. */
+export interface TestApp {
+  deps: AppDeps
+  mailDir: string
+  /** Sends a request the way the web app does: JSON body and the app's own Origin. */
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>
+  /** The emails written so far to `to`, oldest first, as raw RFC 822 text. */
+  emailsTo(to: string): Promise<string[]>
+  close(): Promise<void>
+}
+
+/** A Response whose JSON tests may index freely. */
+export type TestResponse = Omit<Response, 'json'> & {
+  // biome-ignore lint/suspicious/noExplicitAny: tests assert on arbitrary response JSON
+  json(): Promise<any>
+}
+
+export interface RequestOptions {
+  body?: unknown
+  cookie?: string | undefined
+  headers?: Record<string, string>
+  rawBody?: string
+}
+
+/** Starts a test app on one database kind. */
+export async function createTestApp(
+  kind: TestDatabaseKind,
+  rateLimits: RateLimitRules = LOOSE_RATE_LIMITS,
+): Promise<TestApp> {
+  const { db, dispose } = await kind.create()
+  const mailDir = await mkdtemp(join(tmpdir(), 'reelgraph-mail-'))
+  const env = loadEnv({
+    NODE_ENV: 'test',
+    APP_URL: TEST_ORIGIN,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mailDir,
+  })
+  const logger = createLogger('silent')
+  const deps: AppDeps = {
+    db,
+    env,
+    logger,
+    mailer: createMailer({ mailDir, from: env.MAIL_FROM, logger }),
+    rateLimits: createRateLimits(rateLimits),
+    tasks: new BackgroundTasks(logger),
+  }
+  const app = createApp(deps)
+  return {
+    deps,
+    mailDir,
+    request(method, path, options = {}) {
+      const headers: Record<string, string> = { origin: TEST_ORIGIN, ...options.headers }
+      if (options.cookie) headers.cookie = options.cookie
+      let body: string | undefined = options.rawBody
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body)
+        headers['content-type'] ??= 'application/json'
+      }
+      if (body !== undefined) headers['content-length'] ??= String(Buffer.byteLength(body))
+      return Promise.resolve(app.request(path, { method, headers, body })) as Promise<TestResponse>
+    },
+    async emailsTo(to) {
+      await deps.tasks.drain()
+      const files = (await readdir(mailDir)).filter((f) => f.endsWith('.eml')).sort()
+      const emails = await Promise.all(files.map((f) => readFile(join(mailDir, f), 'utf8')))
+      return emails.filter((e) => new RegExp(`^To: .*${to}`, 'im').test(e))
+    },
+    async close() {
+      await deps.tasks.drain()
+      await dispose()
+      await rm(mailDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The `name=value` of the session cookie a response sets, or undefined. */
+export function sessionCookieFrom(response: TestResponse): string | undefined {
+  const header = response.headers.getSetCookie().find((c) => c.startsWith('session='))
+  return header?.split(';')[0]
+}
+
+/** The first link in an email, with quoted-printable soft breaks and escapes undone. */
+export function linkIn(email: string): string {
+  const decoded = email
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+  const link = decoded.match(/https?:\/\/\S+/)?.[0]
+  if (!link) throw new Error('No link in the email')
+  return link
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: [
+      '{shared,db,api,sync-server,web,scripts}/src/**/*.test.{ts,tsx}',
+      'e2e/support/**/*.test.ts',
+    ],
+    // Integration tests start PGlite (about 2 s each) and hash passwords with argon2id.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+})
