@@ -1,0 +1,184 @@
+import { formatHttpError } from '@reelgraph/shared'
+import type { QueryFunction } from '@tanstack/react-query'
+
+/** The HTTP methods the app uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/**
+ * A non-success HTTP response.
+ *
+ * - `message` is the spec's generic form `<status>: <body text or status text>` (spec §8).
+ * - `serverMessage` is what a person should read: the API's `error.message` when the body is
+ *   the JSON error shape `{ "error": { "code", "message", "fields"? } }`, else the body text,
+ *   else the status text. Toasts show this one.
+ * - `code` and `fields` come from the JSON error body when there is one.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  /** HTTP status code. */
+  readonly status: number
+  /** The API's machine-readable error code (shared `ErrorCode`), when the body carried one. */
+  readonly code: string | undefined
+  /** A human-readable message, fit for a toast. */
+  readonly serverMessage: string
+  /** Per-field messages for `VALIDATION_FAILED`, keyed by dotted path. */
+  readonly fields: Readonly<Record<string, string>> | undefined
+
+  constructor(status: number, statusText: string, bodyText: string) {
+    super(formatHttpError(status, bodyText, statusText))
+    this.status = status
+    const parsed = parseErrorBody(bodyText)
+    this.code = parsed?.code
+    this.fields = parsed?.fields
+    this.serverMessage =
+      parsed?.message || bodyText.trim() || statusText || `Request failed with status ${status}`
+  }
+}
+
+interface ParsedErrorBody {
+  code: string | undefined
+  message: string | undefined
+  fields: Record<string, string> | undefined
+}
+
+/** Reads `{ "error": { "code", "message", "fields"? } }` leniently; null when it is not that. */
+function parseErrorBody(bodyText: string): ParsedErrorBody | null {
+  if (!bodyText) return null
+  let json: unknown
+  try {
+    json = JSON.parse(bodyText)
+  } catch {
+    return null
+  }
+  if (!isRecord(json) || !isRecord(json.error)) return null
+  const { code, message, fields } = json.error
+  return {
+    code: typeof code === 'string' ? code : undefined,
+    message: typeof message === 'string' ? message : undefined,
+    fields: isRecord(fields) ? stringValues(fields) : undefined,
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function stringValues(record: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(record)) {
+    if (typeof value === 'string') out[key] = value
+  }
+  return out
+}
+
+/** The request never got an HTTP answer: offline, DNS, refused connection, CORS... */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError'
+
+  constructor(cause: unknown) {
+    super('Could not reach the server. Check your connection and try again.', { cause })
+  }
+}
+
+/** `fetch` that turns a transport failure into a {@link NetworkError} (aborts stay aborts). */
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init)
+  } catch (error) {
+    if (init.signal?.aborted) throw error
+    throw new NetworkError(error)
+  }
+}
+
+/** Throws an {@link ApiError} for a non-success response; returns it untouched otherwise. */
+async function throwIfNotOk(res: Response): Promise<Response> {
+  if (!res.ok) {
+    const bodyText = await res.text().catch(() => '')
+    throw new ApiError(res.status, res.statusText, bodyText)
+  }
+  return res
+}
+
+/** Reads a body as JSON when it says it is JSON, else as text; `null` for an empty body. */
+async function readBody(res: Response): Promise<unknown> {
+  if (res.status === 204) return null
+  const text = await res.text()
+  if (!text) return null
+  const contentType = res.headers.get('content-type') ?? ''
+  return /\bjson\b/i.test(contentType) ? JSON.parse(text) : text
+}
+
+/**
+ * Calls the API with the session cookie. A JSON body (and its content type) is sent only
+ * when `body` is given. Resolves with the parsed JSON body (or the text of a non-JSON one,
+ * or null when empty).
+ *
+ * @throws {ApiError} for any non-success status (spec §8 Generic).
+ * @throws {NetworkError} when no answer arrives at all.
+ * @see spec §7
+ */
+export async function apiRequest<T = unknown>(
+  method: HttpMethod,
+  url: string,
+  body?: unknown,
+  init?: { signal?: AbortSignal },
+): Promise<T> {
+  const res = await send(url, {
+    method,
+    credentials: 'include',
+    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: init?.signal,
+  })
+  await throwIfNotOk(res)
+  return (await readBody(res)) as T
+}
+
+/** What a reading call does with a 401: raise it, or resolve with null (spec §7, §8). */
+export type UnauthorizedBehavior = 'returnNull' | 'throw'
+
+/**
+ * The default reading call: GETs the URL in `queryKey[0]` with the session cookie and
+ * parses the answer (JSON, or text for a non-JSON response).
+ *
+ * With `on401: 'returnNull'` an unauthenticated answer resolves with `null` instead of
+ * throwing (the user and credits queries, spec §7).
+ *
+ * @throws {ApiError} for any other non-success status.
+ */
+export function getQueryFn<T>(options: { on401: 'returnNull' }): QueryFunction<T | null>
+export function getQueryFn<T>(options: { on401: 'throw' }): QueryFunction<T>
+export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null>
+export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+  return async ({ queryKey, signal }) => {
+    const url = queryKey[0]
+    if (typeof url !== 'string')
+      throw new TypeError('The first element of a query key must be a URL')
+    const res = await send(url, { credentials: 'include', signal })
+    if (on401 === 'returnNull' && res.status === 401) return null
+    await throwIfNotOk(res)
+    return (await readBody(res)) as T
+  }
+}
+
+/** True for an {@link ApiError} with the given status (and code, when given). */
+export function isApiError(error: unknown, status?: number, code?: string): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    (status === undefined || error.status === status) &&
+    (code === undefined || error.code === code)
+  )
+}
+
+/**
+ * What to tell a person about a failed call: the server's message for an {@link ApiError},
+ * the network failure sentence, else the error's own message.
+ */
+export function errorMessage(
+  error: unknown,
+  fallback = 'Something went wrong. Please try again.',
+): string {
+  if (error instanceof ApiError) return error.serverMessage
+  if (error instanceof Error && error.message) return error.message
+  return fallback
+}

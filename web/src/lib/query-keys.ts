@@ -1,0 +1,14 @@
+/**
+ * Query keys shared by several features. By the data-fetching convention the first element
+ * of a key is the URL the default query function reads (spec §7), so these double as paths.
+ */
+export const QUERY_KEYS = {
+  /** `GET /api/user`: the signed-in user, or null (spec §7). */
+  user: ['/api/user'],
+  /** `GET /api/user/credits`: `{ credits }` (spec §7). */
+  credits: ['/api/user/credits'],
+  /** `GET /api/projects`: invalidated on logout (spec §4 Auth). */
+  projects: ['/api/projects'],
+  /** `GET /api/subscription/status`: invalidated on logout (spec §4 Auth). */
+  subscriptionStatus: ['/api/subscription/status'],
+} as const
