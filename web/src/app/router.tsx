@@ -1,0 +1,88 @@
+import { type ReactNode, useEffect, useRef } from 'react'
+import { Route, Switch, useLocation } from 'wouter'
+import { AuthPage } from '@/features/auth/components/auth-page'
+import { ProtectedRoute } from '@/features/auth/components/protected-route'
+import { ResetPasswordPage } from '@/features/auth/components/reset-password-page'
+import { VerifyEmailPage } from '@/features/auth/components/verify-email-page'
+import { CheckoutPage } from '@/features/billing/components/checkout-page'
+import { SubscriptionCancelPage } from '@/features/billing/components/subscription-cancel-page'
+import { SubscriptionPage } from '@/features/billing/components/subscription-page'
+import { SubscriptionSuccessPage } from '@/features/billing/components/subscription-success-page'
+import { CanvasPage } from '@/features/canvas/components/canvas-page'
+import { PrivacyPage } from '@/features/legal/components/privacy-page'
+import { TermsPage } from '@/features/legal/components/terms-page'
+import { ProjectsPage } from '@/features/projects/components/projects-page'
+import { AppLayout } from './app-layout'
+import { NotFoundPage } from './not-found-page'
+
+/** An app page that needs a signed-in user (spec §2: guard, "Loading your account..."). */
+function Protected({ children }: { children: ReactNode }) {
+  return (
+    <ProtectedRoute>
+      <AppLayout>{children}</AppLayout>
+    </ProtectedRoute>
+  )
+}
+
+/** New pages start at the top, as they would with full page loads. */
+function ScrollToTopOnNavigate() {
+  const [location] = useLocation()
+  const previous = useRef(location)
+  useEffect(() => {
+    if (previous.current === location) return
+    previous.current = location
+    window.scrollTo(0, 0)
+  }, [location])
+  return null
+}
+
+/**
+ * The routes of spec §2. /, /projects and /checkout are guarded; /subscription is not
+ * (anonymous visitors may see it, spec §6); the checkout result pages send anonymous
+ * visitors to /auth; everything else is public.
+ */
+export function AppRouter() {
+  return (
+    <>
+      <ScrollToTopOnNavigate />
+      <Switch>
+        <Route path="/">
+          <Protected>
+            <CanvasPage />
+          </Protected>
+        </Route>
+        <Route path="/projects">
+          <Protected>
+            <ProjectsPage />
+          </Protected>
+        </Route>
+        <Route path="/subscription">
+          <AppLayout>
+            <SubscriptionPage />
+          </AppLayout>
+        </Route>
+        <Route path="/checkout">
+          <Protected>
+            <CheckoutPage />
+          </Protected>
+        </Route>
+        <Route path="/subscription/success">
+          <Protected>
+            <SubscriptionSuccessPage />
+          </Protected>
+        </Route>
+        <Route path="/subscription/cancel">
+          <Protected>
+            <SubscriptionCancelPage />
+          </Protected>
+        </Route>
+        <Route path="/auth" component={AuthPage} />
+        <Route path="/reset-password" component={ResetPasswordPage} />
+        <Route path="/verify-email" component={VerifyEmailPage} />
+        <Route path="/terms" component={TermsPage} />
+        <Route path="/privacy" component={PrivacyPage} />
+        <Route component={NotFoundPage} />
+      </Switch>
+    </>
+  )
+}
