@@ -1,0 +1,57 @@
+# Reelgraph in one image: the API (with the embedded sync server) serving the built web app.
+# The server is TypeScript run directly by Node 24 (type stripping): only web/ is built.
+#
+#   docker build -t reelgraph .
+#   docker compose up            # with Postgres, Redis and an S3 store: see docker-compose.yml
+
+# ---- deps: every package, to build the web app -------------------------------------------
+FROM node:24-slim AS deps
+WORKDIR /app
+# Manifests only, so this layer is rebuilt only when dependencies change. npm needs the
+# package.json of every workspace listed in the root package.json (e2e's too): keep in step.
+COPY package.json package-lock.json ./
+COPY shared/package.json shared/
+COPY db/package.json db/
+COPY api/package.json api/
+COPY sync-server/package.json sync-server/
+COPY web/package.json web/
+COPY e2e/package.json e2e/
+# `npm install`, not `npm ci`, while package-lock.json lacks Biome's CLI packages for other
+# platforms (see .ci/run): it installs what the lockfile pins.
+RUN npm install --no-audit --no-fund
+
+# ---- prod-deps: what the server imports at run time --------------------------------------
+# The server's packages are all `dependencies` of shared, db, api and sync-server; the
+# devDependencies (vite and its plugins, typescript, vitest, biome, playwright, and the `node`
+# runtime package, which the image's own Node replaces) are only for building and testing.
+FROM deps AS prod-deps
+RUN npm prune --omit=dev --no-audit --no-fund
+
+# ---- build: the web app into web/dist ----------------------------------------------------
+FROM deps AS build
+COPY . .
+RUN npm run build -w web
+
+# ---- runtime -----------------------------------------------------------------------------
+FROM node:24-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    PORT=3000
+# node_modules and every package.json (the root one's "type": "module" makes the .ts files ESM).
+COPY --from=prod-deps /app ./
+# Sources on top (.dockerignore keeps node_modules out, so nothing npm put there is replaced).
+COPY shared shared
+COPY db db
+COPY api api
+COPY sync-server sync-server
+COPY scripts scripts
+# scripts/start.ts serves web/dist and, in production, never builds it.
+COPY --from=build /app/web/dist web/dist
+# Embedded state (PGlite when DATABASE_URL is unset, mail files, assets) lives in /app/data.
+RUN mkdir -p data && chown node:node data
+VOLUME ["/app/data"]
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+CMD ["node", "scripts/start.ts"]
