@@ -14,7 +14,7 @@ export const originCheck = createMiddleware<AppEnv>(async (c, next) => {
   const origin = c.req.header('origin')
   const host = c.req.header('host')
   const allowed = c.var.deps.env.allowedOrigins
-  let ok = false
+  let ok: boolean
   if (origin) {
     try {
       const url = new URL(origin)

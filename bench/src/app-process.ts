@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/** A Reelgraph process started for a benchmark. */
+export interface AppProcess {
+  url: string
+  child: ChildProcess
+  /** Milliseconds from spawn to the first 200 from /healthz. */
+  readyAfterMs: number
+  stop(): Promise<void>
+}
+
+/** A fresh, empty data directory in the system temp folder. */
+export function freshDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'reelgraph-bench-'))
+}
+
+/**
+ * Spawns `script` (default the api server alone, no web app) on `port` with its own data
+ * directory, and resolves once /healthz answers. Uses BENCH_DATABASE_URL as DATABASE_URL
+ * when set, else PGlite.
+ */
+export async function startApp(options: {
+  port: number
+  dataDir?: string
+  script?: string
+  env?: Record<string, string>
+}): Promise<AppProcess> {
+  const url = `http://127.0.0.1:${options.port}`
+  const started = performance.now()
+  const child = spawn(process.execPath, [options.script ?? 'api/src/server.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      DATA_DIR: options.dataDir ?? freshDataDir(),
+      APP_URL: url,
+      LOG_LEVEL: 'warn',
+      WEB_DIST_DIR: '',
+      ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+      ...options.env,
+    },
+  })
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`the app exited with code ${code}`))),
+  )
+  const ready = (async () => {
+    for (;;) {
+      try {
+        if ((await fetch(`${url}/healthz`)).ok) return
+      } catch {}
+      await new Promise((r) => setTimeout(r, 10))
+    }
+  })()
+  await Promise.race([ready, exited])
+  const readyAfterMs = performance.now() - started
+  return {
+    url,
+    child,
+    readyAfterMs,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.removeAllListeners('exit')
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+/** Registers a user through the API and returns its session cookie (`session=...`). */
+export async function registerUser(url: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${url}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ name: 'Bench User', email, password }),
+  })
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`)
+  const cookie = res.headers.getSetCookie()[0]?.split(';')[0]
+  if (!cookie) throw new Error('no session cookie')
+  return cookie
+}
+
+/** The median of a list of numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
+}
