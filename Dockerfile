@@ -8,7 +8,7 @@
 FROM node:24-slim AS deps
 WORKDIR /app
 # Manifests only, so this layer is rebuilt only when dependencies change. npm needs the
-# package.json of every workspace listed in the root package.json (e2e's too): keep in step.
+# package.json of every workspace listed in the root package.json (e2e's and bench's too): keep in step.
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
 COPY db/package.json db/
@@ -16,6 +16,7 @@ COPY api/package.json api/
 COPY sync-server/package.json sync-server/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
+COPY bench/package.json bench/
 # `npm install`, not `npm ci`, while package-lock.json lacks Biome's CLI packages for other
 # platforms (see .ci/run): it installs what the lockfile pins.
 RUN npm install --no-audit --no-fund
