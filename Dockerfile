@@ -8,7 +8,7 @@
 FROM node:24-slim AS deps
 WORKDIR /app
 # Manifests only, so this layer is rebuilt only when dependencies change. npm needs the
-# package.json of every workspace listed in the root package.json (e2e's and bench's too): keep in step.
+# package.json of every workspace the root package.json lists (e2e's and bench's too).
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
 COPY db/package.json db/
