@@ -16,7 +16,7 @@ export const buttonVariants = cva(
           'border border-input bg-background shadow-xs hover:bg-accent hover:text-accent-foreground',
         secondary: 'bg-secondary text-secondary-foreground shadow-xs hover:bg-secondary/80',
         ghost: 'hover:bg-accent hover:text-accent-foreground',
-        link: 'h-auto px-0 text-primary underline-offset-4 hover:underline',
+        link: 'text-primary underline-offset-4 hover:underline',
       },
       size: {
         default: 'h-9 px-4 py-2 has-[>svg]:px-3',
@@ -25,6 +25,8 @@ export const buttonVariants = cva(
         icon: 'size-9',
       },
     },
+    // A link-styled button sits in running text: no box padding or height, whatever the size.
+    compoundVariants: [{ variant: 'link', class: 'h-auto px-0 py-0 has-[>svg]:px-0' }],
     defaultVariants: { variant: 'default', size: 'default' },
   },
 )

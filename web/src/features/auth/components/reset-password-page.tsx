@@ -90,10 +90,10 @@ export function ResetPasswordPage() {
     resetPassword.mutate(
       { token, password },
       {
-        onSuccess: () => {
+        onSuccess: (answer) => {
           toast({
             title: 'Password updated',
-            description: 'Sign in with your new password.',
+            description: answer.message ?? 'Sign in with your new password.',
           })
           navigate('/auth', { replace: true })
         },
