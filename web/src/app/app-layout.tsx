@@ -14,17 +14,27 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const { user, credits, logout } = useAuth()
   const [, navigate] = useLocation()
 
-  const signOut = () => logout.mutate(undefined, { onSuccess: () => navigate('/auth') })
+  // Replace, not push: Back should not return to a page that now only redirects to /auth.
+  const signOut = () =>
+    logout.mutate(undefined, { onSuccess: () => navigate('/auth', { replace: true }) })
 
   return (
     <div className="flex flex-1 flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2 focus:shadow-md focus:ring-[3px] focus:ring-ring/50"
+      >
+        Skip to content
+      </a>
       {user ? (
         <Header user={user} credits={credits} onSignOut={signOut} isSigningOut={logout.isPending} />
       ) : (
         <PublicHeader />
       )}
       {user && !user.emailVerified ? <EmailVerificationBanner email={user.email} /> : null}
-      <main className="flex flex-1 flex-col">{children}</main>
+      <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+        {children}
+      </main>
     </div>
   )
 }

@@ -58,10 +58,10 @@ export function Header({ user, credits, onSignOut, isSigningOut }: HeaderProps) 
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-14 max-w-screen-2xl items-center gap-4 px-4 sm:px-6">
-        <Logo />
+        <Logo compact />
         <div className="hidden md:block">{nav}</div>
         <div className="ml-auto flex items-center gap-2">
-          <SaveStatusPill status={saveStatus} className="hidden sm:inline-flex" />
+          <SaveStatusPill status={saveStatus} />
           <CreditsPill credits={credits} />
           <UserMenu
             user={user}
@@ -71,10 +71,7 @@ export function Header({ user, credits, onSignOut, isSigningOut }: HeaderProps) 
           />
         </div>
       </div>
-      <div className="flex items-center justify-between gap-2 border-t px-2 py-1.5 md:hidden">
-        {nav}
-        <SaveStatusPill status={saveStatus} className="sm:hidden" />
-      </div>
+      <div className="overflow-x-auto border-t px-2 py-1.5 md:hidden">{nav}</div>
     </header>
   )
 }

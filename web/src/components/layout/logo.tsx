@@ -14,8 +14,11 @@ export function LogoMark({ className }: { className?: string }) {
   )
 }
 
-/** The logo with the product name, linking to / (spec §2 Header). */
-export function Logo({ className }: { className?: string }) {
+/**
+ * The logo with the product name, linking to / (spec §2 Header). With `compact`, the name is
+ * only read out (not shown) on narrow screens.
+ */
+export function Logo({ className, compact = false }: { className?: string; compact?: boolean }) {
   return (
     <Link
       href="/"
@@ -25,7 +28,7 @@ export function Logo({ className }: { className?: string }) {
       )}
     >
       <LogoMark />
-      <span>Reelgraph</span>
+      <span className={cn(compact && 'sr-only sm:not-sr-only')}>Reelgraph</span>
     </Link>
   )
 }

@@ -39,7 +39,7 @@ export function EmailVerificationBanner({ email }: { email: string }) {
     >
       <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 text-sm sm:px-6">
         <MailWarningIcon className="size-4 shrink-0" aria-hidden />
-        <p className="min-w-0 flex-1">
+        <p className="min-w-0 flex-1 basis-64">
           {resend.isSuccess ? (
             <>
               We sent a new verification link to <strong className="font-medium">{email}</strong>.

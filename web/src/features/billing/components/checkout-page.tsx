@@ -40,8 +40,8 @@ export function CheckoutPage() {
               ? 'Plans can no longer be bought from this page.'
               : 'This page needs a plan to check out.'}
           </span>
-          <span className="inline-flex items-center justify-center gap-2 text-foreground">
-            <Spinner />
+          <span className="text-foreground">
+            <Spinner className="mr-2 inline-block align-[-0.125em]" />
             The upgrade process has changed. Redirecting to subscription page...
           </span>
         </span>
