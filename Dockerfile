@@ -17,13 +17,11 @@ COPY sync-server/package.json sync-server/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
-# `npm install`, not `npm ci`, while package-lock.json lacks Biome's CLI packages for other
-# platforms (see .ci/run): it installs what the lockfile pins.
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 
 # ---- prod-deps: what the server imports at run time --------------------------------------
 # The server's packages are all `dependencies` of shared, db, api and sync-server; the
-# devDependencies (vite and its plugins, typescript, vitest, biome, playwright, and the `node`
+# devDependencies (vite and its plugins, typescript, vitest, eslint, prettier, playwright, and the `node`
 # runtime package, which the image's own Node replaces) are only for building and testing.
 FROM deps AS prod-deps
 RUN npm prune --omit=dev --no-audit --no-fund

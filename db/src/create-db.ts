@@ -17,6 +17,11 @@ export interface DbConfig {
   pgliteDir?: string | undefined
   /** Pool size for `pg` (default 10). */
   poolSize?: number | undefined
+  /**
+   * Called when an idle `pg` connection fails (server restart, network drop). The pool
+   * replaces the connection; without a listener Node would crash. Default: console.error.
+   */
+  onPoolError?: ((err: Error) => void) | undefined
 }
 
 /** PGlite's default data directory, relative to the working directory. */
@@ -29,6 +34,7 @@ export const DEFAULT_PGLITE_DIR = './data/pg'
 export function createDb(config: DbConfig = {}): Kysely<DB> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize ?? 10 })
+    pool.on('error', config.onPoolError ?? ((err) => console.error('idle database connection failed:', err.message)))
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
   }
   const dir = config.pgliteDir ?? DEFAULT_PGLITE_DIR

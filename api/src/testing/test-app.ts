@@ -31,7 +31,8 @@ export interface TestApp {
 
 /** A Response whose JSON tests may index freely. */
 export type TestResponse = Omit<Response, 'json'> & {
-  // biome-ignore lint/suspicious/noExplicitAny: tests assert on arbitrary response JSON
+  // Tests assert on arbitrary response JSON.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json(): Promise<any>
 }
 
