@@ -5,11 +5,20 @@ import { errorMessage } from '@/lib/api-client'
 import { QUERY_KEYS } from '@/lib/query-keys'
 import { verifyEmail } from '../api/auth-api'
 
+interface Verifying {
+  status: 'verifying'
+}
+interface Verified {
+  status: 'verified'
+}
+interface Failed {
+  status: 'failed'
+  /** The server's message, or why no request was sent. */
+  message: string
+}
+
 /** Where the verification of an emailed link stands. */
-export type VerifyEmailState =
-  | { status: 'verifying' }
-  | { status: 'verified' }
-  | { status: 'failed'; message: string }
+export type VerifyEmailState = Verifying | Verified | Failed
 
 /**
  * POSTs the token to `/api/verify-email` once, on mount (a ref keeps React's development
