@@ -40,6 +40,8 @@ export function ensureWebBuild(root: string): void {
   const result = spawnSync(join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
     cwd: join(root, 'web'),
     stdio: 'inherit',
+    // A production bundle whatever NODE_ENV the app itself runs with (e.g. test).
+    env: { ...process.env, NODE_ENV: 'production' },
   })
   if (result.status !== 0) throw new Error('The web build failed; see the output above.')
   console.log(`Web app built in ${((performance.now() - started) / 1000).toFixed(1)} s.`)

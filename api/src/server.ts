@@ -31,7 +31,8 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
   const db = createDb({
     databaseUrl: env.DATABASE_URL,
     pgliteDir: join(env.DATA_DIR, 'pg'),
-    onPoolError: (err) => logger.warn({ err }, 'idle database connection failed; the pool replaces it'),
+    onPoolError: (err) =>
+      logger.warn({ err }, 'idle database connection failed; the pool replaces it'),
   })
   const applied = await migrateToLatest(db)
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')

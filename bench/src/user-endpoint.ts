@@ -13,7 +13,12 @@ const app = await startApp({ port: 3411 })
 try {
   const cookie = await registerUser(app.url, `bench-${Date.now()}@example.com`, 'bench password 1')
   // Warm-up: JIT and the database's caches.
-  await autocannon({ url: `${app.url}/api/user`, connections: 10, duration: 2, headers: { cookie } })
+  await autocannon({
+    url: `${app.url}/api/user`,
+    connections: 10,
+    duration: 2,
+    headers: { cookie },
+  })
   const result = await autocannon({
     url: `${app.url}/api/user`,
     connections: CONNECTIONS,

@@ -34,7 +34,11 @@ export const DEFAULT_PGLITE_DIR = './data/pg'
 export function createDb(config: DbConfig = {}): Kysely<DB> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize ?? 10 })
-    pool.on('error', config.onPoolError ?? ((err) => console.error('idle database connection failed:', err.message)))
+    pool.on(
+      'error',
+      config.onPoolError ??
+        ((err) => console.error('idle database connection failed:', err.message)),
+    )
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
   }
   const dir = config.pgliteDir ?? DEFAULT_PGLITE_DIR

@@ -62,3 +62,9 @@ export const SAVING_INDICATOR_LINGER_MS = 2000
 export const SCRIPT_STYLES = ['Professional', 'Casual', 'Friendly'] as const
 export const SCRIPT_TONES = ['Conversational', 'Authoritative', 'Enthusiastic'] as const
 export const SCRIPT_FORMATS = ['Explainer', 'Tutorial', 'Story'] as const
+
+// Billing pages (spec §2 /checkout)
+/** The legacy /checkout page redirects to /subscription after 3 s when the plan is missing. */
+export const CHECKOUT_REDIRECT_WITHOUT_PLAN_MS = 3000
+/** ...and after 2 s when a plan is given. */
+export const CHECKOUT_REDIRECT_WITH_PLAN_MS = 2000

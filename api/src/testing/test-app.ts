@@ -32,7 +32,6 @@ export interface TestApp {
 /** A Response whose JSON tests may index freely. */
 export type TestResponse = Omit<Response, 'json'> & {
   // Tests assert on arbitrary response JSON.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json(): Promise<any>
 }
 

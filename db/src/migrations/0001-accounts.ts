@@ -10,10 +10,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('plan_credits', 'integer', (c) =>
-      c.notNull().defaultTo(0).check(sql`plan_credits >= 0`),
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`plan_credits >= 0`),
     )
     .addColumn('purchased_credits', 'integer', (c) =>
-      c.notNull().defaultTo(0).check(sql`purchased_credits >= 0`),
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`purchased_credits >= 0`),
     )
     .addColumn('stripe_customer_id', 'text')
     .addColumn('stripe_subscription_id', 'text')

@@ -4,12 +4,11 @@ import { Link, useLocation, useSearchParams } from 'wouter'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { useDocumentTitle } from '@/hooks/use-document-title'
+import {
+  CHECKOUT_REDIRECT_WITH_PLAN_MS as REDIRECT_WITH_PLAN_MS,
+  CHECKOUT_REDIRECT_WITHOUT_PLAN_MS as REDIRECT_WITHOUT_PLAN_MS,
+} from '@reelgraph/shared'
 import { ResultCard } from './result-card'
-
-/** The legacy page's redirect delay without a plan parameter (spec §2 /checkout). */
-const REDIRECT_WITHOUT_PLAN_MS = 3000
-/** The legacy page's redirect delay with a plan parameter (spec §2 /checkout). */
-const REDIRECT_WITH_PLAN_MS = 2000
 
 /**
  * /checkout?plan=...: the legacy payment page. It always shows an error and sends the
