@@ -1,4 +1,4 @@
-import { formatHttpError } from '@reelgraph/shared'
+import { type ErrorBody, errorBodySchema, formatHttpError } from '@reelgraph/shared'
 import type { QueryFunction } from '@tanstack/react-query'
 
 /** The HTTP methods the app uses. */
@@ -35,40 +35,15 @@ export class ApiError extends Error {
   }
 }
 
-interface ParsedErrorBody {
-  code: string | undefined
-  message: string | undefined
-  fields: Record<string, string> | undefined
-}
-
-/** Reads `{ "error": { "code", "message", "fields"? } }` leniently; null when it is not that. */
-function parseErrorBody(bodyText: string): ParsedErrorBody | null {
+/** Reads the API's error body with the shared schema; null when the body is something else. */
+function parseErrorBody(bodyText: string): ErrorBody['error'] | null {
   if (!bodyText) return null
-  let json: unknown
   try {
-    json = JSON.parse(bodyText)
+    const parsed = errorBodySchema.safeParse(JSON.parse(bodyText))
+    return parsed.success ? parsed.data.error : null
   } catch {
     return null
   }
-  if (!isRecord(json) || !isRecord(json.error)) return null
-  const { code, message, fields } = json.error
-  return {
-    code: typeof code === 'string' ? code : undefined,
-    message: typeof message === 'string' ? message : undefined,
-    fields: isRecord(fields) ? stringValues(fields) : undefined,
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function stringValues(record: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(record)) {
-    if (typeof value === 'string') out[key] = value
-  }
-  return out
 }
 
 /** The request never got an HTTP answer: offline, DNS, refused connection, CORS... */
