@@ -11,6 +11,7 @@ import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { useAuth } from '../hooks/use-auth'
 import { applyServerFieldErrors } from './server-errors'
+import { EmailInput } from './email-input'
 
 /** Props of {@link LoginForm}. */
 export interface LoginFormProps {
@@ -46,13 +47,7 @@ export function LoginForm({ onForgotPassword, defaultEmail = '' }: LoginFormProp
   return (
     <form noValidate onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4">
       <FormField label="Email" error={errors.email?.message}>
-        <Input
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@example.com"
-          {...form.register('email')}
-        />
+        <EmailInput {...form.register('email')} />
       </FormField>
       <FormField
         label="Password"

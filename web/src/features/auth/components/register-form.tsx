@@ -18,6 +18,7 @@ import { ApiError } from '@/lib/api-client'
 import { cn } from '@/lib/utils'
 import { useAuth } from '../hooks/use-auth'
 import { applyServerFieldErrors } from './server-errors'
+import { EmailInput } from './email-input'
 
 const LINK_CLASS = 'text-primary underline underline-offset-4 hover:text-primary/80'
 
@@ -65,13 +66,7 @@ export function RegisterForm() {
         <Input autoComplete="name" placeholder="Ada Lovelace" {...form.register('name')} />
       </FormField>
       <FormField label="Email" error={errors.email?.message}>
-        <Input
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@example.com"
-          {...form.register('email')}
-        />
+        <EmailInput {...form.register('email')} />
       </FormField>
       <FormField label="Password" error={errors.password?.message} description={PASSWORD_HINT}>
         <Input type="password" autoComplete="new-password" {...form.register('password')} />

@@ -3,10 +3,10 @@ import { type PasswordResetRequestInput, passwordResetRequestInput } from '@reel
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
-import { Input } from '@/components/ui/input'
 import { Spinner } from '@/components/ui/spinner'
 import { useAuth } from '../hooks/use-auth'
 import { applyServerFieldErrors } from './server-errors'
+import { EmailInput } from './email-input'
 
 /** Props of {@link ResetRequestForm}. */
 export interface ResetRequestFormProps {
@@ -40,14 +40,7 @@ export function ResetRequestForm({ defaultEmail = '', onSent, onBack }: ResetReq
   return (
     <form noValidate onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4">
       <FormField label="Email" error={errors.email?.message}>
-        <Input
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@example.com"
-          autoFocus
-          {...form.register('email')}
-        />
+        <EmailInput autoFocus {...form.register('email')} />
       </FormField>
       <Button type="submit" className="w-full" disabled={requestPasswordReset.isPending}>
         {requestPasswordReset.isPending ? <Spinner /> : null}
