@@ -5,13 +5,6 @@
 /** Largest request body accepted, in bytes, unless a route needs more (issue 2). */
 export const BODY_LIMIT_BYTES = 1024 * 1024
 
-/** A session ends after this long without a request (sliding expiry). */
-export const SESSION_IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000
-/** A session ends this long after sign-in however active it is (absolute limit, issue 2). */
-export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
-/** last_seen_at is written at most this often, so reads stay reads. */
-export const SESSION_TOUCH_INTERVAL_MS = 60 * 60 * 1000
-
 /** A password reset link works for one hour (issue 2). */
 export const PASSWORD_RESET_TOKEN_TTL_MS = 60 * 60 * 1000
 /** An email verification link works for two days: people verify late. */

@@ -93,6 +93,14 @@ export interface ProjectsTable {
   updated_at: Timestamp
 }
 
+/** The full Yjs state of a project's document; `projects.nodes/connections` mirror it. */
+export interface ProjectDocumentsTable {
+  project_id: number
+  /** `Y.encodeStateAsUpdate(doc)`. */
+  state: Uint8Array
+  updated_at: Timestamp
+}
+
 /** The Kysely database interface. */
 export interface DB {
   users: UsersTable
@@ -101,6 +109,7 @@ export interface DB {
   email_verification_tokens: EmailVerificationTokensTable
   credit_transactions: CreditTransactionsTable
   projects: ProjectsTable
+  project_documents: ProjectDocumentsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,3 +1,7 @@
 export * from './auth.ts'
 export * from './constants.ts'
 export * from './errors.ts'
+export * from './graph.ts'
+export * from './graph-doc.ts'
+export * from './projects.ts'
+export * from './sync.ts'

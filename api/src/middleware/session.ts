@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../app-env.ts'
 import { readSessionCookie, writeSessionCookie } from '../features/auth/session-cookie.ts'
-import { type ValidSession, validateSessionToken } from '../features/auth/sessions.ts'
+import { type ValidSession, validateSessionToken } from '@reelgraph/db'
 import { AppError } from '../lib/app-error.ts'
 
 /** Whether cookies carry `Secure` and the `__Host-` prefix: in production. */

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration'
 import * as accounts from './0001-accounts.ts'
+import * as projectDocuments from './0002-project-documents.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -7,4 +8,5 @@ import * as accounts from './0001-accounts.ts'
  */
 export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
+  '0002-project-documents': projectDocuments,
 }

@@ -24,7 +24,7 @@ import {
   verifyEmail,
 } from './auth-service.ts'
 import { clearSessionCookie, writeSessionCookie } from './session-cookie.ts'
-import { createSession, deleteSession } from './sessions.ts'
+import { createSession, deleteSession } from '@reelgraph/db'
 
 const TAG = 'Auth'
 const LOGIN_LIMIT_MESSAGE = 'Too many failed sign-in attempts.'

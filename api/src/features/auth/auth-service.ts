@@ -1,4 +1,10 @@
-import type { DB, UserRow } from '@reelgraph/db'
+import {
+  type DB,
+  deleteUserSessions,
+  generateSecret,
+  hashSecretHex,
+  type UserRow,
+} from '@reelgraph/db'
 import {
   INITIAL_CREDITS,
   type LoginInput,
@@ -11,8 +17,6 @@ import { AppError } from '../../lib/app-error.ts'
 import type { Mailer } from '../../services/mailer.ts'
 import { passwordResetEmail, verificationEmail } from './emails.ts'
 import { hashPassword, isCommonPassword, verifyDummyPassword, verifyPassword } from './passwords.ts'
-import { deleteUserSessions } from './sessions.ts'
-import { generateSecret, hashSecretHex } from './tokens.ts'
 
 /** Lower-cases an email for storage and lookup (emails are unique case-insensitively). */
 export function normalizeEmail(email: string): string {

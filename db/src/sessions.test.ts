@@ -1,11 +1,12 @@
-import { testDatabaseKinds } from '@reelgraph/db/testing'
+import { testDatabaseKinds } from './testing.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  createSession,
   SESSION_ABSOLUTE_LIFETIME_MS,
   SESSION_IDLE_TIMEOUT_MS,
   SESSION_TOUCH_INTERVAL_MS,
-} from '../../config.ts'
-import { createSession, validateSessionToken } from './sessions.ts'
+  validateSessionToken,
+} from './sessions.ts'
 
 const HOUR = 60 * 60 * 1000
 

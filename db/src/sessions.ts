@@ -1,12 +1,14 @@
 import { constantTimeEqual } from '@oslojs/crypto/subtle'
-import type { DB, SessionRow, UserRow } from '@reelgraph/db'
 import type { Kysely } from 'kysely'
-import {
-  SESSION_ABSOLUTE_LIFETIME_MS,
-  SESSION_IDLE_TIMEOUT_MS,
-  SESSION_TOUCH_INTERVAL_MS,
-} from '../../config.ts'
+import type { DB, SessionRow, UserRow } from './schema.ts'
 import { generateSecret, hashSecret } from './tokens.ts'
+
+/** A session ends after this long without a request (sliding expiry). */
+export const SESSION_IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000
+/** A session ends this long after sign-in however active it is (absolute limit, issue 2). */
+export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
+/** last_seen_at is written at most this often, so reads stay reads. */
+export const SESSION_TOUCH_INTERVAL_MS = 60 * 60 * 1000
 
 /**
  * Sessions as the Lucia guide describes them: the cookie carries `<id>.<secret>`, the

@@ -1,0 +1,189 @@
+import { z } from 'zod'
+
+/**
+ * The project graph as the REST API and the database carry it: nodes and connections.
+ * @see spec §3 Node, Connection, Node data by type; ARCHITECTURE decision 2
+ */
+
+/** The five node types (spec §3). */
+export const NODE_TYPES = [
+  'script-generator',
+  'scene',
+  'editable-text',
+  'image-generator',
+  'image',
+] as const
+export type NodeType = (typeof NODE_TYPES)[number]
+
+/** Where a node can be connected (spec §3). */
+export const CONNECTION_POINTS = ['input', 'output', 'both'] as const
+export type ConnectionPoints = (typeof CONNECTION_POINTS)[number]
+
+/** At most 2,000 nodes per project (issue 3). */
+export const MAX_NODES = 2000
+/** At most 5,000 connections per project (issue 3). */
+export const MAX_CONNECTIONS = 5000
+/** At most 100 KB (UTF-8 bytes) in one text field (issue 3). */
+export const MAX_TEXT_FIELD_BYTES = 100 * 1024
+/** At most 5 MiB per project, as JSON (issue 3). */
+export const MAX_PROJECT_BYTES = 5 * 1024 * 1024
+/** Node labels are short titles. */
+export const MAX_LABEL_LENGTH = 200
+/** Data keys per node: the richest type has 10 (spec §3); room for later fields. */
+export const MAX_DATA_KEYS = 50
+/** Project names (spec §3: required). */
+export const PROJECT_NAME_MAX_LENGTH = 100
+export const PROJECT_DESCRIPTION_MAX_LENGTH = 1000
+
+/** A node id: the type, a millisecond timestamp and a random suffix (spec §3 Node). */
+export const NODE_ID_PATTERN = /^[a-z][a-z-]*-\d{1,16}-[a-z0-9]{1,16}$/
+export const NODE_ID_MAX_LENGTH = 64
+
+/** Makes a node id of the spec's shape: `<type>-<ms timestamp>-<random base36>`. */
+export function createNodeId(type: NodeType, now = Date.now()): string {
+  const random = Math.floor(Math.random() * 36 ** 8)
+    .toString(36)
+    .padStart(8, '0')
+  return `${type}-${now}-${random}`
+}
+
+const utf8 = new TextEncoder()
+/** UTF-8 length of a string in bytes. */
+export function utf8Bytes(text: string): number {
+  return utf8.encode(text).length
+}
+
+const textField = z
+  .string()
+  .refine((s) => s.length <= MAX_TEXT_FIELD_BYTES && utf8Bytes(s) <= MAX_TEXT_FIELD_BYTES, {
+    message: `A text field can hold at most ${MAX_TEXT_FIELD_BYTES / 1024} KB.`,
+  })
+
+export const nodeIdSchema = z
+  .string({ error: 'A node id must be a string.' })
+  .max(NODE_ID_MAX_LENGTH, `A node id can be at most ${NODE_ID_MAX_LENGTH} characters.`)
+  .regex(NODE_ID_PATTERN, 'A node id must look like "<type>-<timestamp>-<suffix>".')
+
+const finite = z.number({ error: 'A position must be a number.' }).refine(Number.isFinite, {
+  message: 'A position must be a finite number.',
+})
+
+/** A node's data value: string, number or boolean (ARCHITECTURE decision 2). */
+export const nodeDataValueSchema = z.union(
+  [textField, z.number().refine(Number.isFinite), z.boolean()],
+  {
+    error: 'A data value must be a string, a finite number or a boolean.',
+  },
+)
+export type NodeDataValue = z.infer<typeof nodeDataValueSchema>
+
+export const nodeDataSchema = z
+  .record(z.string().min(1).max(64), nodeDataValueSchema)
+  .refine((d) => Object.keys(d).length <= MAX_DATA_KEYS, {
+    message: `A node can hold at most ${MAX_DATA_KEYS} data fields.`,
+  })
+export type NodeData = z.infer<typeof nodeDataSchema>
+
+/** A node (spec §3 Node). */
+export const graphNodeSchema = z
+  .object({
+    id: nodeIdSchema,
+    type: z.enum(NODE_TYPES, { error: `A node type must be one of: ${NODE_TYPES.join(', ')}.` }),
+    label: z
+      .string()
+      .max(MAX_LABEL_LENGTH, `A label can be at most ${MAX_LABEL_LENGTH} characters.`),
+    position: z.object({ x: finite, y: finite }),
+    data: nodeDataSchema,
+    connectionPoints: z.enum(CONNECTION_POINTS).default('both'),
+  })
+  .meta({ id: 'Node' })
+export type GraphNode = z.infer<typeof graphNodeSchema>
+
+/** A connection from one node to another (spec §3 Connection). */
+export const connectionSchema = z
+  .object({ source: nodeIdSchema, target: nodeIdSchema })
+  .meta({ id: 'Connection' })
+export type Connection = z.infer<typeof connectionSchema>
+
+/** The key of a connection in the document and for duplicate detection. */
+export function connectionKey(c: Connection): string {
+  return `${c.source}->${c.target}`
+}
+
+/** The nodes array of a graph: at most MAX_NODES. */
+export const nodesSchema = z
+  .array(graphNodeSchema)
+  .max(MAX_NODES, `A project can hold at most ${MAX_NODES.toLocaleString('en-US')} nodes.`)
+
+/** The connections array of a graph: at most MAX_CONNECTIONS. */
+export const connectionsSchema = z
+  .array(connectionSchema)
+  .max(
+    MAX_CONNECTIONS,
+    `A project can hold at most ${MAX_CONNECTIONS.toLocaleString('en-US')} connections.`,
+  )
+
+/**
+ * Checks a graph's integrity: unique node ids, connection ends that are nodes of the graph,
+ * no self-connections. For `.superRefine()` on any object with `nodes` and `connections`.
+ */
+export function refineGraph(
+  graph: { nodes?: GraphNode[] | undefined; connections?: Connection[] | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const ids = new Set<string>()
+  ;(graph.nodes ?? []).forEach((node, i) => {
+    if (ids.has(node.id)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nodes', i, 'id'],
+        message: `Two nodes have the id "${node.id}".`,
+      })
+    }
+    ids.add(node.id)
+  })
+  ;(graph.connections ?? []).forEach((c, i) => {
+    for (const end of ['source', 'target'] as const) {
+      if (!ids.has(c[end])) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['connections', i, end],
+          message: `A connection's ${end} "${c[end]}" is not a node of this project.`,
+        })
+      }
+    }
+    if (c.source === c.target) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['connections', i],
+        message: 'A node cannot connect to itself.',
+      })
+    }
+  })
+}
+
+/** Drops connections that repeat an earlier one's source and target (spec §4). */
+export function dropDuplicateConnections(connections: Connection[]): Connection[] {
+  const seen = new Set<string>()
+  return connections.filter((c) => {
+    const key = connectionKey(c)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/**
+ * A whole graph. Node ids must be unique; each connection's ends must be nodes of the
+ * graph and differ; duplicate connections (same source and target) are dropped.
+ * @see issue 3 item 1
+ */
+export const graphSchema = z
+  .object({ nodes: nodesSchema, connections: connectionsSchema })
+  .superRefine(refineGraph)
+  .transform((graph) => ({
+    nodes: graph.nodes,
+    connections: dropDuplicateConnections(graph.connections),
+  }))
+  .meta({ id: 'Graph' })
+export type Graph = z.output<typeof graphSchema>

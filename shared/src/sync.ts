@@ -1,0 +1,72 @@
+import { z } from 'zod'
+
+/**
+ * What the sync server and the web app agree on (issue 3 item 3, ARCHITECTURE decision 6).
+ */
+
+/** The WebSocket path of the sync server on the api's HTTP server. */
+export const SYNC_PATH = '/sync'
+
+/** The sync server stores a document 1 s after the last change (spec §4 Save status). */
+export const PERSIST_DEBOUNCE_MS = 1000
+/** ...and at least every 10 s while changes keep coming (spec §4: the periodic save). */
+export const PERSIST_MAX_DEBOUNCE_MS = 10_000
+/** A failed store is retried after this long, doubling up to the max (issue 3). */
+export const PERSIST_RETRY_BASE_MS = 500
+export const PERSIST_RETRY_MAX_MS = 10_000
+/** Drag positions go to the doc at most 20 times a second (issue 3). */
+export const DRAG_WRITE_INTERVAL_MS = 50
+
+/**
+ * Reasons the sync server refuses a connection, sent as the authentication failure reason
+ * (Hocuspocus `permission-denied`). The web app switches on them.
+ */
+export const SYNC_CLOSE_REASONS = {
+  /** No session cookie, or an expired or forged one: sign in again. */
+  unauthenticated: 'unauthenticated',
+  /** The project does not exist or the user may not open it (a stranger sees "not found"). */
+  notFound: 'project-not-found',
+  /** The document could not be loaded from the database; nothing was overwritten. */
+  loadFailed: 'load-failed',
+} as const
+export type SyncCloseReason = (typeof SYNC_CLOSE_REASONS)[keyof typeof SYNC_CLOSE_REASONS]
+
+/** Stateless message types the sync server sends to clients. */
+export const SYNC_MESSAGE_TYPES = { saved: 'saved', saveFailed: 'save-failed' } as const
+
+/**
+ * Sent after every successful store: the state vector of what reached Postgres (base64 of
+ * `Y.encodeStateVector`), so a client knows which of its changes are saved.
+ */
+export const savedMessageSchema = z.object({
+  type: z.literal(SYNC_MESSAGE_TYPES.saved),
+  stateVector: z.string(),
+  savedAt: z.string(),
+})
+export type SavedMessage = z.infer<typeof savedMessageSchema>
+
+/** Sent when a store failed; it is retried. */
+export const saveFailedMessageSchema = z.object({
+  type: z.literal(SYNC_MESSAGE_TYPES.saveFailed),
+  message: z.string(),
+  retryInMs: z.number(),
+})
+export type SaveFailedMessage = z.infer<typeof saveFailedMessageSchema>
+
+export const syncMessageSchema = z.discriminatedUnion('type', [
+  savedMessageSchema,
+  saveFailedMessageSchema,
+])
+export type SyncMessage = z.infer<typeof syncMessageSchema>
+
+/** The document name of a project: its numeric id as a string. */
+export function projectDocumentName(projectId: number): string {
+  return String(projectId)
+}
+
+/** The project id of a document name, or null when the name is not a project id. */
+export function projectIdOfDocument(documentName: string): number | null {
+  if (!/^[1-9]\d{0,9}$/.test(documentName)) return null
+  const id = Number(documentName)
+  return id <= 2_147_483_647 ? id : null
+}
