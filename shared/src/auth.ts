@@ -152,3 +152,11 @@ export const okSchema = z
   .object({ ok: z.literal(true), message: z.string().optional() })
   .meta({ id: 'Ok' })
 export type Ok = z.infer<typeof okSchema>
+
+/**
+ * The session cookie's name: `__Host-session` when cookies are Secure (production), else
+ * `session`. The api sets it; the sync server reads it on the WebSocket upgrade.
+ */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? '__Host-session' : 'session'
+}

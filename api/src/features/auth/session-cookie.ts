@@ -1,13 +1,11 @@
+import { sessionCookieName } from '@reelgraph/shared'
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 
-/**
+/*
  * The session cookie: HttpOnly, SameSite=Lax, Path=/; in production also Secure with the
  * `__Host-` prefix (ARCHITECTURE Auth).
  */
-export function sessionCookieName(secure: boolean): string {
-  return secure ? '__Host-session' : 'session'
-}
 
 export function readSessionCookie(c: Context, secure: boolean): string | undefined {
   return getCookie(c, sessionCookieName(secure))
