@@ -1,4 +1,5 @@
 import type { DB } from '@reelgraph/db'
+import type { Graph } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { Env } from './env.ts'
@@ -6,6 +7,21 @@ import type { ValidSession } from '@reelgraph/db'
 import type { BackgroundTasks } from './lib/background-tasks.ts'
 import type { Mailer } from './services/mailer.ts'
 import type { RateLimits } from './services/rate-limiter.ts'
+
+/**
+ * The live project documents, as the api sees them (implemented by `sync-server` over its
+ * Hocuspocus instance; the api never imports it, the server entry wires it in).
+ */
+export interface DocumentGateway {
+  /**
+   * Makes the project's document hold exactly `graph` (diffing, one transaction), so open
+   * editors see it at once, and resolves once the change is stored in Postgres (document
+   * and materialized JSON).
+   */
+  applyGraph(projectId: number, graph: Graph): Promise<void>
+  /** Disconnects every client of the project's document (after the project is deleted). */
+  closeDocument(projectId: number): Promise<void>
+}
 
 /** What the api needs from the outside world; tests pass their own. */
 export interface AppDeps {
@@ -15,6 +31,7 @@ export interface AppDeps {
   mailer: Mailer
   rateLimits: RateLimits
   tasks: BackgroundTasks
+  documents: DocumentGateway
 }
 
 /** Hono's environment for every route: the typed context variables. */

@@ -48,6 +48,11 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     }),
     rateLimits: createRateLimits(DEFAULT_RATE_LIMITS),
     tasks: new BackgroundTasks(logger),
+    // Replaced by the sync server's gateway when the sync-server lands (issue 3).
+    documents: {
+      applyGraph: () => Promise.reject(new Error('The sync server is not wired in yet')),
+      closeDocument: async () => {},
+    },
   }
   const app = createApp(deps, { webDistDir: env.WEB_DIST_DIR || undefined })
   const server = await new Promise<ServerType>((resolve) => {

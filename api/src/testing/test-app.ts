@@ -63,6 +63,11 @@ export async function createTestApp(
     mailer: createMailer({ mailDir, from: env.MAIL_FROM, logger }),
     rateLimits: createRateLimits(rateLimits),
     tasks: new BackgroundTasks(logger),
+    // Replaced by the sync server's gateway when the sync-server lands (issue 3).
+    documents: {
+      applyGraph: () => Promise.reject(new Error('The sync server is not wired in yet')),
+      closeDocument: async () => {},
+    },
   }
   const app = createApp(deps)
   return {
