@@ -4,9 +4,10 @@ import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import { openAPIRouteHandler } from 'hono-openapi'
 import type { AppDeps, AppEnv } from './app-env.ts'
-import { BODY_LIMIT_BYTES } from './config.ts'
+import { BODY_LIMIT_BYTES, PROJECT_BODY_LIMIT_BYTES } from './config.ts'
 import { authRoutes } from './features/auth/auth-routes.ts'
 import { healthRoutes } from './features/health/health-routes.ts'
+import { projectRoutes } from './features/projects/project-routes.ts'
 import { userRoutes } from './features/user/user-routes.ts'
 import { webRoutes } from './features/web/web-routes.ts'
 import { AppError } from './lib/app-error.ts'
@@ -36,24 +37,33 @@ const CONTENT_SECURITY_POLICY = {
   formAction: ["'self'"],
 }
 
+/** A request body limit of `maxSize` bytes, answering 413 with the limit. */
+function limitBody(maxSize: number) {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `The request body is larger than the ${maxSize / 1024 / 1024} MiB limit.`,
+      )
+    },
+  })
+}
+
+const defaultBodyLimit = limitBody(BODY_LIMIT_BYTES)
+const projectBodyLimit = limitBody(PROJECT_BODY_LIMIT_BYTES)
+
 function buildApi() {
   return new Hono<AppEnv>()
-    .use(
-      bodyLimit({
-        maxSize: BODY_LIMIT_BYTES,
-        onError: () => {
-          throw new AppError(
-            'PAYLOAD_TOO_LARGE',
-            `The request body is larger than the ${BODY_LIMIT_BYTES / 1024 / 1024} MiB limit.`,
-          )
-        },
-      }),
+    .use('*', (c, next) =>
+      (c.req.path.startsWith('/api/projects') ? projectBodyLimit : defaultBodyLimit)(c, next),
     )
     .use(requireJsonBody)
     .use(originCheck)
     .use(loadSession)
     .route('/', authRoutes)
     .route('/user', userRoutes)
+    .route('/projects', projectRoutes)
 }
 
 /** The typed API, for the `hc` client in `web`. */

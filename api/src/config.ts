@@ -4,6 +4,11 @@
 
 /** Largest request body accepted, in bytes, unless a route needs more (issue 2). */
 export const BODY_LIMIT_BYTES = 1024 * 1024
+/**
+ * Project bodies carry whole graphs: a project may hold 5 MiB (issue 3), plus room for
+ * JSON whitespace, so the size rule can answer with its own message.
+ */
+export const PROJECT_BODY_LIMIT_BYTES = 6 * 1024 * 1024
 
 /** A password reset link works for one hour (issue 2). */
 export const PASSWORD_RESET_TOKEN_TTL_MS = 60 * 60 * 1000

@@ -1,0 +1,222 @@
+import { testDatabaseKinds } from '@reelgraph/db/testing'
+import { createNodeId, type GraphNode, MAX_CONNECTIONS, MAX_NODES } from '@reelgraph/shared'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/test-app.ts'
+
+function node(type: GraphNode['type'], x = 0, data: GraphNode['data'] = {}): GraphNode {
+  return {
+    id: createNodeId(type),
+    type,
+    label: type,
+    position: { x, y: 0 },
+    data,
+    connectionPoints: 'both',
+  }
+}
+
+describe.each(testDatabaseKinds())('projects REST on $name', (kind) => {
+  let t: TestApp
+  let owner: string | undefined
+  let stranger: string | undefined
+  let counter = 0
+
+  async function signUp(): Promise<string | undefined> {
+    const res = await t.request('POST', '/api/register', {
+      body: {
+        name: 'Owner',
+        email: `p${++counter}-${Date.now()}@example.com`,
+        password: 'paper lantern river',
+      },
+    })
+    return sessionCookieFrom(res)
+  }
+
+  async function create(body: Record<string, unknown>, cookie = owner) {
+    return t.request('POST', '/api/projects', { body, cookie })
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(kind)
+    owner = await signUp()
+    stranger = await signUp()
+  })
+  afterAll(() => t.close())
+
+  it('creates a project with the default description and lists it first', async () => {
+    const first = await (await create({ name: 'First' })).json()
+    const res = await create({ name: '  Second  ' })
+    expect(res.status).toBe(201)
+    const second = await res.json()
+    expect(second).toEqual({ id: expect.any(Number), name: 'Second' })
+    const list = await (await t.request('GET', '/api/projects', { cookie: owner })).json()
+    expect(list[0]).toMatchObject({ id: second.id, name: 'Second', nodeCount: 0 })
+    expect(list[0].description).toMatch(/^Created on [A-Z][a-z]+ \d{1,2}, \d{4}$/)
+    expect(list.map((p: { id: number }) => p.id)).toContain(first.id)
+  })
+
+  it('stores nodes and connections, dropping duplicate connections', async () => {
+    const a = node('script-generator', 0, { topic: 'Tides', style: 'Casual' })
+    const b = node('editable-text', 350, { content: 'Hello' })
+    const res = await create({
+      name: 'Graph',
+      nodes: [a, b],
+      connections: [
+        { source: a.id, target: b.id },
+        { source: a.id, target: b.id },
+      ],
+    })
+    const { id } = await res.json()
+    const project = await (await t.request('GET', `/api/projects/${id}`, { cookie: owner })).json()
+    expect(project.name).toBe('Graph')
+    expect(project.nodes).toEqual([a, b])
+    expect(project.connections).toEqual([{ source: a.id, target: b.id }])
+    const list = await (await t.request('GET', '/api/projects', { cookie: owner })).json()
+    expect(list.find((p: { id: number }) => p.id === id).nodeCount).toBe(2)
+  })
+
+  it.each<[string, Record<string, unknown>, string, string | RegExp]>([
+    ['blank name', { name: '   ' }, 'name', 'Project name is required'],
+    [
+      'unknown node type',
+      { name: 'x', nodes: [{ ...node('scene'), type: 'video' }] },
+      'nodes.0.type',
+      /node type must be one of/,
+    ],
+    [
+      'bad node id',
+      { name: 'x', nodes: [{ ...node('scene'), id: 'no spaces allowed' }] },
+      'nodes.0.id',
+      /node id must look like/,
+    ],
+    [
+      'non-numeric position',
+      { name: 'x', nodes: [{ ...node('scene'), position: { x: 'left', y: 0 } }] },
+      'nodes.0.position.x',
+      /number/,
+    ],
+    [
+      'nested data value',
+      { name: 'x', nodes: [{ ...node('scene'), data: { nested: { a: 1 } } }] },
+      'nodes.0.data.nested',
+      /string, a finite number or a boolean/,
+    ],
+    [
+      'text field over 100 KB',
+      { name: 'x', nodes: [node('scene', 0, { narration: 'x'.repeat(100 * 1024 + 1) })] },
+      'nodes.0.data.narration',
+      /at most 100 KB/,
+    ],
+    [
+      'dangling connection',
+      {
+        name: 'x',
+        nodes: [node('scene')],
+        connections: [{ source: 'scene-1-a', target: 'scene-2-b' }],
+      },
+      'connections.0.source',
+      /is not a node of this project/,
+    ],
+  ])('rejects a %s with 400 and the field message', async (_label, body, field, message) => {
+    const before = (await (await t.request('GET', '/api/projects', { cookie: owner })).json())
+      .length
+    const res = await create(body)
+    expect(res.status).toBe(400)
+    const { error } = await res.json()
+    expect(error.code).toBe('VALIDATION_FAILED')
+    expect(error.fields[field]).toMatch(message)
+    expect((await (await t.request('GET', '/api/projects', { cookie: owner })).json()).length).toBe(
+      before,
+    )
+  })
+
+  it('rejects a duplicate node id and more than the node and connection limits', async () => {
+    const a = node('scene')
+    const dup = await create({ name: 'x', nodes: [a, { ...a }] })
+    expect((await dup.json()).error.fields['nodes.1.id']).toMatch(/Two nodes have the id/)
+    const many = Array.from({ length: MAX_NODES + 1 }, (_, i) => ({
+      ...node('scene', i),
+      id: `scene-${i}-a`,
+    }))
+    const tooMany = await create({ name: 'x', nodes: many })
+    expect(tooMany.status).toBe(400)
+    expect((await tooMany.json()).error.message).toMatch(/at most 2,000 nodes/)
+    const edges = Array.from({ length: MAX_CONNECTIONS + 1 }, () => ({
+      source: 'scene-0-a',
+      target: 'scene-1-a',
+    }))
+    const tooManyEdges = await create({ name: 'x', nodes: many.slice(0, 2), connections: edges })
+    expect((await tooManyEdges.json()).error.message).toMatch(/at most 5,000 connections/)
+  })
+
+  it('answers 413 for a project over 5 MiB', async () => {
+    const big = Array.from({ length: 60 }, (_, i) => ({
+      ...node('scene', i, { narration: 'n'.repeat(100 * 1024 - 10) }),
+      id: `scene-${i}-big`,
+    }))
+    const res = await create({ name: 'Big', nodes: big })
+    expect(res.status).toBe(413)
+    expect((await res.json()).error.message).toMatch(/at most 5 MiB/)
+  })
+
+  it('renames a project and answers name and updatedAt', async () => {
+    const { id } = await (await create({ name: 'Old' })).json()
+    const res = await t.request('PATCH', `/api/projects/${id}`, {
+      body: { name: 'New name' },
+      cookie: owner,
+    })
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body).toEqual({ name: 'New name', updatedAt: expect.any(String) })
+    const bad = await t.request('PATCH', `/api/projects/${id}`, {
+      body: { name: '' },
+      cookie: owner,
+    })
+    expect(bad.status).toBe(400)
+    const both = await t.request('PATCH', `/api/projects/${id}`, {
+      body: { name: 'x', nodes: [], connections: [] },
+      cookie: owner,
+    })
+    expect(both.status).toBe(400)
+    expect((await both.json()).error.message).toMatch(/separate requests/)
+  })
+
+  it('replaces the graph through the document and answers it', async () => {
+    const { id } = await (await create({ name: 'Live' })).json()
+    const a = node('editable-text', 0, { content: 'Script' })
+    const res = await t.request('PATCH', `/api/projects/${id}`, {
+      body: { nodes: [a], connections: [] },
+      cookie: owner,
+    })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ nodes: [a], connections: [] })
+    const stored = await (await t.request('GET', `/api/projects/${id}`, { cookie: owner })).json()
+    expect(stored.nodes).toEqual([a])
+  })
+
+  it('deletes a project', async () => {
+    const { id } = await (await create({ name: 'Doomed' })).json()
+    expect((await t.request('DELETE', `/api/projects/${id}`, { cookie: owner })).status).toBe(200)
+    expect((await t.request('GET', `/api/projects/${id}`, { cookie: owner })).status).toBe(404)
+    expect((await t.request('DELETE', `/api/projects/${id}`, { cookie: owner })).status).toBe(404)
+  })
+
+  it('answers 404 to anyone but the owner on every call, and 401 to the anonymous', async () => {
+    const { id } = await (await create({ name: 'Private' })).json()
+    const calls: [string, string, unknown?][] = [
+      ['GET', `/api/projects/${id}`],
+      ['PATCH', `/api/projects/${id}`, { name: 'Mine now' }],
+      ['PATCH', `/api/projects/${id}`, { nodes: [], connections: [] }],
+      ['DELETE', `/api/projects/${id}`],
+    ]
+    for (const [method, path, body] of calls) {
+      const res = await t.request(method, path, { body, cookie: stranger })
+      expect(res.status, `${method} ${path}`).toBe(404)
+      expect((await res.json()).error.code).toBe('NOT_FOUND')
+    }
+    const theirs = await (await t.request('GET', '/api/projects', { cookie: stranger })).json()
+    expect(theirs.map((p: { id: number }) => p.id)).not.toContain(id)
+    expect((await t.request('GET', `/api/projects/${id}`, { cookie: owner })).status).toBe(200)
+    expect((await t.request('GET', '/api/projects')).status).toBe(401)
+    expect((await t.request('GET', '/api/projects/abc', { cookie: owner })).status).toBe(404)
+  })
+})

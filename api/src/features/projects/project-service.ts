@@ -1,0 +1,187 @@
+import type { DB, ProjectRow } from '@reelgraph/db'
+import {
+  type CreatedProject,
+  defaultProjectDescription,
+  type Graph,
+  MAX_PROJECT_BYTES,
+  type Project,
+  type ProjectSummary,
+  utf8Bytes,
+} from '@reelgraph/shared'
+import { type Kysely, sql } from 'kysely'
+import type { DocumentGateway } from '../../app-env.ts'
+import { AppError } from '../../lib/app-error.ts'
+
+/**
+ * Projects: a user's named graphs (spec §3 Project; issue 3 item 1). Every function takes
+ * the acting user and answers 404 for a project they do not own, as for one that does not
+ * exist, so ids cannot be probed.
+ */
+
+const NOT_FOUND_MESSAGE = 'This project does not exist, or you do not have access to it.'
+
+function notFound(): AppError {
+  return new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+}
+
+/** The API's view of a stored graph column: what the sync server materialized. */
+function graphOf(row: Pick<ProjectRow, 'nodes' | 'connections'>): Graph {
+  return {
+    nodes: row.nodes as Graph['nodes'],
+    connections: row.connections as Graph['connections'],
+  }
+}
+
+/**
+ * @throws AppError 413 PAYLOAD_TOO_LARGE when the graph's JSON exceeds MAX_PROJECT_BYTES.
+ */
+function assertProjectSize(graph: Graph): void {
+  const bytes = utf8Bytes(JSON.stringify(graph))
+  if (bytes > MAX_PROJECT_BYTES) {
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `This project would take ${(bytes / 1024 / 1024).toFixed(1)} MiB; a project can be at most ${MAX_PROJECT_BYTES / 1024 / 1024} MiB. Remove some nodes or shorten long texts.`,
+    )
+  }
+}
+
+/** The user's projects, most recently updated first, with their node counts. */
+export async function listProjects(db: Kysely<DB>, userId: number): Promise<ProjectSummary[]> {
+  const rows = await db
+    .selectFrom('projects')
+    .select([
+      'id',
+      'name',
+      'description',
+      'created_at',
+      'updated_at',
+      sql<number>`jsonb_array_length(nodes)`.as('node_count'),
+    ])
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute()
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    nodeCount: Number(r.node_count),
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  }))
+}
+
+/**
+ * One project with its graph.
+ * @throws AppError 404 NOT_FOUND when it does not exist or is not the user's.
+ */
+export async function getProject(
+  db: Kysely<DB>,
+  userId: number,
+  projectId: number,
+): Promise<Project> {
+  const row = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', projectId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  if (!row) throw notFound()
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    ...graphOf(row),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  }
+}
+
+/**
+ * Creates a project; its document is seeded from this JSON when first opened.
+ * @throws AppError 413 when the graph is over MAX_PROJECT_BYTES.
+ */
+export async function createProject(
+  db: Kysely<DB>,
+  userId: number,
+  input: { name: string; description?: string | undefined } & Graph,
+  now = new Date(),
+): Promise<CreatedProject> {
+  const graph = { nodes: input.nodes, connections: input.connections }
+  assertProjectSize(graph)
+  const row = await db
+    .insertInto('projects')
+    .values({
+      user_id: userId,
+      name: input.name,
+      description: input.description ?? defaultProjectDescription(now),
+      nodes: JSON.stringify(graph.nodes),
+      connections: JSON.stringify(graph.connections),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning(['id', 'name'])
+    .executeTakeFirstOrThrow()
+  return { id: row.id, name: row.name }
+}
+
+/**
+ * Renames a project.
+ * @throws AppError 404 NOT_FOUND when it does not exist or is not the user's.
+ */
+export async function renameProject(
+  db: Kysely<DB>,
+  userId: number,
+  projectId: number,
+  name: string,
+): Promise<{ name: string; updatedAt: string }> {
+  const row = await db
+    .updateTable('projects')
+    .set({ name, updated_at: sql`now()` })
+    .where('id', '=', projectId)
+    .where('user_id', '=', userId)
+    .returning(['name', 'updated_at'])
+    .executeTakeFirst()
+  if (!row) throw notFound()
+  return { name: row.name, updatedAt: row.updated_at.toISOString() }
+}
+
+/**
+ * Replaces a project's graph through its live document, so open editors see the change,
+ * and answers the graph as stored.
+ * @throws AppError 404 NOT_FOUND when it does not exist or is not the user's; 413 when the
+ *   graph is over MAX_PROJECT_BYTES.
+ */
+export async function replaceProjectGraph(
+  db: Kysely<DB>,
+  documents: DocumentGateway,
+  userId: number,
+  projectId: number,
+  graph: Graph,
+): Promise<Graph> {
+  assertProjectSize(graph)
+  await getProject(db, userId, projectId)
+  await documents.applyGraph(projectId, graph)
+  const { nodes, connections } = await getProject(db, userId, projectId)
+  return { nodes, connections }
+}
+
+/**
+ * Deletes a project, its document, and disconnects its open editors.
+ * @throws AppError 404 NOT_FOUND when it does not exist or is not the user's.
+ */
+export async function deleteProject(
+  db: Kysely<DB>,
+  documents: DocumentGateway,
+  userId: number,
+  projectId: number,
+): Promise<void> {
+  const deleted = await db
+    .deleteFrom('projects')
+    .where('id', '=', projectId)
+    .where('user_id', '=', userId)
+    .returning('id')
+    .executeTakeFirst()
+  if (!deleted) throw notFound()
+  await documents.closeDocument(projectId)
+}
