@@ -68,3 +68,58 @@ export const SCRIPT_FORMATS = ['Explainer', 'Tutorial', 'Story'] as const
 export const CHECKOUT_REDIRECT_WITHOUT_PLAN_MS = 3000
 /** ...and after 2 s when a plan is given. */
 export const CHECKOUT_REDIRECT_WITH_PLAN_MS = 2000
+
+// Canvas editor (spec §9 Canvas, Image defaults; issue 3 item 5) — used by web's canvas
+/** Fit view leaves 100 px around the graph (spec §9). */
+export const CANVAS_FIT_VIEW_PADDING_PX = 100
+/** Fit view assumes a node not yet measured is 300 x 200 canvas units (spec §9). */
+export const CANVAS_ASSUMED_NODE_WIDTH = 300
+export const CANVAS_ASSUMED_NODE_HEIGHT = 200
+/** Node widths in px: 280 to 320, image nodes 320 to 400 (spec §9). */
+export const NODE_MIN_WIDTH_PX = 280
+export const NODE_MAX_WIDTH_PX = 320
+export const IMAGE_NODE_MIN_WIDTH_PX = 320
+export const IMAGE_NODE_MAX_WIDTH_PX = 400
+/** Pasted nodes land this many canvas units right and down of the copies, so both show. */
+export const CANVAS_PASTE_OFFSET = 40
+/** Edits closer together than this are one undo step (Y.UndoManager's default, in ms). */
+export const CANVAS_UNDO_CAPTURE_MS = 500
+/**
+ * With no copy on the device, the canvas waits this long (ms) for the server's copy before
+ * opening empty; edits made meanwhile merge with it when it arrives (Yjs).
+ */
+export const CANVAS_REMOTE_LOAD_TIMEOUT_MS = 5000
+/** After the sync server could not load a document, the editor reconnects after this long (ms). */
+export const SYNC_LOAD_RETRY_MS = 5000
+/**
+ * Once the server holds all of this device's changes, a store must follow within the max
+ * debounce (10 s); with no `saved` or `save-failed` message this long after that (ms),
+ * changes left from an earlier page load were already stored before it.
+ */
+export const SAVE_ACK_TIMEOUT_MS = 15_000
+
+// Scene generation (spec §5 Scene generation, §9 Canvas)
+export const SCENE_COUNT_MIN = 1
+export const SCENE_COUNT_MAX = 25
+export const SCENE_COUNT_DEFAULT = 6
+
+// Image generation (spec §5 Image generation, §9 Image defaults)
+/** Image width and height in px: 64 to 2048 in steps of 8, default 1280 x 720. */
+export const IMAGE_SIZE_MIN_PX = 64
+export const IMAGE_SIZE_MAX_PX = 2048
+export const IMAGE_SIZE_STEP_PX = 8
+export const IMAGE_DEFAULT_WIDTH_PX = 1280
+export const IMAGE_DEFAULT_HEIGHT_PX = 720
+/** Inference steps: 1 to 100, default 25. */
+export const IMAGE_STEPS_MIN = 1
+export const IMAGE_STEPS_MAX = 100
+export const IMAGE_DEFAULT_STEPS = 25
+/** Guidance scale: 1 to 20 in steps of 0.1, default 7.5. */
+export const IMAGE_GUIDANCE_MIN = 1
+export const IMAGE_GUIDANCE_MAX = 20
+export const IMAGE_GUIDANCE_STEP = 0.1
+export const IMAGE_DEFAULT_GUIDANCE = 7.5
+/** A random seed is an integer from 0 to 2147483647 (spec §9). */
+export const IMAGE_SEED_MAX = 2_147_483_647
+/** The name a downloaded image is saved under (spec §9). */
+export const GENERATED_IMAGE_FILENAME = 'generated-image.jpg'
