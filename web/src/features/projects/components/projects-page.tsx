@@ -1,13 +1,216 @@
-import { FolderOpenIcon } from 'lucide-react'
-import { PlaceholderPage } from '@/components/layout/placeholder-page'
+import { DEFAULT_PROJECT_NAME, type ProjectSummary } from '@reelgraph/shared'
+import { FolderPlusIcon, PlusIcon, RotateCwIcon } from 'lucide-react'
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
+import { Button } from '@/components/ui/button'
+import { Spinner } from '@/components/ui/spinner'
+import { useDocumentTitle } from '@/hooks/use-document-title'
+import { toast } from '@/hooks/use-toast'
+import { errorMessage } from '@/lib/api-client'
+import {
+  useCreateProject,
+  useDeleteProject,
+  useProjects,
+  useRenameProject,
+} from '@/lib/projects-api'
+import { DeleteProjectDialog } from './delete-project-dialog'
+import { FailureNotice } from './failure-notice'
+import { ProjectCard } from './project-card'
+import { ProjectGridSkeleton } from './project-grid-skeleton'
+import { ProjectNameDialog } from './project-name-dialog'
 
-/** /projects: the grid of project cards. A placeholder until the projects issue lands. */
+/** What the page says when the list cannot be loaded. */
+const LOAD_FAILED_MESSAGE = 'Couldn’t load your projects.'
+
+/**
+ * /projects: the signed-in user's projects as a grid of cards, most recently updated first,
+ * with New project, and Open, Rename and Delete on each card. Successes toast ("Project
+ * Created", "Project Renamed", "Project Deleted"); failures are only logged (spec §8) and
+ * said inline, in the dialog or on the page, with a way to try again.
+ * @see spec §2 /projects, §5 Projects, §8 Projects
+ */
 export function ProjectsPage() {
+  useDocumentTitle('Projects')
+  const projects = useProjects()
+  const createProject = useCreateProject()
+  const renameProject = useRenameProject()
+  const deleteProject = useDeleteProject()
+
+  const [creating, setCreating] = useState(false)
+  const [renaming, setRenaming] = useState<ProjectSummary | null>(null)
+  const [deleting, setDeleting] = useState<ProjectSummary | null>(null)
+
+  // Dialogs opened from a card have no Radix trigger: remember what had focus, and give it
+  // back on close; after a deletion (its card is gone) focus goes to the page heading.
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const openerRef = useRef<HTMLElement | null>(null)
+  const deletedRef = useRef(false)
+  const rememberOpener = () => {
+    openerRef.current =
+      document.activeElement instanceof HTMLElement ? document.activeElement : null
+  }
+  const restoreFocus = useCallback((event: Event) => {
+    event.preventDefault()
+    const opener = openerRef.current
+    if (!deletedRef.current && opener?.isConnected) opener.focus()
+    else headingRef.current?.focus()
+    deletedRef.current = false
+  }, [])
+
+  const openCreate = () => {
+    rememberOpener()
+    setCreating(true)
+  }
+  const openRename = useCallback((project: ProjectSummary) => {
+    rememberOpener()
+    setRenaming(project)
+  }, [])
+  const openDelete = useCallback((project: ProjectSummary) => {
+    rememberOpener()
+    setDeleting(project)
+  }, [])
+
+  const { error: loadError } = projects
+  useEffect(() => {
+    if (loadError) console.error('Failed to load projects.', loadError)
+  }, [loadError])
+
+  const list = projects.data
+  const retry = (
+    <Button
+      type="button"
+      variant="outline"
+      size="sm"
+      disabled={projects.isFetching}
+      onClick={() => void projects.refetch()}
+    >
+      {projects.isFetching ? <Spinner /> : <RotateCwIcon aria-hidden />}
+      {projects.isFetching ? 'Retrying...' : 'Retry'}
+    </Button>
+  )
+
+  let body: ReactNode
+  if (list === undefined && projects.isPending && !projects.isError) {
+    body = <ProjectGridSkeleton />
+  } else if (list === undefined) {
+    body = (
+      <FailureNotice
+        message={LOAD_FAILED_MESSAGE}
+        detail={errorMessage(loadError)}
+        action={retry}
+      />
+    )
+  } else if (list.length === 0) {
+    body = <EmptyState onCreate={openCreate} />
+  } else {
+    body = (
+      <>
+        {projects.isRefetchError ? (
+          <FailureNotice
+            message="Couldn’t refresh your projects; showing the last list loaded."
+            detail={errorMessage(loadError)}
+            action={retry}
+          />
+        ) : null}
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+          {list.map((project) => (
+            <li key={project.id} className="flex min-w-0 flex-col *:flex-1">
+              <ProjectCard project={project} onRename={openRename} onDelete={openDelete} />
+            </li>
+          ))}
+        </ul>
+      </>
+    )
+  }
+
   return (
-    <PlaceholderPage
-      title="Projects"
-      icon={FolderOpenIcon}
-      message="Your projects will be listed here soon, with actions to create, rename, open and delete them."
-    />
+    <div className="mx-auto flex w-full max-w-screen-2xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div className="flex flex-col gap-1">
+          <h1
+            ref={headingRef}
+            tabIndex={-1}
+            className="font-semibold text-2xl tracking-tight outline-none"
+          >
+            Projects
+          </h1>
+          <p className="text-muted-foreground text-sm">
+            {list && list.length > 0
+              ? `${String(list.length)} ${list.length === 1 ? 'project' : 'projects'}, most recently updated first.`
+              : 'Each project is a canvas of nodes.'}
+          </p>
+        </div>
+        <Button type="button" onClick={openCreate}>
+          <PlusIcon aria-hidden />
+          New project
+        </Button>
+      </div>
+
+      {body}
+
+      <ProjectNameDialog
+        open={creating}
+        onOpenChange={setCreating}
+        title="New project"
+        description="Give your project a name. You can rename it later."
+        initialName={DEFAULT_PROJECT_NAME}
+        submitLabel="Create project"
+        busyLabel="Creating..."
+        failureMessage="Failed to create project. Please try again."
+        onCloseAutoFocus={restoreFocus}
+        onSubmit={async (name) => {
+          const created = await createProject.mutateAsync({ name })
+          toast({ title: 'Project Created', description: `“${created.name}” is ready.` })
+        }}
+      />
+      <ProjectNameDialog
+        open={renaming !== null}
+        onOpenChange={(open) => {
+          if (!open) setRenaming(null)
+        }}
+        title="Rename project"
+        description="Enter a new name for this project."
+        initialName={renaming?.name ?? ''}
+        submitLabel="Rename"
+        busyLabel="Renaming..."
+        failureMessage="Failed to rename project. Please try again."
+        onCloseAutoFocus={restoreFocus}
+        onSubmit={async (name) => {
+          if (!renaming) return
+          const renamed = await renameProject.mutateAsync({ id: renaming.id, name })
+          toast({ title: 'Project Renamed', description: `It is now “${renamed.name}”.` })
+        }}
+      />
+      <DeleteProjectDialog
+        project={deleting}
+        onOpenChange={(open) => {
+          if (!open) setDeleting(null)
+        }}
+        onCloseAutoFocus={restoreFocus}
+        onConfirm={async (project) => {
+          await deleteProject.mutateAsync({ id: project.id })
+          deletedRef.current = true
+          toast({ title: 'Project Deleted', description: `“${project.name}” was deleted.` })
+        }}
+      />
+    </div>
+  )
+}
+
+/** No projects yet: a call to create the first one. */
+function EmptyState({ onCreate }: { onCreate: () => void }) {
+  return (
+    <div className="flex flex-1 flex-col items-center justify-center gap-4 rounded-xl border border-dashed p-10 text-center">
+      <FolderPlusIcon className="size-10 text-muted-foreground" aria-hidden />
+      <div className="flex flex-col gap-1">
+        <h2 className="font-semibold text-lg">No projects yet</h2>
+        <p className="max-w-md text-muted-foreground text-sm">
+          Create your first project to start building your video on the canvas.
+        </p>
+      </div>
+      <Button type="button" onClick={onCreate}>
+        <PlusIcon aria-hidden />
+        Create your first project
+      </Button>
+    </div>
   )
 }

@@ -1,0 +1,94 @@
+import { formatLongDate, type ProjectSummary } from '@reelgraph/shared'
+import { ArrowRightIcon, PencilIcon, Trash2Icon } from 'lucide-react'
+import { memo, useId } from 'react'
+import { Link } from 'wouter'
+import { Button } from '@/components/ui/button'
+
+/** Props of {@link ProjectCard}. */
+export interface ProjectCardProps {
+  project: ProjectSummary
+  /** Opens the rename dialog for this project. */
+  onRename: (project: ProjectSummary) => void
+  /** Opens the delete confirmation for this project. */
+  onDelete: (project: ProjectSummary) => void
+}
+
+/** "1 node", "1,000 nodes". */
+export function formatNodeCount(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'node' : 'nodes'}`
+}
+
+/** The canvas URL of a project: `/?id=<id>` (spec §2 /). */
+export function projectHref(id: number): string {
+  return `/?id=${String(id)}`
+}
+
+/**
+ * One project on the /projects grid: name, description, last updated (long US date),
+ * node count, and Open, Rename and Delete. An `article` named by its title, so each card
+ * is a landmark-like unit for assistive technology and tests.
+ */
+export const ProjectCard = memo(function ProjectCard({
+  project,
+  onRename,
+  onDelete,
+}: ProjectCardProps) {
+  const titleId = useId()
+  return (
+    <article
+      aria-labelledby={titleId}
+      className="flex min-w-0 flex-col gap-4 rounded-xl border bg-card p-5 text-card-foreground shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md"
+    >
+      <div className="flex min-w-0 flex-col gap-1.5">
+        <h2
+          id={titleId}
+          title={project.name}
+          className="line-clamp-2 break-words font-semibold text-lg leading-tight"
+        >
+          {project.name}
+        </h2>
+        {project.description ? (
+          <p className="line-clamp-3 break-words text-muted-foreground text-sm">
+            {project.description}
+          </p>
+        ) : null}
+      </div>
+      <div className="mt-auto flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-muted-foreground text-xs">
+        <p>
+          Last updated <time dateTime={project.updatedAt}>{formatLongDate(project.updatedAt)}</time>
+        </p>
+        <p>{formatNodeCount(project.nodeCount)}</p>
+      </div>
+      <div className="flex items-center gap-2">
+        <Button asChild size="sm" className="flex-1">
+          <Link href={projectHref(project.id)} aria-label={`Open ${project.name}`}>
+            Open
+            <ArrowRightIcon aria-hidden />
+          </Link>
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          size="icon"
+          className="size-8"
+          aria-label={`Rename ${project.name}`}
+          title="Rename"
+          onClick={() => onRename(project)}
+        >
+          <PencilIcon aria-hidden />
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          size="icon"
+          className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
+          aria-label={`Delete ${project.name}`}
+          title="Delete"
+          onClick={() => onDelete(project)}
+        >
+          <Trash2Icon aria-hidden />
+        </Button>
+      </div>
+    </article>
+  )
+})
