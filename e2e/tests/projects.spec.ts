@@ -114,6 +114,8 @@ test('a person creates, renames, opens and deletes a project', async ({ page, ba
   await expect(confirm).toBeHidden()
   await expect(card(page, 'Storyboard v2')).toHaveCount(0)
   await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible()
+  // Its card is gone, so focus lands on the page heading rather than on nothing.
+  await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeFocused()
   expect((await page.request.get(`/api/projects/${String(id)}`)).status()).toBe(404)
 })
 
