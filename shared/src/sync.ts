@@ -35,12 +35,17 @@ export type SyncCloseReason = (typeof SYNC_CLOSE_REASONS)[keyof typeof SYNC_CLOS
 export const SYNC_MESSAGE_TYPES = { saved: 'saved', saveFailed: 'save-failed' } as const
 
 /**
- * Sent after every successful store: the state vector of what reached Postgres (base64 of
- * `Y.encodeStateVector`), so a client knows which of its changes are saved.
+ * Sent after every successful store (and to each client as it connects): the state vector of
+ * what reached Postgres (base64 of `Y.encodeStateVector`), so a client knows which of its
+ * changes are saved. A state vector does not move on a pure deletion (removing a node or a
+ * connection adds no item), so `snapshot` (base64 of `Y.encodeSnapshot(Y.snapshot(doc))`:
+ * state vector plus delete set) is sent too: `Y.snapshotContainsUpdate(snapshot, update)`
+ * tells whether a pending local update, deletions included, is stored.
  */
 export const savedMessageSchema = z.object({
   type: z.literal(SYNC_MESSAGE_TYPES.saved),
   stateVector: z.string(),
+  snapshot: z.string().optional(),
   savedAt: z.string(),
 })
 export type SavedMessage = z.infer<typeof savedMessageSchema>
