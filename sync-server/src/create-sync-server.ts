@@ -1,0 +1,90 @@
+import { Hocuspocus } from '@hocuspocus/server'
+import type { DB } from '@reelgraph/db'
+import { PERSIST_DEBOUNCE_MS, PERSIST_MAX_DEBOUNCE_MS } from '@reelgraph/shared'
+import type { Kysely } from 'kysely'
+import { SHUTDOWN_TIMEOUT_MS } from './config.ts'
+import { AuthExtension, type SyncContext } from './extensions/auth.ts'
+import { PersistenceExtension } from './extensions/persistence.ts'
+import type { SyncLogger } from './logger.ts'
+
+/** The sync server: a Hocuspocus instance whose connections carry a {@link SyncContext}. */
+export type SyncServer = Hocuspocus<SyncContext>
+
+export interface SyncServerOptions {
+  db: Kysely<DB>
+  logger: SyncLogger
+  /** True in production: the session cookie is then `__Host-session`. */
+  secureCookies: boolean
+  /** Browser Origins allowed to open the socket (the api's); absent or empty: not checked. */
+  allowedOrigins?: readonly string[] | undefined
+  /** Milliseconds after the last change before a document is stored (default 1,000). */
+  debounceMs?: number | undefined
+  /** Longest a changing document waits to be stored, in milliseconds (default 10,000). */
+  maxDebounceMs?: number | undefined
+  /** First wait after a failed store in milliseconds, doubling (default 500). */
+  retryBaseMs?: number | undefined
+}
+
+/**
+ * Creates the sync server: Hocuspocus 4 with the session-cookie {@link AuthExtension} and the
+ * Postgres {@link PersistenceExtension}, storing each document `debounceMs` after its last
+ * change and at least every `maxDebounceMs`. It does not listen: attach it to an HTTP server
+ * with `attachSyncServer`, and stop it with {@link closeSyncServer}.
+ * @see issue 3 item 3; ARCHITECTURE decision 6
+ */
+export function createSyncServer(options: SyncServerOptions): SyncServer {
+  return new Hocuspocus<SyncContext>({
+    name: 'reelgraph-sync',
+    quiet: true,
+    debounce: options.debounceMs ?? PERSIST_DEBOUNCE_MS,
+    maxDebounce: options.maxDebounceMs ?? PERSIST_MAX_DEBOUNCE_MS,
+    extensions: [
+      new AuthExtension({
+        db: options.db,
+        logger: options.logger,
+        secureCookies: options.secureCookies,
+        allowedOrigins: options.allowedOrigins,
+      }),
+      new PersistenceExtension({
+        db: options.db,
+        logger: options.logger,
+        retryBaseMs: options.retryBaseMs,
+      }),
+    ],
+  })
+}
+
+/**
+ * The persistence extension of a sync server.
+ * @throws Error when `hocuspocus` was not made by {@link createSyncServer}.
+ */
+export function persistenceOf(hocuspocus: Hocuspocus): PersistenceExtension {
+  const persistence = hocuspocus.configuration.extensions.find(
+    (e): e is PersistenceExtension => e instanceof PersistenceExtension,
+  )
+  if (!persistence) throw new Error('This Hocuspocus instance has no Reelgraph persistence.')
+  return persistence
+}
+
+/**
+ * Stops the sync server gracefully: closes every document connection, stores every pending
+ * change now (a failing store is tried once more, then given up and logged), and resolves
+ * once every document is unloaded or after `timeoutMs` (default 15 s), logging what is left.
+ * Close the sockets first (`SyncAttachment.close()`), the database after.
+ */
+export async function closeSyncServer(
+  hocuspocus: Hocuspocus,
+  logger: SyncLogger,
+  timeoutMs = SHUTDOWN_TIMEOUT_MS,
+): Promise<void> {
+  persistenceOf(hocuspocus).stop()
+  hocuspocus.closeConnections()
+  hocuspocus.flushPendingStores()
+  const deadline = Date.now() + timeoutMs
+  while (hocuspocus.getDocumentsCount() > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  const left = [...hocuspocus.documents.keys()]
+  if (left.length > 0) logger.error({ documents: left }, 'documents still open at shutdown')
+  await hocuspocus.hooks('onDestroy', { instance: hocuspocus })
+}

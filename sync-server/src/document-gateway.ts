@@ -1,0 +1,84 @@
+import type { Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server'
+import { applyGraphToDoc, type Graph, projectDocumentName } from '@reelgraph/shared'
+import { GATEWAY_STORE_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
+import { persistenceOf } from './create-sync-server.ts'
+import { SyncRefusal } from './refusal.ts'
+
+/**
+ * The api's view of live project documents (structurally the api's `DocumentGateway`; the
+ * api does not import this package, its server entry wires it in).
+ */
+export interface DocumentGateway {
+  /**
+   * Makes the project's document hold exactly `graph` (only what differs is written, in one
+   * transaction), so open editors see it at once, and resolves once that change is stored
+   * (document and materialized JSON).
+   * @throws Error when the project does not exist, its document cannot be loaded, or the
+   * change is not stored within the timeout (it stays in the live document and is retried).
+   */
+  applyGraph(projectId: number, graph: Graph): Promise<void>
+  /**
+   * Disconnects every client of the project's document and unloads it without storing
+   * (call it after the project is deleted; clients reconnecting are refused as not found).
+   */
+  closeDocument(projectId: number): Promise<void>
+}
+
+/** The transaction origin of a REST change (a local, server-side write). */
+const REST_ORIGIN: LocalTransactionOrigin = { source: 'local', context: { source: 'rest' } }
+
+/**
+ * The {@link DocumentGateway} over a sync server made by `createSyncServer`: changes go through
+ * a Hocuspocus direct connection (no network), so they reach connected providers like any
+ * other edit and are persisted by the same extension.
+ * @see issue 3 item 3 (a REST PATCH is applied to the live document)
+ */
+export function createDocumentGateway(
+  hocuspocus: Hocuspocus,
+  options: { storeTimeoutMs?: number; unloadTimeoutMs?: number } = {},
+): DocumentGateway {
+  const persistence = persistenceOf(hocuspocus)
+  const storeTimeoutMs = options.storeTimeoutMs ?? GATEWAY_STORE_TIMEOUT_MS
+  const unloadTimeoutMs = options.unloadTimeoutMs ?? GATEWAY_UNLOAD_TIMEOUT_MS
+
+  return {
+    async applyGraph(projectId, graph) {
+      let connection
+      try {
+        connection = await hocuspocus.openDirectConnection(projectDocumentName(projectId))
+      } catch (err) {
+        const reason = err instanceof SyncRefusal ? err.reason : String(err)
+        throw new Error(`The document of project ${projectId} could not be opened (${reason}).`, {
+          cause: err,
+        })
+      }
+      let stored: Promise<void> = Promise.resolve()
+      try {
+        const document = connection.document
+        if (document) {
+          applyGraphToDoc(document, graph, REST_ORIGIN)
+          stored = persistence.whenStored(document, storeTimeoutMs)
+        }
+      } catch (err) {
+        await connection.disconnect()
+        throw err
+      }
+      // Stores at once (no debounce), and unloads the document when no one else has it open.
+      await Promise.all([stored, connection.disconnect()])
+    },
+
+    async closeDocument(projectId) {
+      const name = projectDocumentName(projectId)
+      await hocuspocus.loadingDocuments.get(name)?.catch(() => null)
+      const document = hocuspocus.documents.get(name)
+      if (!document) return
+      persistence.forget(document)
+      hocuspocus.closeConnections(name)
+      if (hocuspocus.shouldUnloadDocument(document)) await hocuspocus.unloadDocument(document)
+      const deadline = Date.now() + unloadTimeoutMs
+      while (hocuspocus.documents.get(name) === document && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    },
+  }
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod'
+
+/**
+ * Every setting of the standalone sync-server process (production), read from the
+ * environment once at boot. Embedded in the api (`npm start`), the api's settings apply.
+ */
+export const syncEnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    /** TCP port of the WebSocket server (path /sync). */
+    SYNC_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+    /** Interface to listen on. */
+    SYNC_HOST: z.string().default('0.0.0.0'),
+    /** Postgres URL: required, the process is stateless and shares the api's database. */
+    DATABASE_URL: z.url({ error: 'DATABASE_URL must be a postgres:// URL' }),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    /** Public URL of the app: browsers may only open the socket from its origin. */
+    APP_URL: z.url().optional(),
+    /** Extra allowed Origins, comma-separated. */
+    ALLOWED_ORIGINS: z.string().default(''),
+  })
+  .transform((env) => ({
+    ...env,
+    /** Empty when neither APP_URL nor ALLOWED_ORIGINS is set: Origin is then not checked. */
+    allowedOrigins: [env.APP_URL ?? '', ...env.ALLOWED_ORIGINS.split(',')]
+      .map((o) => o.trim())
+      .filter(Boolean)
+      .map((o) => new URL(o).origin),
+    /** Production cookies are Secure with the `__Host-` prefix, as the api sets them. */
+    secureCookies: env.NODE_ENV === 'production',
+  }))
+
+/** The parsed settings. */
+export type SyncEnv = z.infer<typeof syncEnvSchema>
+
+/**
+ * Parses settings from `source` (default `process.env`).
+ * @throws Error listing every missing or invalid variable.
+ */
+export function loadSyncEnv(source: Record<string, string | undefined> = process.env): SyncEnv {
+  const result = syncEnvSchema.safeParse(source)
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+    throw new Error(`Invalid environment:\n${problems.join('\n')}`)
+  }
+  return result.data
+}

@@ -1,0 +1,89 @@
+import type { Extension, onAuthenticatePayload } from '@hocuspocus/server'
+import { type DB, validateSessionToken } from '@reelgraph/db'
+import { projectIdOfDocument, SYNC_CLOSE_REASONS, sessionCookieName } from '@reelgraph/shared'
+import type { Kysely } from 'kysely'
+import { readCookie } from '../cookies.ts'
+import type { SyncLogger } from '../logger.ts'
+import { SyncRefusal } from '../refusal.ts'
+
+/** What a connection carries once authenticated (Hocuspocus `context`). */
+export interface SyncContext {
+  userId: number
+  projectId: number
+}
+
+export interface AuthOptions {
+  db: Kysely<DB>
+  logger: SyncLogger
+  /** True in production: the cookie is then `__Host-session` (see `sessionCookieName`). */
+  secureCookies: boolean
+  /**
+   * Origins a browser may open the socket from (the api's allowed origins). A request with
+   * another `Origin` header is refused; one without the header (not a browser) is let
+   * through to the cookie check. Empty or absent: no Origin check.
+   */
+  allowedOrigins?: readonly string[] | undefined
+}
+
+/**
+ * Authenticates each document connection by the api's session cookie, sent with the
+ * WebSocket upgrade (Hocuspocus passes the upgrade request's headers to every hook).
+ * The document name is the project id; only the project's owner may open it.
+ *
+ * Refusals (the provider's `onAuthenticationFailed({ reason })`):
+ * - `SYNC_CLOSE_REASONS.unauthenticated`: no cookie, an unknown, forged or expired session,
+ *   or a browser Origin that is not ours;
+ * - `SYNC_CLOSE_REASONS.notFound`: no such project, or someone else's (they look the same);
+ * - `SYNC_CLOSE_REASONS.loadFailed`: the database could not answer.
+ *
+ * On success `{ userId, projectId }` is added to the connection's context.
+ * @see issue 3 item 3
+ */
+export class AuthExtension implements Extension {
+  readonly extensionName = 'reelgraph-auth'
+  /** Before every other extension: nothing runs for a refused connection. */
+  readonly priority = 1000
+  private readonly options: AuthOptions
+  private readonly cookieName: string
+
+  constructor(options: AuthOptions) {
+    this.options = options
+    this.cookieName = sessionCookieName(options.secureCookies)
+  }
+
+  async onAuthenticate({
+    requestHeaders,
+    documentName,
+    socketId,
+  }: onAuthenticatePayload): Promise<SyncContext> {
+    const { db, logger, allowedOrigins } = this.options
+    const refuse = (reason: SyncRefusal['reason'], why: string): never => {
+      logger.debug({ socketId, documentName, reason }, `sync connection refused: ${why}`)
+      throw new SyncRefusal(reason)
+    }
+    const origin = requestHeaders.get('origin')
+    if (origin && allowedOrigins?.length && !allowedOrigins.includes(origin)) {
+      refuse(SYNC_CLOSE_REASONS.unauthenticated, 'foreign origin')
+    }
+    const token = readCookie(requestHeaders.get('cookie'), this.cookieName)
+    if (!token) return refuse(SYNC_CLOSE_REASONS.unauthenticated, 'no session cookie')
+    const projectId = projectIdOfDocument(documentName)
+    try {
+      const auth = await validateSessionToken(db, token)
+      if (!auth) return refuse(SYNC_CLOSE_REASONS.unauthenticated, 'invalid session')
+      if (projectId === null) return refuse(SYNC_CLOSE_REASONS.notFound, 'not a project id')
+      const project = await db
+        .selectFrom('projects')
+        .select('id')
+        .where('id', '=', projectId)
+        .where('user_id', '=', auth.user.id)
+        .executeTakeFirst()
+      if (!project) return refuse(SYNC_CLOSE_REASONS.notFound, 'no such project of this user')
+      return { userId: auth.user.id, projectId }
+    } catch (err) {
+      if (err instanceof SyncRefusal) throw err
+      logger.error({ err, documentName }, 'sync authentication failed: database error')
+      throw new SyncRefusal(SYNC_CLOSE_REASONS.loadFailed)
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createDb, type DB, migrateToLatest } from '@reelgraph/db'
+import { type TestDatabaseKind, testDatabaseKinds } from '@reelgraph/db/testing'
+import { addNode, docToGraph, type Graph } from '@reelgraph/shared'
+import { type Kysely, sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import {
+  connectClient,
+  createProject,
+  createUser,
+  sampleGraph,
+  spawnSyncServer,
+  textNode,
+  waitFor,
+} from './testing/sync-test-kit.ts'
+
+/** A database a child process can open, and how the test opens it around the child's life. */
+interface ChildDatabase {
+  /** Arguments of `sync-server-process.ts` naming the database. */
+  args: string[]
+  /** The database for this process: set up before the child runs, checked after. */
+  open(): Promise<Kysely<DB>>
+  /** Lets go of it while a child runs (PGlite is single-process). */
+  release(db: Kysely<DB>): Promise<void>
+  dispose(): Promise<void>
+}
+
+async function childDatabase(kind: TestDatabaseKind): Promise<ChildDatabase> {
+  if (kind.name === 'pglite') {
+    const dir = await mkdtemp(join(tmpdir(), 'reelgraph-sync-'))
+    return {
+      args: ['--pglite-dir', dir],
+      async open() {
+        const db = createDb({ pgliteDir: dir })
+        await migrateToLatest(db)
+        return db
+      },
+      release: (db) => db.destroy(),
+      dispose: () => rm(dir, { recursive: true, force: true }),
+    }
+  }
+  const database = await kind.create()
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
+    database.db,
+  )
+  const url = new URL(process.env.TEST_DATABASE_URL ?? '')
+  url.pathname = `/${rows[0]?.name}`
+  return {
+    args: ['--database-url', url.toString()],
+    open: async () => database.db,
+    release: async () => {},
+    dispose: () => database.dispose(),
+  }
+}
+
+describe.each(testDatabaseKinds())('a sync server process on $name', (kind) => {
+  it('loses no acknowledged edit when killed inside the debounce window', async () => {
+    const database = await childDatabase(kind)
+    let db = await database.open()
+    const { userId, cookie } = await createUser(db)
+    const seed: Graph = sampleGraph()
+    const projectId = await createProject(db, userId, seed)
+    await database.release(db)
+
+    // A long debounce: the edit below cannot be stored before the kill.
+    const first = await spawnSyncServer([...database.args, '--debounce-ms', '30000'])
+    const doc = new Y.Doc()
+    const client = connectClient({ port: first.port, projectId, cookie, doc })
+    let second: Awaited<ReturnType<typeof spawnSyncServer>> | undefined
+    try {
+      await waitFor(() => client.isSynced(), 'synced with the first process')
+      expect(docToGraph(doc)).toEqual(seed)
+      const edit = textNode('made just before the crash', 800)
+      addNode(doc, edit)
+      await waitFor(() => client.isAcknowledged(), 'the server acknowledged the edit')
+      expect(client.isSaved()).toBe(false)
+
+      first.child.kill('SIGKILL')
+      expect(await first.exited).toBeNull()
+      second = await spawnSyncServer([
+        ...database.args,
+        '--port',
+        String(first.port),
+        '--debounce-ms',
+        '200',
+      ])
+      // The provider reconnects by itself and sends what the new process lacks.
+      await waitFor(() => client.isSaved(), 'the edit saved by the second process', 30_000)
+      second.child.kill('SIGTERM')
+      expect(await second.exited).toBe(0)
+
+      db = await database.open()
+      const project = await db
+        .selectFrom('projects')
+        .leftJoin('project_documents', 'project_documents.project_id', 'projects.id')
+        .select(['projects.nodes', 'project_documents.state'])
+        .where('projects.id', '=', projectId)
+        .executeTakeFirstOrThrow()
+      const stored = new Y.Doc()
+      Y.applyUpdate(stored, project.state!)
+      expect(docToGraph(stored)).toEqual(docToGraph(doc))
+      expect(docToGraph(stored).nodes.map((n) => n.id)).toContain(edit.id)
+      expect(project.nodes).toEqual(docToGraph(doc).nodes)
+      await database.release(db)
+    } catch (err) {
+      const logs = [first.stderr(), second?.stderr() ?? ''].join('\n')
+      throw new Error(`${(err as Error).message}\nchild stderr:\n${logs}`, { cause: err })
+    } finally {
+      client.destroy()
+      if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill()
+      if (second && second.child.exitCode === null && second.child.signalCode === null) {
+        second.child.kill()
+      }
+      await database.dispose()
+    }
+  })
+})

@@ -1,0 +1,108 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createDb, type DB, migrateToLatest } from '@reelgraph/db'
+import type { Kysely } from 'kysely'
+import { attachSyncServer } from './attach.ts'
+import { closeSyncServer, createSyncServer, type SyncServer } from './create-sync-server.ts'
+import { loadSyncEnv } from './env.ts'
+import { createSyncLogger, type SyncLogger } from './logger.ts'
+
+/** A listening sync server and how to stop it. */
+export interface RunningSyncServer {
+  port: number
+  httpServer: Server
+  hocuspocus: SyncServer
+  /**
+   * Stops accepting sockets, closes the open ones, stores every pending change, stops
+   * listening. Does not close the database.
+   */
+  close(): Promise<void>
+}
+
+export interface StartSyncServerOptions {
+  db: Kysely<DB>
+  logger: SyncLogger
+  /** 0 picks a free port (tests). */
+  port: number
+  host?: string | undefined
+  secureCookies: boolean
+  allowedOrigins?: readonly string[] | undefined
+  debounceMs?: number | undefined
+  maxDebounceMs?: number | undefined
+  retryBaseMs?: number | undefined
+}
+
+/**
+ * Starts a sync server on its own HTTP server: WebSockets at `/sync`, `GET /healthz` for
+ * load balancers, 404 for anything else.
+ */
+export async function startSyncServer(options: StartSyncServerOptions): Promise<RunningSyncServer> {
+  const hocuspocus = createSyncServer(options)
+  const httpServer = createServer((req, res) => {
+    const ok = req.method === 'GET' && req.url === '/healthz'
+    res.writeHead(ok ? 200 : 404, { 'content-type': 'text/plain' }).end(ok ? 'ok' : 'Not Found')
+  })
+  const attachment = attachSyncServer(httpServer, hocuspocus)
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject)
+    httpServer.listen(options.port, options.host, () => {
+      httpServer.off('error', reject)
+      resolve()
+    })
+  })
+  return {
+    port: (httpServer.address() as AddressInfo).port,
+    httpServer,
+    hocuspocus,
+    async close() {
+      await attachment.close()
+      await closeSyncServer(hocuspocus, options.logger)
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()))
+    },
+  }
+}
+
+/**
+ * The standalone process (production, `npm start -w sync-server`): Postgres from
+ * DATABASE_URL (migrated at boot, like the api: Kysely's migration lock makes concurrent
+ * boots safe), listens on SYNC_PORT, and on SIGINT/SIGTERM stores every pending change
+ * before exiting.
+ */
+export async function main(): Promise<void> {
+  const env = loadSyncEnv()
+  const logger = createSyncLogger(env.LOG_LEVEL)
+  const db = createDb({
+    databaseUrl: env.DATABASE_URL,
+    onPoolError: (err) =>
+      logger.warn({ err }, 'idle database connection failed; the pool replaces it'),
+  })
+  const applied = await migrateToLatest(db)
+  if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')
+  const running = await startSyncServer({
+    db,
+    logger,
+    port: env.SYNC_PORT,
+    host: env.SYNC_HOST,
+    secureCookies: env.secureCookies,
+    allowedOrigins: env.allowedOrigins,
+  })
+  logger.info({ port: running.port }, 'sync server listening (WebSocket path /sync)')
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down: storing open documents')
+    await running.close()
+    await db.destroy()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+if (import.meta.main) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err)
+    process.exit(1)
+  })
+}

@@ -1,0 +1,450 @@
+import { type DB } from '@reelgraph/db'
+import { type TestDatabase, testDatabaseKinds } from '@reelgraph/db/testing'
+import {
+  addNode,
+  docToGraph,
+  getNodesMap,
+  removeNodes,
+  SYNC_CLOSE_REASONS,
+  updateNodeData,
+} from '@reelgraph/shared'
+import { type Kysely, sql } from 'kysely'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
+import * as Y from 'yjs'
+import { createDocumentGateway, type DocumentGateway } from './document-gateway.ts'
+import { AuthExtension } from './extensions/auth.ts'
+import { PersistenceExtension } from './extensions/persistence.ts'
+import { type RunningSyncServer, startSyncServer } from './server.ts'
+import {
+  captureLogger,
+  connectClient,
+  createProject,
+  createUser,
+  sampleGraph,
+  type TestClient,
+  textNode,
+  waitFor,
+} from './testing/sync-test-kit.ts'
+
+/** Short debounce so stores happen quickly; the production values are tested by config. */
+const DEBOUNCE_MS = 100
+const MAX_DEBOUNCE_MS = 1000
+
+describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
+  let database: TestDatabase
+  let db: Kysely<DB>
+  let server: RunningSyncServer
+  let gateway: DocumentGateway
+  const logger = captureLogger()
+  const clients: TestClient[] = []
+
+  const connect = (options: { projectId: number; cookie?: string | undefined; doc?: Y.Doc }) => {
+    const client = connectClient({ port: server.port, ...options })
+    clients.push(client)
+    return client
+  }
+
+  const storedRow = (projectId: number) =>
+    db
+      .selectFrom('projects')
+      .leftJoin('project_documents', 'project_documents.project_id', 'projects.id')
+      .select([
+        'projects.nodes',
+        'projects.connections',
+        'projects.updated_at',
+        'project_documents.state',
+      ])
+      .where('projects.id', '=', projectId)
+      .executeTakeFirstOrThrow()
+
+  /** The stored Yjs state, loaded into a fresh doc, as REST JSON. */
+  const storedDocGraph = async (projectId: number) => {
+    const row = await storedRow(projectId)
+    if (!row.state) return null
+    const doc = new Y.Doc()
+    Y.applyUpdate(doc, row.state)
+    return docToGraph(doc)
+  }
+
+  beforeAll(async () => {
+    database = await kind.create()
+    db = database.db
+    server = await startSyncServer({
+      db,
+      logger,
+      port: 0,
+      host: '127.0.0.1',
+      secureCookies: false,
+      debounceMs: DEBOUNCE_MS,
+      maxDebounceMs: MAX_DEBOUNCE_MS,
+      retryBaseMs: 50,
+    })
+    gateway = createDocumentGateway(server.hocuspocus)
+  })
+
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.destroy()
+  })
+
+  afterAll(async () => {
+    await server?.close()
+    await database?.dispose()
+  })
+
+  it('syncs two providers of the same project both ways', async () => {
+    const { userId, cookie } = await createUser(db)
+    const projectId = await createProject(db, userId)
+    const alice = connect({ projectId, cookie })
+    const bob = connect({ projectId, cookie })
+    await waitFor(() => alice.isSynced() && bob.isSynced(), 'both providers synced')
+
+    const a = textNode('from alice')
+    addNode(alice.doc, a)
+    await waitFor(() => getNodesMap(bob.doc).has(a.id), 'bob sees alice’s node')
+    updateNodeData(bob.doc, a.id, { content: 'edited by bob' })
+    await waitFor(
+      () => docToGraph(alice.doc).nodes[0]?.data.content === 'edited by bob',
+      'alice sees bob’s edit',
+    )
+    expect(docToGraph(alice.doc)).toEqual(docToGraph(bob.doc))
+  })
+
+  it('refuses no cookie, a bad cookie and another user’s project with the shared reasons', async () => {
+    const owner = await createUser(db)
+    const stranger = await createUser(db)
+    const projectId = await createProject(db, owner.userId, sampleGraph())
+    const anonymous = connect({ projectId })
+    const forged = connect({ projectId, cookie: 'session=abcdefgh.ijklmnop' })
+    const other = connect({ projectId, cookie: stranger.cookie })
+    const missing = connect({ projectId: 2_000_000_000, cookie: owner.cookie })
+    await waitFor(
+      () => [anonymous, forged, other, missing].every((c) => c.refusals.length > 0),
+      'four refusals',
+    )
+    expect(anonymous.refusals).toEqual([SYNC_CLOSE_REASONS.unauthenticated])
+    expect(forged.refusals).toEqual([SYNC_CLOSE_REASONS.unauthenticated])
+    expect(other.refusals).toEqual([SYNC_CLOSE_REASONS.notFound])
+    expect(missing.refusals).toEqual([SYNC_CLOSE_REASONS.notFound])
+    for (const client of [anonymous, forged, other, missing]) {
+      expect(client.provider.isAuthenticated).toBe(false)
+      expect(getNodesMap(client.doc).size).toBe(0)
+    }
+    // Refused before the document was loaded: nothing was seeded for them.
+    expect((await storedRow(projectId)).state).toBeNull()
+  })
+
+  it('checks the secure cookie name and the browser Origin when configured', async () => {
+    const { userId, cookie } = await createUser(db)
+    const projectId = await createProject(db, userId)
+    const token = cookie.slice('session='.length)
+    const auth = new AuthExtension({
+      db,
+      logger,
+      secureCookies: true,
+      allowedOrigins: ['https://app.example'],
+    })
+    const attempt = (headers: Record<string, string>) =>
+      auth
+        .onAuthenticate({
+          requestHeaders: new Headers(headers),
+          documentName: String(projectId),
+        } as any)
+        .then(
+          (context) => context,
+          (err: { reason?: string }) => err.reason,
+        )
+    expect(await attempt({ cookie: `__Host-session=${token}` })).toEqual({ userId, projectId })
+    expect(await attempt({ cookie })).toBe(SYNC_CLOSE_REASONS.unauthenticated)
+    expect(
+      await attempt({ cookie: `__Host-session=${token}`, origin: 'https://app.example' }),
+    ).toEqual({ userId, projectId })
+    expect(
+      await attempt({ cookie: `__Host-session=${token}`, origin: 'https://evil.example' }),
+    ).toBe(SYNC_CLOSE_REASONS.unauthenticated)
+  })
+
+  it('seeds a document from the project JSON exactly once, even when two servers race', async () => {
+    const { userId, cookie } = await createUser(db)
+    const graph = sampleGraph()
+    const projectId = await createProject(db, userId, graph)
+    const second = await startSyncServer({
+      db,
+      logger,
+      port: 0,
+      host: '127.0.0.1',
+      secureCookies: false,
+      debounceMs: DEBOUNCE_MS,
+    })
+    try {
+      const seededBefore = logger.entries.filter(
+        (e) => e.msg === 'project document loaded' && (e.obj as { seeded?: boolean }).seeded,
+      ).length
+      const alice = connect({ projectId, cookie })
+      const bob = connectClient({ port: second.port, projectId, cookie })
+      clients.push(bob)
+      await waitFor(() => alice.isSynced() && bob.isSynced(), 'both providers synced')
+      expect(docToGraph(alice.doc)).toEqual(graph)
+      expect(docToGraph(bob.doc)).toEqual(graph)
+      // One seed won: both servers hold the same items (same client ids and clocks), so the
+      // two copies merge without duplicating anything.
+      expect(Y.encodeStateVector(alice.doc)).toEqual(Y.encodeStateVector(bob.doc))
+      Y.applyUpdate(alice.doc, Y.encodeStateAsUpdate(bob.doc))
+      expect(docToGraph(alice.doc)).toEqual(graph)
+      const seeded = logger.entries.filter(
+        (e) => e.msg === 'project document loaded' && (e.obj as { seeded?: boolean }).seeded,
+      ).length
+      expect(seeded - seededBefore).toBe(1)
+      const rows = await db
+        .selectFrom('project_documents')
+        .select('state')
+        .where('project_id', '=', projectId)
+        .execute()
+      expect(rows).toHaveLength(1)
+
+      // Once the document exists, its JSON is never seeded again: the stored state wins.
+      for (const client of clients.splice(0)) client.destroy()
+      await waitFor(
+        () =>
+          !server.hocuspocus.documents.has(String(projectId)) &&
+          !second.hocuspocus.documents.has(String(projectId)),
+        'documents unloaded',
+      )
+      await db
+        .updateTable('projects')
+        .set({ nodes: JSON.stringify([textNode('drifted JSON')]), connections: '[]' })
+        .where('id', '=', projectId)
+        .execute()
+      const carol = connect({ projectId, cookie })
+      await waitFor(() => carol.isSynced(), 'carol synced')
+      expect(docToGraph(carol.doc)).toEqual(graph)
+    } finally {
+      await second.close()
+    }
+  })
+
+  it('seeds once when two loads race in the same instant', async () => {
+    const { userId } = await createUser(db)
+    const graph = sampleGraph()
+    const projectId = await createProject(db, userId, graph)
+    const docs = [new Y.Doc(), new Y.Doc(), new Y.Doc()]
+    await Promise.all(
+      docs.map((document) =>
+        new PersistenceExtension({ db, logger }).onLoadDocument({
+          document,
+          documentName: String(projectId),
+        } as any),
+      ),
+    )
+    const [first, ...rest] = docs.map((d) => Y.encodeStateAsUpdate(d))
+    for (const state of rest) expect(state).toEqual(first)
+    expect(docToGraph(docs[0]!)).toEqual(graph)
+  })
+
+  it('sends `saved` after a change, once Postgres holds the doc state and the JSON', async () => {
+    const { userId, cookie } = await createUser(db)
+    const projectId = await createProject(db, userId)
+    const client = connect({ projectId, cookie })
+    await waitFor(() => client.isSynced(), 'synced')
+    const before = await storedRow(projectId)
+
+    const node = textNode('saved text')
+    addNode(client.doc, node)
+    const clock = Y.getState(client.doc.store, client.doc.clientID)
+    const saved = await waitFor(
+      () =>
+        client.messages.find(
+          (m) =>
+            m.type === 'saved' &&
+            (Y.decodeStateVector(Buffer.from(m.stateVector, 'base64')).get(client.doc.clientID) ??
+              0) >= clock,
+        ),
+      'a saved message covering the change',
+    )
+    expect(saved.type === 'saved' && Number.isNaN(Date.parse(saved.savedAt))).toBe(false)
+    const row = await storedRow(projectId)
+    expect(row.nodes).toEqual([node])
+    expect(row.connections).toEqual([])
+    expect(row.updated_at.getTime()).toBeGreaterThan(before.updated_at.getTime())
+    expect(await storedDocGraph(projectId)).toEqual({ nodes: [node], connections: [] })
+
+    // A pure deletion does not move the state vector; the snapshot still tells it is saved.
+    removeNodes(client.doc, [node.id])
+    expect(client.isSaved()).toBe(false)
+    await waitFor(() => client.isSaved(), 'the deletion saved')
+    expect((await storedRow(projectId)).nodes).toEqual([])
+    expect(await storedDocGraph(projectId)).toEqual({ nodes: [], connections: [] })
+  })
+
+  it('never overwrites stored data after a failed or absent load', async () => {
+    const { userId, cookie } = await createUser(db)
+    const projectId = await createProject(db, userId)
+    const writer = connect({ projectId, cookie })
+    await waitFor(() => writer.isSynced(), 'synced')
+    const node = textNode('precious')
+    addNode(writer.doc, node)
+    await waitFor(() => writer.isSaved(), 'saved')
+    writer.destroy()
+    await waitFor(() => !server.hocuspocus.documents.has(String(projectId)), 'unloaded')
+    const stored = await storedRow(projectId)
+
+    // The load fails (the table is unreachable): the client is refused, nothing is stored.
+    await sql`alter table project_documents rename to project_documents_away`.execute(db)
+    let loader: TestClient
+    try {
+      const local = new Y.Doc()
+      loader = connect({ projectId, cookie, doc: local })
+      await waitFor(() => loader.refusals.length > 0, 'refusal')
+      expect(loader.refusals).toEqual([SYNC_CLOSE_REASONS.loadFailed])
+      expect(server.hocuspocus.documents.has(String(projectId))).toBe(false)
+    } finally {
+      await sql`alter table project_documents_away rename to project_documents`.execute(db)
+    }
+    const after = await storedRow(projectId)
+    expect(Buffer.from(after.state!)).toEqual(Buffer.from(stored.state!))
+    expect(after.nodes).toEqual([node])
+
+    // A store of a document that was never loaded here writes nothing.
+    const empty = new Y.Doc()
+    await new PersistenceExtension({ db, logger }).onStoreDocument({
+      document: empty,
+      documentName: String(projectId),
+    } as any)
+    expect(Buffer.from((await storedRow(projectId)).state!)).toEqual(Buffer.from(stored.state!))
+
+    // A direct connection to a missing project fails and creates nothing.
+    await expect(gateway.applyGraph(2_000_000_001, sampleGraph())).rejects.toThrow(
+      /could not be opened \(project-not-found\)/,
+    )
+    const fresh = connect({ projectId, cookie })
+    await waitFor(() => fresh.isSynced(), 'a later load works')
+    expect(docToGraph(fresh.doc).nodes).toEqual([node])
+  })
+
+  it('retries a failed store, telling clients, until it reaches the database', async () => {
+    const { userId, cookie } = await createUser(db)
+    const projectId = await createProject(db, userId)
+    const client = connect({ projectId, cookie })
+    await waitFor(() => client.isSynced(), 'synced')
+    await sql`alter table project_documents rename to project_documents_away`.execute(db)
+    const node = textNode('retry me')
+    try {
+      addNode(client.doc, node)
+      await waitFor(
+        () => client.messages.filter((m) => m.type === 'save-failed').length >= 2,
+        'two save-failed messages',
+      )
+      // The transaction rolled back: the JSON did not move without the document.
+      const project = await db
+        .selectFrom('projects')
+        .select('nodes')
+        .where('id', '=', projectId)
+        .executeTakeFirstOrThrow()
+      expect(project.nodes).toEqual([])
+    } finally {
+      await sql`alter table project_documents_away rename to project_documents`.execute(db)
+    }
+    await waitFor(() => client.isSaved(), 'saved after the retry')
+    expect((await storedRow(projectId)).nodes).toEqual([node])
+    expect(await storedDocGraph(projectId)).toEqual({ nodes: [node], connections: [] })
+    expect(logger.entries.some((e) => e.msg === 'storing a document failed; retrying')).toBe(true)
+  })
+
+  it('applies a REST graph to the live document: providers see it, and it is stored', async () => {
+    const { userId, cookie } = await createUser(db)
+    const projectId = await createProject(db, userId)
+    const client = connect({ projectId, cookie })
+    await waitFor(() => client.isSynced(), 'synced')
+    const graph = sampleGraph()
+    const applying = gateway.applyGraph(projectId, graph)
+    await waitFor(
+      () => JSON.stringify(docToGraph(client.doc)) === JSON.stringify(graph),
+      'the provider sees the REST graph',
+    )
+    await applying
+    // applyGraph resolves only once its change is stored.
+    expect((await storedRow(projectId)).nodes).toEqual(graph.nodes)
+    expect(await storedDocGraph(projectId)).toEqual(graph)
+
+    // Deletions only (the state vector does not move): still waits for the store.
+    await gateway.applyGraph(projectId, { nodes: [], connections: [] })
+    expect(await storedRow(projectId)).toMatchObject({ nodes: [], connections: [] })
+    await waitFor(() => getNodesMap(client.doc).size === 0, 'the provider sees the deletion')
+
+    // No one connected: the document is loaded (seeded), changed, stored and unloaded.
+    const idle = await createProject(db, userId, sampleGraph())
+    const replacement = { nodes: [textNode('from REST')], connections: [] }
+    await gateway.applyGraph(idle, replacement)
+    expect(await storedDocGraph(idle)).toEqual(replacement)
+    expect((await storedRow(idle)).nodes).toEqual(replacement.nodes)
+    await waitFor(() => !server.hocuspocus.documents.has(String(idle)), 'unloaded')
+  })
+
+  it('closes a deleted project’s document without writing it back', async () => {
+    const { userId, cookie } = await createUser(db)
+    const projectId = await createProject(db, userId, sampleGraph())
+    const client = connect({ projectId, cookie })
+    await waitFor(() => client.isSynced(), 'synced')
+    let closed = false
+    client.provider.on('close', () => {
+      closed = true
+    })
+    addNode(client.doc, textNode('unsaved when deleted'))
+    await waitFor(() => client.isAcknowledged(), 'the server has the change')
+    await db.deleteFrom('projects').where('id', '=', projectId).execute()
+    await gateway.closeDocument(projectId)
+    expect(server.hocuspocus.documents.has(String(projectId))).toBe(false)
+    await waitFor(() => closed, 'the provider is told')
+    expect(
+      await db
+        .selectFrom('project_documents')
+        .select('project_id')
+        .where('project_id', '=', projectId)
+        .execute(),
+    ).toEqual([])
+    const late = connect({ projectId, cookie })
+    await waitFor(() => late.refusals.length > 0, 'refusal')
+    expect(late.refusals).toEqual([SYNC_CLOSE_REASONS.notFound])
+  })
+
+  it('stores pending changes when it shuts down gracefully', async () => {
+    const { userId, cookie } = await createUser(db)
+    const projectId = await createProject(db, userId)
+    const own = await startSyncServer({
+      db,
+      logger,
+      port: 0,
+      host: '127.0.0.1',
+      secureCookies: false,
+      debounceMs: 60_000,
+      maxDebounceMs: 120_000,
+    })
+    const client = connectClient({ port: own.port, projectId, cookie })
+    clients.push(client)
+    await waitFor(() => client.isSynced(), 'synced')
+    const node = textNode('stored at shutdown')
+    addNode(client.doc, node)
+    await waitFor(() => client.isAcknowledged(), 'the server has the change')
+    expect((await storedRow(projectId)).nodes).toEqual([])
+    await own.close()
+    expect(own.hocuspocus.getDocumentsCount()).toBe(0)
+    expect((await storedRow(projectId)).nodes).toEqual([node])
+    expect(await storedDocGraph(projectId)).toEqual({ nodes: [node], connections: [] })
+  })
+
+  it('answers other upgrade paths 404 when nothing else handles them', async () => {
+    const status = await new Promise<number | undefined>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/elsewhere`)
+      ws.on('unexpected-response', (_req, res) => {
+        resolve(res.statusCode)
+        ws.terminate()
+      })
+      ws.on('open', () => {
+        resolve(101)
+        ws.close()
+      })
+      ws.on('error', () => resolve(undefined))
+    })
+    expect(status).toBe(404)
+  })
+})

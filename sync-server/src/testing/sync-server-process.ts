@@ -1,0 +1,50 @@
+/**
+ * A sync server in its own process, for tests that kill it (issue 3: "the server is killed
+ * inside the debounce window and restarted").
+ *
+ *   node sync-server/src/testing/sync-server-process.ts --port 0 \
+ *     (--database-url postgres://... | --pglite-dir DIR) [--debounce-ms N]
+ *
+ * Migrates the database, listens on 127.0.0.1, then prints one JSON line `{"port":N}` on
+ * stdout. SIGTERM stores pending documents and exits 0; SIGKILL loses what was not stored.
+ */
+import { parseArgs } from 'node:util'
+import { createDb, migrateToLatest } from '@reelgraph/db'
+import { createSyncLogger } from '../logger.ts'
+import { startSyncServer } from '../server.ts'
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    'database-url': { type: 'string' },
+    'pglite-dir': { type: 'string' },
+    'debounce-ms': { type: 'string' },
+    'log-level': { type: 'string', default: 'warn' },
+  },
+})
+if (!values['database-url'] && !values['pglite-dir']) {
+  throw new Error('Give --database-url or --pglite-dir')
+}
+const logger = createSyncLogger(values['log-level'])
+const db = createDb({
+  databaseUrl: values['database-url'],
+  pgliteDir: values['pglite-dir'],
+  onPoolError: () => {},
+})
+await migrateToLatest(db)
+const running = await startSyncServer({
+  db,
+  logger,
+  port: Number(values.port),
+  host: '127.0.0.1',
+  secureCookies: false,
+  debounceMs: values['debounce-ms'] ? Number(values['debounce-ms']) : undefined,
+})
+process.stdout.write(`${JSON.stringify({ port: running.port })}\n`)
+process.once('SIGTERM', () => {
+  void (async () => {
+    await running.close()
+    await db.destroy()
+    process.exit(0)
+  })()
+})
