@@ -1,7 +1,15 @@
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { type ServerType, serve } from '@hono/node-server'
 import { createDb, migrateToLatest } from '@reelgraph/db'
+import {
+  attachSyncServer,
+  closeSyncServer,
+  createDocumentGateway,
+  createSyncServer,
+  type SyncServer,
+} from '@reelgraph/sync-server'
 import { createApp } from './app.ts'
 import type { AppDeps } from './app-env.ts'
 import { DEFAULT_RATE_LIMITS } from './config.ts'
@@ -16,7 +24,12 @@ export interface RunningServer {
   server: ServerType
   port: number
   deps: AppDeps
-  /** Stops accepting requests, finishes background work, closes the database. */
+  /** The sync server mounted at SYNC_PATH (`/sync`) on the same port. */
+  sync: SyncServer
+  /**
+   * Stops accepting requests and sockets, stores every open document, finishes background
+   * work, closes the database.
+   */
   close(): Promise<void>
 }
 
@@ -36,6 +49,13 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
   })
   const applied = await migrateToLatest(db)
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')
+  const syncLogger = logger.child({ component: 'sync' })
+  const sync = createSyncServer({
+    db,
+    logger: syncLogger,
+    secureCookies: env.NODE_ENV === 'production',
+    allowedOrigins: env.allowedOrigins,
+  })
   const deps: AppDeps = {
     db,
     env,
@@ -48,16 +68,14 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     }),
     rateLimits: createRateLimits(DEFAULT_RATE_LIMITS),
     tasks: new BackgroundTasks(logger),
-    // Replaced by the sync server's gateway when the sync-server lands (issue 3).
-    documents: {
-      applyGraph: () => Promise.reject(new Error('The sync server is not wired in yet')),
-      closeDocument: async () => {},
-    },
+    documents: createDocumentGateway(sync),
   }
   const app = createApp(deps, { webDistDir: env.WEB_DIST_DIR || undefined })
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s))
   })
+  // serve() without a createServer option makes a node:http server.
+  const syncAttachment = attachSyncServer(server as Server, sync)
   const port = (server.address() as AddressInfo).port
   logger.info(
     {
@@ -71,7 +89,11 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     server,
     port,
     deps,
+    sync,
     async close() {
+      // Sockets first (the HTTP server waits for them), then the stores they leave pending.
+      await syncAttachment.close()
+      await closeSyncServer(sync, syncLogger)
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await deps.tasks.drain()
       await db.destroy()

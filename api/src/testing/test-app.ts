@@ -2,6 +2,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestDatabaseKind } from '@reelgraph/db/testing'
+import {
+  closeSyncServer,
+  createDocumentGateway,
+  createSyncServer,
+  type SyncServer,
+} from '@reelgraph/sync-server'
 import { createApp } from '../app.ts'
 import type { AppDeps } from '../app-env.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitRules } from '../config.ts'
@@ -22,6 +28,11 @@ export const LOOSE_RATE_LIMITS: RateLimitRules = Object.fromEntries(
 export interface TestApp {
   deps: AppDeps
   mailDir: string
+  /**
+   * The real sync server (Hocuspocus, no network) behind `deps.documents`: open a direct
+   * connection to watch a project's live document.
+   */
+  sync: SyncServer
   /** Sends a request the way the web app does: JSON body and the app's own Origin. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>
   /** The emails written so far to `to`, oldest first, as raw RFC 822 text. */
@@ -56,6 +67,7 @@ export async function createTestApp(
     DATA_DIR: mailDir,
   })
   const logger = createLogger('silent')
+  const sync = createSyncServer({ db, logger, secureCookies: false })
   const deps: AppDeps = {
     db,
     env,
@@ -63,16 +75,13 @@ export async function createTestApp(
     mailer: createMailer({ mailDir, from: env.MAIL_FROM, logger }),
     rateLimits: createRateLimits(rateLimits),
     tasks: new BackgroundTasks(logger),
-    // Replaced by the sync server's gateway when the sync-server lands (issue 3).
-    documents: {
-      applyGraph: () => Promise.reject(new Error('The sync server is not wired in yet')),
-      closeDocument: async () => {},
-    },
+    documents: createDocumentGateway(sync),
   }
   const app = createApp(deps)
   return {
     deps,
     mailDir,
+    sync,
     request(method, path, options = {}) {
       const headers: Record<string, string> = { origin: TEST_ORIGIN, ...options.headers }
       if (options.cookie) headers.cookie = options.cookie
@@ -91,6 +100,7 @@ export async function createTestApp(
       return emails.filter((e) => new RegExp(`^To: .*${to}`, 'im').test(e))
     },
     async close() {
+      await closeSyncServer(sync, logger)
       await deps.tasks.drain()
       await dispose()
       await rm(mailDir, { recursive: true, force: true })
