@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useMemo } from 'react'
 import { toast } from '@/hooks/use-toast'
 import { errorMessage } from '@/lib/api-client'
+import { clearAllDeviceCopies } from '@/lib/device-copies'
 import { clearAccountQueries } from '@/lib/query-client'
 import { QUERY_KEYS } from '@/lib/query-keys'
 import * as authApi from '../api/auth-api'
@@ -58,6 +59,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // Clears credits and drops (so invalidates) projects and subscription status (spec §4).
       queryClient.setQueryData(QUERY_KEYS.user, null)
       clearAccountQueries(queryClient)
+      // The next person on this device must not find this one's projects (issue 3).
+      void clearAllDeviceCopies()
       toast({ title: 'Logged out', description: 'You have been successfully logged out.' })
     },
     onError: (error) => {

@@ -1,0 +1,117 @@
+import { CANVAS_ZOOM_BUTTON_STEP } from '@reelgraph/shared'
+import { Panel, useReactFlow, useStore, useStoreApi } from '@xyflow/react'
+import {
+  Maximize2Icon,
+  Redo2Icon,
+  RotateCcwIcon,
+  Undo2Icon,
+  ZoomInIcon,
+  ZoomOutIcon,
+} from 'lucide-react'
+import type { ReactNode } from 'react'
+import { Button } from '@/components/ui/button'
+import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useUndoRedoState } from '../hooks/use-undo-redo-state'
+import { fitViewport, stepZoom, zoomPercent } from '../lib/viewport'
+
+const ANIMATION_MS = 150
+
+function ControlButton({
+  label,
+  onClick,
+  disabled,
+  children,
+}: {
+  label: string
+  onClick: () => void
+  disabled?: boolean
+  children: ReactNode
+}) {
+  return (
+    <Button
+      type="button"
+      variant="ghost"
+      size="icon"
+      className="size-8"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      disabled={disabled}
+    >
+      {children}
+    </Button>
+  )
+}
+
+/** Fits every node in view with 100 px around them (spec §9). */
+export function useFitView(): () => void {
+  const { getNodes, setViewport } = useReactFlow()
+  const store = useStoreApi()
+  return () => {
+    const { width, height } = store.getState()
+    const viewport = fitViewport(getNodes(), { width, height })
+    if (viewport) void setViewport(viewport, { duration: ANIMATION_MS })
+  }
+}
+
+/**
+ * The canvas controls (spec §2, §9): zoom out and in by 0.1 with the zoom in percent
+ * between them, fit view, reset view, undo and redo. Every button is labelled.
+ */
+export function CanvasControls() {
+  const { zoomTo, setViewport } = useReactFlow()
+  const zoom = useStore((s) => s.transform[2])
+  const { canUndo, canRedo } = useUndoRedoState()
+  const { undo, redo } = useCanvasActions()
+  const fitView = useFitView()
+  return (
+    <Panel position="bottom-left" className="m-3!">
+      <div
+        role="toolbar"
+        aria-label="Canvas controls"
+        className="flex items-center gap-0.5 rounded-lg border bg-background/95 p-1 shadow-sm"
+      >
+        <ControlButton
+          label="Zoom out"
+          onClick={() =>
+            void zoomTo(stepZoom(zoom, -CANVAS_ZOOM_BUTTON_STEP), { duration: ANIMATION_MS })
+          }
+        >
+          <ZoomOutIcon aria-hidden />
+        </ControlButton>
+        <output
+          aria-label="Zoom level"
+          aria-live="polite"
+          className="w-12 text-center font-medium text-xs tabular-nums"
+        >
+          {zoomPercent(zoom)}
+        </output>
+        <ControlButton
+          label="Zoom in"
+          onClick={() =>
+            void zoomTo(stepZoom(zoom, CANVAS_ZOOM_BUTTON_STEP), { duration: ANIMATION_MS })
+          }
+        >
+          <ZoomInIcon aria-hidden />
+        </ControlButton>
+        <span className="mx-1 h-5 w-px bg-border" aria-hidden />
+        <ControlButton label="Fit view" onClick={fitView}>
+          <Maximize2Icon aria-hidden />
+        </ControlButton>
+        <ControlButton
+          label="Reset view"
+          onClick={() => void setViewport({ x: 0, y: 0, zoom: 1 }, { duration: ANIMATION_MS })}
+        >
+          <RotateCcwIcon aria-hidden />
+        </ControlButton>
+        <span className="mx-1 h-5 w-px bg-border" aria-hidden />
+        <ControlButton label="Undo" onClick={undo} disabled={!canUndo}>
+          <Undo2Icon aria-hidden />
+        </ControlButton>
+        <ControlButton label="Redo" onClick={redo} disabled={!canRedo}>
+          <Redo2Icon aria-hidden />
+        </ControlButton>
+      </div>
+    </Panel>
+  )
+}

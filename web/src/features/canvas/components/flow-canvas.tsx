@@ -1,0 +1,154 @@
+import '@xyflow/react/dist/style.css'
+import {
+  CANVAS_GRID_SIZE,
+  CANVAS_MAX_ZOOM,
+  CANVAS_MIN_ZOOM,
+  NODE_TYPES,
+  type NodeType,
+} from '@reelgraph/shared'
+import {
+  Background,
+  BackgroundVariant,
+  ConnectionLineType,
+  type Connection,
+  type Edge,
+  MiniMap,
+  type OnDelete,
+  ReactFlow,
+  useReactFlow,
+} from '@xyflow/react'
+import { type DragEvent, useCallback, useRef } from 'react'
+import { toast } from '@/hooks/use-toast'
+import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useCanvasEdges } from '../hooks/use-canvas-edges'
+import { useCanvasNodes } from '../hooks/use-canvas-nodes'
+import { useCanvasShortcuts } from '../hooks/use-canvas-shortcuts'
+import { useCanvasStoreApi } from '../hooks/use-canvas-store'
+import { useWheelZoom } from '../hooks/use-wheel-zoom'
+import { CANVAS_TOASTS } from '../lib/canvas-messages'
+import { LIBRARY_DRAG_MIME } from '../lib/node-defaults'
+import type { CanvasEdge, CanvasNode } from '../lib/node-types'
+import { fitViewport } from '../lib/viewport'
+import { NODE_COMPONENTS } from '../nodes/node-types'
+import { CanvasControls } from './canvas-controls'
+import { toastNodeAdded } from './node-added-toast'
+
+const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control']
+const DELETE_KEYS = ['Delete', 'Backspace']
+const SNAP_GRID: [number, number] = [CANVAS_GRID_SIZE, CANVAS_GRID_SIZE]
+const DEFAULT_EDGE_OPTIONS = { type: 'default' } as const
+/** Past this many nodes, only those in view are rendered. */
+const RENDER_VISIBLE_ONLY_FROM = 300
+
+function isNodeType(value: string): value is NodeType {
+  return (NODE_TYPES as readonly string[]).includes(value)
+}
+
+/**
+ * The React Flow canvas bound to the open project's store (spec §2 canvas, §4 Canvas
+ * behaviour, §9 Canvas): pan by dragging the background, wheel zoom in 0.05 steps,
+ * limits 0.05 to 2.5, a 20-unit grid, bezier connections, box select with Shift+drag,
+ * Shift/Ctrl/Cmd+click to add to the selection, Delete/Backspace to delete, drop from the
+ * Nodes Library, a minimap and the controls.
+ */
+export function FlowCanvas() {
+  const nodes = useCanvasNodes()
+  const edges = useCanvasEdges()
+  const actions = useCanvasActions()
+  const store = useCanvasStoreApi()
+  const { screenToFlowPosition, setViewport } = useReactFlow<CanvasNode, CanvasEdge>()
+  const wrapper = useRef<HTMLDivElement>(null)
+  useWheelZoom(wrapper)
+  useCanvasShortcuts()
+
+  const onConnect = useCallback(
+    (connection: Connection) => {
+      const result = actions.connect(connection)
+      if (result.promptCopied) toast({ ...CANVAS_TOASTS.promptUpdated })
+    },
+    [actions],
+  )
+
+  const isValidConnection = useCallback(
+    (c: Connection | Edge) =>
+      c.source !== c.target &&
+      !store.getState().edges.some((e) => e.source === c.source && e.target === c.target),
+    [store],
+  )
+
+  const onDelete: OnDelete<CanvasNode, CanvasEdge> = useCallback(
+    ({ nodes: gone, edges: cut }) => {
+      const count = actions.deleteElements({
+        nodeIds: gone.map((n) => n.id),
+        edgeIds: cut.map((e) => e.id),
+      })
+      if (count > 0) {
+        toast({
+          ...CANVAS_TOASTS.nodeDeleted,
+          description: count === 1 ? '1 node removed' : `${count} nodes removed`,
+        })
+      }
+    },
+    [actions],
+  )
+
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (!event.dataTransfer.types.includes(LIBRARY_DRAG_MIME)) return
+    event.preventDefault()
+    event.dataTransfer.dropEffect = 'copy'
+  }, [])
+
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const type = event.dataTransfer.getData(LIBRARY_DRAG_MIME)
+      if (!isNodeType(type)) return
+      event.preventDefault()
+      const position = screenToFlowPosition({ x: event.clientX, y: event.clientY })
+      actions.addNode(type, position)
+      toastNodeAdded(type)
+    },
+    [actions, screenToFlowPosition],
+  )
+
+  // Open on the whole graph (spec §9: fit with padding 100, unmeasured nodes 300 x 200).
+  const onInit = useCallback(() => {
+    const element = wrapper.current
+    if (!element) return
+    const rect = element.getBoundingClientRect()
+    const viewport = fitViewport(store.getState().nodes, rect)
+    if (viewport) void setViewport(viewport)
+  }, [setViewport, store])
+
+  return (
+    <div ref={wrapper} className="absolute inset-0" onDragOver={onDragOver} onDrop={onDrop}>
+      <ReactFlow<CanvasNode, CanvasEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_COMPONENTS}
+        onNodesChange={actions.onNodesChange}
+        onEdgesChange={actions.onEdgesChange}
+        onConnect={onConnect}
+        isValidConnection={isValidConnection}
+        onDelete={onDelete}
+        onInit={onInit}
+        minZoom={CANVAS_MIN_ZOOM}
+        maxZoom={CANVAS_MAX_ZOOM}
+        zoomOnScroll={false}
+        zoomOnDoubleClick={false}
+        panOnDrag
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={MULTI_SELECT_KEYS}
+        deleteKeyCode={DELETE_KEYS}
+        snapGrid={SNAP_GRID}
+        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+        connectionLineType={ConnectionLineType.Bezier}
+        onlyRenderVisibleElements={nodes.length > RENDER_VISIBLE_ONLY_FROM}
+        aria-label="Project canvas"
+      >
+        <Background variant={BackgroundVariant.Dots} gap={CANVAS_GRID_SIZE} size={1.5} />
+        <MiniMap pannable zoomable ariaLabel="Minimap" className="hidden sm:block" />
+        <CanvasControls />
+      </ReactFlow>
+    </div>
+  )
+}

@@ -1,0 +1,107 @@
+import {
+  CANVAS_ASSUMED_NODE_HEIGHT,
+  CANVAS_ASSUMED_NODE_WIDTH,
+  type NodeType,
+} from '@reelgraph/shared'
+import { useReactFlow, useStore } from '@xyflow/react'
+import { ClapperboardIcon, FileTextIcon, type LucideIcon, PlusIcon, TypeIcon } from 'lucide-react'
+import type { DragEvent } from 'react'
+import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { LIBRARY_DRAG_MIME, LIBRARY_ENTRIES } from '../lib/node-defaults'
+import { toastNodeAdded } from './node-added-toast'
+
+const ICONS: Partial<Record<NodeType, LucideIcon>> = {
+  'script-generator': FileTextIcon,
+  scene: ClapperboardIcon,
+  'editable-text': TypeIcon,
+}
+
+const QUICK_TIPS = [
+  'Drag a node onto the canvas, or press its + button to add it in the middle.',
+  'Drag from a node’s right handle to another node’s left handle to connect them.',
+  'Connect a scene to an image generator to use its visuals as the prompt.',
+  'Drag the background to pan; scroll to zoom. Shift+drag selects several nodes.',
+  'Delete or Backspace removes the selection; Ctrl+Z undoes, Ctrl+Shift+Z redoes.',
+  'Ctrl+C and Ctrl+V copy and paste nodes with the connections between them.',
+]
+
+/**
+ * The Nodes Library (spec §2): drag-and-drop entries for the script generator, scene and
+ * text node, each also addable with its button (keyboard users), and Quick Tips.
+ */
+export function NodesLibrary() {
+  const { addNode } = useCanvasActions()
+  const { screenToFlowPosition } = useReactFlow()
+  const domNode = useStore((s) => s.domNode)
+
+  const addInView = (type: NodeType) => {
+    const rect = domNode?.getBoundingClientRect()
+    const center = rect
+      ? screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 })
+      : { x: 0, y: 0 }
+    addNode(type, {
+      x: Math.round(center.x - CANVAS_ASSUMED_NODE_WIDTH / 2),
+      y: Math.round(center.y - CANVAS_ASSUMED_NODE_HEIGHT / 2),
+    })
+    toastNodeAdded(type)
+  }
+
+  const onDragStart = (event: DragEvent, type: NodeType) => {
+    event.dataTransfer.setData(LIBRARY_DRAG_MIME, type)
+    event.dataTransfer.effectAllowed = 'copy'
+  }
+
+  return (
+    <aside
+      aria-labelledby="nodes-library-title"
+      className="hidden w-64 shrink-0 flex-col gap-4 overflow-y-auto border-r bg-background p-4 md:flex"
+    >
+      <div className="grid gap-1">
+        <h2 id="nodes-library-title" className="font-semibold text-sm">
+          Nodes Library
+        </h2>
+        <p className="text-muted-foreground text-xs">Drag a node onto the canvas.</p>
+      </div>
+      <ul className="grid gap-2">
+        {LIBRARY_ENTRIES.map((entry) => {
+          const Icon = ICONS[entry.type] ?? PlusIcon
+          return (
+            <li key={entry.type}>
+              <div
+                draggable
+                onDragStart={(event) => onDragStart(event, entry.type)}
+                data-node-type={entry.type}
+                className="group flex cursor-grab items-start gap-3 rounded-lg border bg-card p-3 shadow-xs transition-colors hover:border-primary/50 hover:bg-accent/50 active:cursor-grabbing"
+              >
+                <Icon className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+                <div className="grid min-w-0 flex-1 gap-0.5">
+                  <span className="font-medium text-sm">{entry.title}</span>
+                  <span className="text-muted-foreground text-xs">{entry.description}</span>
+                </div>
+                <button
+                  type="button"
+                  onClick={() => addInView(entry.type)}
+                  aria-label={`Add ${entry.title}`}
+                  title={`Add ${entry.title}`}
+                  className="rounded-md p-1 text-muted-foreground outline-none hover:bg-background hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                >
+                  <PlusIcon className="size-4" aria-hidden />
+                </button>
+              </div>
+            </li>
+          )
+        })}
+      </ul>
+      <section aria-labelledby="quick-tips-title" className="grid gap-2 rounded-lg bg-muted/60 p-3">
+        <h3 id="quick-tips-title" className="font-semibold text-xs uppercase tracking-wide">
+          Quick Tips
+        </h3>
+        <ul className="grid list-disc gap-1.5 pl-4 text-muted-foreground text-xs">
+          {QUICK_TIPS.map((tip) => (
+            <li key={tip}>{tip}</li>
+          ))}
+        </ul>
+      </section>
+    </aside>
+  )
+}

@@ -1,0 +1,20 @@
+import { Spinner } from '@/components/ui/spinner'
+import { useSessionStatus } from '../hooks/use-session-status'
+
+/** "Saving changes..." while saving, lingering 2 s after (spec §2, §4 Save status). */
+export function SavingIndicator() {
+  const { savingIndicator } = useSessionStatus()
+  return (
+    <span
+      aria-hidden={!savingIndicator}
+      className={
+        savingIndicator
+          ? 'flex items-center gap-2 text-muted-foreground text-sm'
+          : 'invisible flex items-center gap-2 text-sm'
+      }
+    >
+      <Spinner />
+      Saving changes...
+    </span>
+  )
+}

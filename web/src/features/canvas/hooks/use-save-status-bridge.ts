@@ -1,0 +1,32 @@
+import { useEffect } from 'react'
+import { useSaveStatusStore } from '@/stores/save-status'
+import { useSessionStatus } from './use-session-status'
+
+/**
+ * Feeds the header's save-status pill from the open project, and puts it back to Saved
+ * when the editor closes. While changes are Unsaved and the browser is online, leaving the
+ * page asks first (offline, they are safe on the device and sync on the next visit).
+ * @see spec §4 Save status, ARCHITECTURE decision 6
+ */
+export function useSaveStatusBridge(): void {
+  const { saveStatus } = useSessionStatus()
+  const setStatus = useSaveStatusStore((s) => s.setStatus)
+
+  useEffect(() => {
+    setStatus(saveStatus)
+  }, [saveStatus, setStatus])
+
+  useEffect(() => () => setStatus('saved'), [setStatus])
+
+  useEffect(() => {
+    if (saveStatus !== 'unsaved') return
+    const warn = (event: BeforeUnloadEvent) => {
+      if (!navigator.onLine) return
+      event.preventDefault()
+      // Older browsers need returnValue set to show the prompt.
+      event.returnValue = ''
+    }
+    window.addEventListener('beforeunload', warn)
+    return () => window.removeEventListener('beforeunload', warn)
+  }, [saveStatus])
+}

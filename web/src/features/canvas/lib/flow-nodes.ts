@@ -1,0 +1,219 @@
+import {
+  type Connection,
+  connectionKey,
+  type GraphNode,
+  SCENE_COUNT_DEFAULT,
+  SCENE_COUNT_MAX,
+  SCENE_COUNT_MIN,
+} from '@reelgraph/shared'
+import type * as Y from 'yjs'
+import { defaultNodeData } from './node-defaults'
+import type { CanvasEdge, CanvasNode } from './node-types'
+
+/**
+ * The mapping between the project's Y.Doc (read through shared `readNode`) and React Flow
+ * state. React Flow keeps what is local to this screen — selection, measured size, the
+ * position of a node being dragged — and the doc owns the rest. Updates are incremental:
+ * only nodes a transaction touched are rebuilt, and an unchanged node keeps its object, so
+ * its memoized component does not render again (1,000 nodes stay smooth).
+ */
+
+function text(value: unknown, fallback: string): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return fallback
+}
+
+function num(value: unknown, fallback: number): number {
+  if (typeof value === 'number' && Number.isFinite(value)) return value
+  if (typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value)
+    if (Number.isFinite(n)) return n
+  }
+  return fallback
+}
+
+function clamp(n: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, n))
+}
+
+/** The data a node's component shows: stored values of the right kind, else defaults. */
+export function toFlowData(node: GraphNode): CanvasNode['data'] {
+  const d = node.data
+  const defaults = defaultNodeData(node.type) as Record<string, string | number>
+  const base = { label: node.label, connectionPoints: node.connectionPoints }
+  const t = (key: string) => text(d[key], String(defaults[key] ?? ''))
+  const n = (key: string) => num(d[key], Number(defaults[key] ?? 0))
+  switch (node.type) {
+    case 'script-generator':
+      return { ...base, topic: t('topic'), style: t('style'), tone: t('tone'), format: t('format') }
+    case 'scene':
+      return {
+        ...base,
+        sceneNumber: t('sceneNumber'),
+        narration: t('narration'),
+        visuals: t('visuals'),
+      }
+    case 'editable-text':
+      return {
+        ...base,
+        content: t('content'),
+        sceneCount: clamp(
+          Math.round(num(d.sceneCount, SCENE_COUNT_DEFAULT)),
+          SCENE_COUNT_MIN,
+          SCENE_COUNT_MAX,
+        ),
+      }
+    case 'image-generator':
+      return {
+        ...base,
+        prompt: t('prompt'),
+        negativePrompt: t('negativePrompt'),
+        width: n('width'),
+        height: n('height'),
+        numInferenceSteps: n('numInferenceSteps'),
+        guidanceScale: n('guidanceScale'),
+        seed: t('seed'),
+        modelId: t('modelId'),
+        modelVersionId: t('modelVersionId'),
+        promptFromScene: t('promptFromScene') === 'true' ? 'true' : 'false',
+      }
+    case 'image':
+      return {
+        ...base,
+        imageUrl: t('imageUrl'),
+        prompt: t('prompt'),
+        width: n('width'),
+        height: n('height'),
+      }
+  }
+}
+
+function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ak = Object.keys(a)
+  if (ak.length !== Object.keys(b).length) return false
+  for (const k of ak) if (!Object.is(a[k], b[k])) return false
+  return true
+}
+
+/**
+ * The React Flow node for a doc node. With `previous` (the same node as React Flow holds
+ * it), keeps its local state (selection, measured size, dragging) and, while it is being
+ * dragged here, its live position. Returns `previous` itself when nothing visible changed.
+ */
+export function toFlowNode(node: GraphNode, previous?: CanvasNode): CanvasNode {
+  const data = toFlowData(node)
+  if (!previous) {
+    return { id: node.id, type: node.type, position: { ...node.position }, data } as CanvasNode
+  }
+  const position = previous.dragging
+    ? previous.position
+    : previous.position.x === node.position.x && previous.position.y === node.position.y
+      ? previous.position
+      : { ...node.position }
+  const sameData = shallowEqual(previous.data, data)
+  if (previous.type === node.type && position === previous.position && sameData) return previous
+  return {
+    ...previous,
+    type: node.type,
+    position,
+    data: sameData ? previous.data : data,
+  } as CanvasNode
+}
+
+/** The React Flow edge of a connection: a bezier line ('default') keyed by `connectionKey`. */
+export function toFlowEdge(c: Connection, previous?: CanvasEdge): CanvasEdge {
+  if (previous && previous.source === c.source && previous.target === c.target) return previous
+  return { id: connectionKey(c), source: c.source, target: c.target, type: 'default' }
+}
+
+/**
+ * The ids of the nodes a transaction touched, from the events of `observeDeep` on the
+ * nodes map: keys of the map itself (added, removed, replaced), and the first path
+ * segment of nested events (a node's label, position or data changed).
+ */
+export function touchedNodeIds(
+  events: readonly Y.YEvent<Y.AbstractType<unknown>>[],
+  nodesMap: object,
+): Set<string> {
+  const ids = new Set<string>()
+  for (const event of events) {
+    if (event.target === nodesMap) {
+      for (const key of event.changes.keys.keys()) ids.add(key)
+    } else {
+      const first = event.path[0]
+      if (typeof first === 'string') ids.add(first)
+    }
+  }
+  return ids
+}
+
+/**
+ * React Flow's nodes after the doc nodes `touched` changed: each is rebuilt from `read`
+ * (null = gone), new ones are appended, the rest keep their objects. Returns `current`
+ * itself when nothing changed.
+ */
+export function reconcileNodes(
+  current: readonly CanvasNode[],
+  touched: Iterable<string>,
+  read: (id: string) => GraphNode | null,
+): CanvasNode[] {
+  const index = new Map<string, number>()
+  current.forEach((n, i) => index.set(n.id, i))
+  let next: CanvasNode[] | null = null
+  const removed = new Set<string>()
+  const added: CanvasNode[] = []
+  for (const id of touched) {
+    const node = read(id)
+    const at = index.get(id)
+    if (at === undefined) {
+      if (node) added.push(toFlowNode(node))
+      continue
+    }
+    if (!node) {
+      removed.add(id)
+      continue
+    }
+    const prev = (next ?? current)[at] as CanvasNode
+    const updated = toFlowNode(node, prev)
+    if (updated !== prev) {
+      next ??= [...current]
+      next[at] = updated
+    }
+  }
+  if (!next && removed.size === 0 && added.length === 0) return current as CanvasNode[]
+  let result = next ?? [...current]
+  if (removed.size > 0) result = result.filter((n) => !removed.has(n.id))
+  if (added.length > 0) result.push(...added)
+  return result
+}
+
+/**
+ * React Flow's edges after the connection keys `touched` changed: `read` gives the
+ * connection under a key, or null when it is gone. Returns `current` when nothing changed.
+ */
+export function reconcileEdges(
+  current: readonly CanvasEdge[],
+  touched: Iterable<string>,
+  read: (key: string) => Connection | null,
+): CanvasEdge[] {
+  const byId = new Map(current.map((e) => [e.id, e]))
+  let changed = false
+  for (const key of touched) {
+    const c = read(key)
+    const prev = byId.get(key)
+    if (!c) {
+      if (prev) {
+        byId.delete(key)
+        changed = true
+      }
+      continue
+    }
+    const edge = toFlowEdge(c, prev)
+    if (edge !== prev) {
+      byId.set(key, edge)
+      changed = true
+    }
+  }
+  return changed ? [...byId.values()] : (current as CanvasEdge[])
+}

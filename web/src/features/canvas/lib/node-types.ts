@@ -1,0 +1,75 @@
+import type { ConnectionPoints, NodeType } from '@reelgraph/shared'
+import type { Edge, Node } from '@xyflow/react'
+
+/**
+ * The canvas's React Flow nodes: one `Node<Data, 'kind'>` per node type of shared
+ * `NODE_TYPES`, with the data each type's component shows (spec §3 Node data by type).
+ * Values are normalized when read from the doc (missing or mistyped fields get their
+ * defaults), so components never guess.
+ */
+
+/** What every node's data carries besides its own fields. */
+export interface BaseNodeData extends Record<string, unknown> {
+  label: string
+  connectionPoints: ConnectionPoints
+}
+
+/** script-generator: topic, style, tone, format (spec §3, §9 Script choices). */
+export interface ScriptGeneratorData extends BaseNodeData {
+  topic: string
+  style: string
+  tone: string
+  format: string
+}
+
+/** scene: sceneNumber (a string), narration, visuals (spec §3). */
+export interface SceneData extends BaseNodeData {
+  sceneNumber: string
+  narration: string
+  visuals: string
+}
+
+/** editable-text: content, and the scene count for Generate Scenes (spec §5). */
+export interface EditableTextData extends BaseNodeData {
+  content: string
+  sceneCount: number
+}
+
+/** image-generator (spec §3, §5 Image generation, §9 Image defaults). */
+export interface ImageGeneratorData extends BaseNodeData {
+  prompt: string
+  negativePrompt: string
+  width: number
+  height: number
+  numInferenceSteps: number
+  guidanceScale: number
+  /** Empty means "random at generation time" (spec §5). */
+  seed: string
+  modelId: string
+  modelVersionId: string
+  promptFromScene: 'true' | 'false'
+}
+
+/** image: the generated image and what made it (spec §3). */
+export interface ImageNodeData extends BaseNodeData {
+  imageUrl: string
+  prompt: string
+  width: number
+  height: number
+}
+
+export type ScriptGeneratorNode = Node<ScriptGeneratorData, 'script-generator'>
+export type SceneNode = Node<SceneData, 'scene'>
+export type EditableTextNode = Node<EditableTextData, 'editable-text'>
+export type ImageGeneratorNode = Node<ImageGeneratorData, 'image-generator'>
+export type ImageNode = Node<ImageNodeData, 'image'>
+
+/** Any node on the canvas. */
+export type CanvasNode =
+  ScriptGeneratorNode | SceneNode | EditableTextNode | ImageGeneratorNode | ImageNode
+
+/** The data of the node of type `T`. */
+export type NodeDataOf<T extends NodeType> = Extract<CanvasNode, { type: T }>['data']
+
+/** A connection on the canvas: a bezier edge whose id is the shared `connectionKey`. */
+export type CanvasEdge = Edge

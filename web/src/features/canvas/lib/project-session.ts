@@ -1,0 +1,216 @@
+import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider'
+import {
+  CANVAS_REMOTE_LOAD_TIMEOUT_MS,
+  isDocEmpty,
+  projectDocumentName,
+  SYNC_CLOSE_REASONS,
+  SAVING_INDICATOR_LINGER_MS,
+  SYNC_LOAD_RETRY_MS,
+} from '@reelgraph/shared'
+import { IndexeddbPersistence } from 'y-indexeddb'
+import * as Y from 'yjs'
+import { clearDeviceCopy, deviceCopyName } from '@/lib/device-copies'
+import type { SaveStatus } from '@/stores/save-status'
+import { type CanvasStore, createCanvasStore } from '../stores/canvas-store'
+import { keepClockMoving } from './clock-bump'
+import { pendingStoreOf, readPendingChanges } from './pending-changes'
+import { SaveTracker } from './save-tracker'
+import { syncUrl } from './sync-url'
+
+/** What a session tells the screen (each shows a toast or navigates). */
+export interface ProjectSessionEvents {
+  /** The sync server says the session ended: sign in again. */
+  onUnauthenticated: () => void
+  /** The server could not open the project (missing, not theirs, or failed to load). */
+  onLoadFailed: () => void
+  /** A store failed on the server (it retries). */
+  onSaveFailed: (message: string) => void
+}
+
+/** The connections of a started session. */
+interface Connections {
+  persistence: IndexeddbPersistence
+  provider: HocuspocusProvider
+  tracker: SaveTracker
+  stopClock: () => void
+  stopNetworkEvents: () => void
+  timers: Set<ReturnType<typeof setTimeout>>
+  lingerTimer: ReturnType<typeof setTimeout> | null
+  deviceLoaded: boolean
+  remoteSynced: boolean
+  loadFailedShown: boolean
+}
+
+/**
+ * One open project: its Y.Doc and canvas store (made at once, so the first render has
+ * them), and, between `start()` and `stop()`, the device copy (y-indexeddb,
+ * `reelgraph-project-<id>`), the connection to the sync server (Hocuspocus) and the save
+ * tracker.
+ *
+ * The canvas shows as soon as the device copy is loaded, or, with no copy on the device,
+ * once the server's copy arrives (at most `CANVAS_REMOTE_LOAD_TIMEOUT_MS` later; edits made
+ * meanwhile merge with it). Without a connection the canvas keeps working from the device
+ * copy, reads Unsaved, and syncs when the connection comes back.
+ * @see ARCHITECTURE decision 6, issue 3 items 5 and 6
+ */
+export class ProjectSession {
+  readonly projectId: number
+  readonly doc = new Y.Doc()
+  readonly store: CanvasStore
+  private running: Connections | null = null
+  private closed = false
+
+  constructor(projectId: number) {
+    this.projectId = projectId
+    this.store = createCanvasStore(this.doc)
+  }
+
+  /** Opens the device copy and connects to the sync server. */
+  start(events: ProjectSessionEvents): void {
+    if (this.running || this.closed) return
+    const persistence = new IndexeddbPersistence(deviceCopyName(this.projectId), this.doc)
+    const tracker = new SaveTracker({
+      doc: this.doc,
+      store: pendingStoreOf(persistence),
+      onStatus: (saveStatus) => this.showStatus(run, saveStatus),
+      onSaveFailed: (message) => events.onSaveFailed(message),
+    })
+    const stopClock = keepClockMoving(this.doc)
+    const provider = new HocuspocusProvider({
+      url: syncUrl(window.location),
+      name: projectDocumentName(this.projectId),
+      document: this.doc,
+      onStatus: ({ status }) => {
+        if (status !== WebSocketStatus.Connected) tracker.setLinkUp(false)
+      },
+      onAuthenticated: () => {
+        run.loadFailedShown = false
+        tracker.setLinkUp(true)
+      },
+      onSynced: () => {
+        run.remoteSynced = true
+        this.checkReady(run)
+      },
+      onUnsyncedChanges: ({ number }) => tracker.setUnsyncedChanges(number),
+      onStateless: ({ payload }) => tracker.receive(payload),
+      onAuthenticationFailed: ({ reason }) => this.refused(run, reason, events),
+    })
+    const run: Connections = {
+      persistence,
+      provider,
+      tracker,
+      stopClock,
+      stopNetworkEvents: this.followNetwork(provider),
+      timers: new Set(),
+      lingerTimer: null,
+      deviceLoaded: false,
+      remoteSynced: false,
+      loadFailedShown: false,
+    }
+    this.running = run
+
+    persistence.whenSynced
+      .then(async () => {
+        if (this.running !== run) return
+        run.deviceLoaded = true
+        const pending = await readPendingChanges(persistence)
+        if (this.running !== run) return
+        tracker.restore(pending)
+        this.checkReady(run)
+      })
+      .catch((error: unknown) => console.error('Could not open the device copy', error))
+
+    this.later(run, () => this.checkReady(run, true), CANVAS_REMOTE_LOAD_TIMEOUT_MS)
+  }
+
+  /**
+   * Disconnects and closes the device copy (it keeps every change; they sync next time).
+   * The session can be started again (React runs effects twice in development).
+   */
+  stop(): void {
+    const run = this.running
+    if (!run) return
+    this.running = null
+    for (const t of run.timers) clearTimeout(t)
+    if (run.lingerTimer) clearTimeout(run.lingerTimer)
+    run.stopNetworkEvents()
+    run.tracker.destroy()
+    run.provider.destroy()
+    run.stopClock()
+    void run.persistence.destroy().catch(() => {})
+  }
+
+  // The pill shows the status as it is; "Saving changes..." stays 2 s after saving ends.
+  private showStatus(run: Connections, saveStatus: SaveStatus): void {
+    const { setSession } = this.store.getState().actions
+    if (run.lingerTimer) clearTimeout(run.lingerTimer)
+    run.lingerTimer = null
+    if (saveStatus === 'saving') {
+      setSession({ saveStatus, savingIndicator: true })
+      return
+    }
+    setSession({ saveStatus })
+    if (!this.store.getState().session.savingIndicator) return
+    run.lingerTimer = setTimeout(() => {
+      run.lingerTimer = null
+      if (this.running === run) setSession({ savingIndicator: false })
+    }, SAVING_INDICATOR_LINGER_MS)
+  }
+
+  // The browser knows first when the network goes: disconnect then (edits read Unsaved
+  // rather than waiting on a dead socket) and reconnect at once when it is back, instead
+  // of waiting for the provider's next retry (up to 30 s apart).
+  private followNetwork(provider: HocuspocusProvider): () => void {
+    const socket = provider.configuration.websocketProvider
+    const offline = () => socket.disconnect()
+    const online = () => void socket.connect()
+    window.addEventListener('offline', offline)
+    window.addEventListener('online', online)
+    return () => {
+      window.removeEventListener('offline', offline)
+      window.removeEventListener('online', online)
+    }
+  }
+
+  private checkReady(run: Connections, timedOut = false): void {
+    if (this.running !== run || this.store.getState().session.ready) return
+    const offline = navigator.onLine === false
+    const ready =
+      run.remoteSynced || timedOut || (run.deviceLoaded && (!isDocEmpty(this.doc) || offline))
+    if (ready) this.store.getState().actions.setSession({ ready: true })
+  }
+
+  private refused(run: Connections, reason: string, events: ProjectSessionEvents): void {
+    if (this.running !== run) return
+    run.tracker.setLinkUp(false)
+    if (reason === SYNC_CLOSE_REASONS.unauthenticated) {
+      events.onUnauthenticated()
+      return
+    }
+    if (!run.loadFailedShown) {
+      run.loadFailedShown = true
+      events.onLoadFailed()
+    }
+    if (reason === SYNC_CLOSE_REASONS.notFound) {
+      // Deleted, or never this person's: the device copy is of no use any more.
+      this.store.getState().actions.setSession({ failure: 'not-found', ready: true })
+      this.closed = true
+      this.stop()
+      void clearDeviceCopy(this.projectId)
+      return
+    }
+    // The server could not load the document; nothing was overwritten. Keep editing on
+    // the device copy and try again.
+    const socket = run.provider.configuration.websocketProvider
+    socket.disconnect()
+    this.later(run, () => void socket.connect(), SYNC_LOAD_RETRY_MS)
+  }
+
+  private later(run: Connections, fn: () => void, ms: number): void {
+    const t = setTimeout(() => {
+      run.timers.delete(t)
+      if (this.running === run) fn()
+    }, ms)
+    run.timers.add(t)
+  }
+}

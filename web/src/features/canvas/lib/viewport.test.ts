@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { clampZoom, fitViewport, stepZoom, zoomAroundPoint, zoomPercent } from './viewport'
+
+describe('viewport', () => {
+  it('keeps zoom within 0.05 to 2.5 and steps by the button step (spec §9)', () => {
+    expect(clampZoom(0.01)).toBe(0.05)
+    expect(clampZoom(3)).toBe(2.5)
+    expect(stepZoom(1, 0.1)).toBe(1.1)
+    expect(stepZoom(0.1, -0.1)).toBe(0.05)
+    expect(stepZoom(0.3, 0.05)).toBe(0.35)
+    expect(zoomPercent(1.1)).toBe('110%')
+  })
+
+  it('zooms around the pointer: the flow point under it stays put', () => {
+    const vp = { x: 100, y: 50, zoom: 1 }
+    const point = { x: 300, y: 200 }
+    const next = zoomAroundPoint(vp, point, 1.05)
+    const before = { x: (point.x - vp.x) / vp.zoom, y: (point.y - vp.y) / vp.zoom }
+    const after = { x: (point.x - next.x) / next.zoom, y: (point.y - next.y) / next.zoom }
+    expect(after.x).toBeCloseTo(before.x)
+    expect(after.y).toBeCloseTo(before.y)
+  })
+
+  it('fits the nodes with 100 px around them, unmeasured nodes counting as 300 x 200', () => {
+    const vp = fitViewport([{ position: { x: 0, y: 0 } }], { width: 800, height: 600 })
+    // 300 x 200 into 600 x 400: zoom 2, centred.
+    expect(vp).toEqual({ x: 100, y: 100, zoom: 2 })
+    const wide = fitViewport(
+      [
+        { position: { x: 0, y: 0 } },
+        { position: { x: 5700, y: 0 }, measured: { width: 300, height: 100 } },
+      ],
+      { width: 800, height: 600 },
+    )
+    expect(wide?.zoom).toBeCloseTo(0.1)
+    expect(fitViewport([], { width: 800, height: 600 })).toBeNull()
+    const far = fitViewport([{ position: { x: 0, y: 0 } }, { position: { x: 1e6, y: 0 } }], {
+      width: 800,
+      height: 600,
+    })
+    expect(far?.zoom).toBe(0.05)
+  })
+})

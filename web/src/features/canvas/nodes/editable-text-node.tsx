@@ -1,0 +1,49 @@
+import { SCENE_COUNT_MAX, SCENE_COUNT_MIN } from '@reelgraph/shared'
+import type { NodeProps } from '@xyflow/react'
+import { TypeIcon } from 'lucide-react'
+import { memo } from 'react'
+import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useNodeData } from '../hooks/use-node-data'
+import type { EditableTextNode as EditableTextFlowNode } from '../lib/node-types'
+import { sceneGenerationIssue } from '../lib/validation'
+import { GenerateButton } from './generate-button'
+import { SliderField, TextAreaField } from './node-fields'
+import { NodeShell } from './node-shell'
+
+/**
+ * Text node: the script's content, the number of scenes (1 to 25, default 6) and Generate
+ * Scenes, which needs content (spec §5 Scene generation).
+ */
+export const EditableTextNode = memo(function EditableTextNode({
+  id,
+  selected,
+}: NodeProps<EditableTextFlowNode>) {
+  const data = useNodeData(id, 'editable-text')
+  const { updateNodeData } = useCanvasActions()
+  if (!data) return null
+  return (
+    <NodeShell
+      label={data.label}
+      icon={TypeIcon}
+      selected={selected}
+      connectionPoints={data.connectionPoints}
+      accent="bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+    >
+      <TextAreaField
+        label="Content"
+        rows={6}
+        value={data.content}
+        placeholder="Write or paste a script"
+        onChange={(content) => updateNodeData(id, { content })}
+      />
+      <SliderField
+        label="Number of scenes"
+        value={data.sceneCount}
+        min={SCENE_COUNT_MIN}
+        max={SCENE_COUNT_MAX}
+        onChange={(sceneCount) => updateNodeData(id, { sceneCount })}
+      />
+      <GenerateButton label="Generate Scenes" issue={sceneGenerationIssue(data)} />
+    </NodeShell>
+  )
+})

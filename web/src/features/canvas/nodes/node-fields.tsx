@@ -1,0 +1,223 @@
+import { type ReactNode, useId, useState } from 'react'
+import { cn } from '@/lib/utils'
+
+/**
+ * The small form controls inside nodes. Each is labelled, marks itself invalid with its
+ * message, and carries React Flow's `nodrag` (typing and selecting text must not drag the
+ * node) and, where it scrolls, `nowheel` (scrolling it must not zoom the canvas).
+ */
+
+const controlClass =
+  'nodrag w-full min-w-0 rounded-md border border-input bg-background px-2 py-1 text-sm shadow-xs outline-none transition-[color,box-shadow] placeholder:text-muted-foreground focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 aria-invalid:border-destructive disabled:cursor-not-allowed disabled:opacity-50'
+
+interface FieldFrameProps {
+  id: string
+  label: string
+  error?: string | null | undefined
+  hint?: ReactNode
+  aside?: ReactNode
+  children: ReactNode
+}
+
+function FieldFrame({ id, label, error, hint, aside, children }: FieldFrameProps) {
+  return (
+    <div className="grid gap-1">
+      <div className="flex items-center justify-between gap-2">
+        <label htmlFor={id} className="font-medium text-muted-foreground text-xs">
+          {label}
+        </label>
+        {aside}
+      </div>
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="text-destructive text-xs">
+          {error}
+        </p>
+      ) : hint ? (
+        <p id={`${id}-hint`} className="text-muted-foreground text-xs">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+function describedBy(id: string, error?: string | null, hint?: ReactNode): string | undefined {
+  if (error) return `${id}-error`
+  return hint ? `${id}-hint` : undefined
+}
+
+/** A one-line text field. */
+export function TextField(props: {
+  label: string
+  value: string
+  onChange: (value: string) => void
+  placeholder?: string
+  error?: string | null
+  hint?: ReactNode
+}) {
+  const id = useId()
+  return (
+    <FieldFrame id={id} label={props.label} error={props.error} hint={props.hint}>
+      <input
+        id={id}
+        className={cn(controlClass, 'h-8')}
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(id, props.error, props.hint)}
+      />
+    </FieldFrame>
+  )
+}
+
+/** A multi-line text field. */
+export function TextAreaField(props: {
+  label: string
+  value: string
+  onChange: (value: string) => void
+  placeholder?: string
+  rows?: number
+  error?: string | null
+  hint?: ReactNode
+}) {
+  const id = useId()
+  return (
+    <FieldFrame id={id} label={props.label} error={props.error} hint={props.hint}>
+      <textarea
+        id={id}
+        className={cn(controlClass, 'nowheel resize-y')}
+        rows={props.rows ?? 3}
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(id, props.error, props.hint)}
+      />
+    </FieldFrame>
+  )
+}
+
+/** A choice among a few options; a stored value that is not an option is still shown. */
+export function SelectField(props: {
+  label: string
+  value: string
+  options: readonly string[]
+  onChange: (value: string) => void
+  placeholder?: string
+  disabled?: boolean
+  error?: string | null
+  hint?: ReactNode
+}) {
+  const id = useId()
+  const options =
+    props.value && !props.options.includes(props.value)
+      ? [props.value, ...props.options]
+      : props.options
+  return (
+    <FieldFrame id={id} label={props.label} error={props.error} hint={props.hint}>
+      <select
+        id={id}
+        className={cn(controlClass, 'h-8')}
+        value={props.value}
+        disabled={props.disabled}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(id, props.error, props.hint)}
+      >
+        {props.placeholder !== undefined ? (
+          <option value="" disabled>
+            {props.placeholder}
+          </option>
+        ) : null}
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </FieldFrame>
+  )
+}
+
+/**
+ * A number field that writes only valid values: what is typed stays in the field (with its
+ * message) until it passes `validate`, then goes to the doc. While it is being edited the
+ * field shows what was typed; changes from elsewhere show once it loses focus.
+ */
+export function NumberField(props: {
+  label: string
+  value: number
+  onCommit: (value: number) => void
+  validate: (value: number) => string | null
+  min: number
+  max: number
+  step: number
+}) {
+  const id = useId()
+  const { value, validate, onCommit } = props
+  const [draft, setDraft] = useState<string | null>(null)
+  const shown = draft ?? String(value)
+  const parsed = shown.trim() === '' ? Number.NaN : Number(shown)
+  const error = draft === null ? null : validate(parsed)
+  return (
+    <FieldFrame id={id} label={props.label} error={error}>
+      <input
+        id={id}
+        type="number"
+        inputMode="decimal"
+        className={cn(controlClass, 'h-8')}
+        value={shown}
+        min={props.min}
+        max={props.max}
+        step={props.step}
+        onChange={(e) => {
+          const text = e.target.value
+          setDraft(text)
+          const n = text.trim() === '' ? Number.NaN : Number(text)
+          if (!validate(n)) onCommit(n)
+        }}
+        onBlur={() => {
+          if (draft !== null && validate(parsed) === null) setDraft(null)
+        }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error)}
+      />
+    </FieldFrame>
+  )
+}
+
+/** A slider with its value shown beside the label. */
+export function SliderField(props: {
+  label: string
+  value: number
+  min: number
+  max: number
+  step?: number
+  onChange: (value: number) => void
+}) {
+  const id = useId()
+  return (
+    <FieldFrame
+      id={id}
+      label={props.label}
+      aside={
+        <span className="font-medium text-xs tabular-nums" aria-hidden>
+          {props.value}
+        </span>
+      }
+    >
+      <input
+        id={id}
+        type="range"
+        className="nodrag w-full accent-primary"
+        min={props.min}
+        max={props.max}
+        step={props.step ?? 1}
+        value={props.value}
+        onChange={(e) => props.onChange(Number(e.target.value))}
+      />
+    </FieldFrame>
+  )
+}

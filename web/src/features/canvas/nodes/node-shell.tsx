@@ -1,0 +1,83 @@
+import {
+  CANVAS_ASSUMED_NODE_WIDTH,
+  type ConnectionPoints,
+  IMAGE_NODE_MAX_WIDTH_PX,
+  IMAGE_NODE_MIN_WIDTH_PX,
+  NODE_MAX_WIDTH_PX,
+  NODE_MIN_WIDTH_PX,
+} from '@reelgraph/shared'
+import { Handle, Position } from '@xyflow/react'
+import type { LucideIcon } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { cn } from '@/lib/utils'
+
+/** Props of {@link NodeShell}. */
+export interface NodeShellProps {
+  /** The node's label, its header. */
+  label: string
+  icon: LucideIcon
+  selected: boolean
+  connectionPoints: ConnectionPoints
+  /** Image nodes are wider (spec §9: 320 to 400 px instead of 280 to 320). */
+  wide?: boolean
+  /** Header accent: one colour per node type. */
+  accent: string
+  children: ReactNode
+}
+
+/**
+ * The frame every node shares: a header with the icon and label (the drag handle; the
+ * fields inside carry `nodrag`), the body, and the handles its connection points allow:
+ * an input on the left, an output on the right.
+ */
+export function NodeShell({
+  label,
+  icon: Icon,
+  selected,
+  connectionPoints,
+  wide,
+  accent,
+  children,
+}: NodeShellProps) {
+  const input = connectionPoints === 'input' || connectionPoints === 'both'
+  const output = connectionPoints === 'output' || connectionPoints === 'both'
+  return (
+    <div
+      className={cn(
+        'rounded-xl border bg-card text-card-foreground shadow-sm transition-shadow',
+        selected && 'shadow-md ring-2 ring-primary',
+      )}
+      style={
+        wide
+          ? { minWidth: IMAGE_NODE_MIN_WIDTH_PX, maxWidth: IMAGE_NODE_MAX_WIDTH_PX }
+          : {
+              width: CANVAS_ASSUMED_NODE_WIDTH,
+              minWidth: NODE_MIN_WIDTH_PX,
+              maxWidth: NODE_MAX_WIDTH_PX,
+            }
+      }
+    >
+      <div className={cn('flex items-center gap-2 rounded-t-xl border-b px-3 py-2', accent)}>
+        <Icon className="size-4 shrink-0" aria-hidden />
+        <span className="truncate font-semibold text-sm">{label}</span>
+      </div>
+      <div className="grid gap-3 p-3">{children}</div>
+      {input ? (
+        <Handle
+          type="target"
+          position={Position.Left}
+          className="size-3! border-2! border-background! bg-primary!"
+          aria-label={`${label} input`}
+        />
+      ) : null}
+      {output ? (
+        <Handle
+          type="source"
+          position={Position.Right}
+          className="size-3! border-2! border-background! bg-primary!"
+          aria-label={`${label} output`}
+        />
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,18 @@
+import type { NodeTypes } from '@xyflow/react'
+import { EditableTextNode } from './editable-text-node'
+import { ImageGeneratorNode } from './image-generator-node'
+import { ImageNode } from './image-node'
+import { SceneNode } from './scene-node'
+import { ScriptGeneratorNode } from './script-generator-node'
+
+/**
+ * React Flow's node components by node type, at module scope so React Flow never sees a
+ * new object (which would remount every node).
+ */
+export const NODE_COMPONENTS = {
+  'script-generator': ScriptGeneratorNode,
+  scene: SceneNode,
+  'editable-text': EditableTextNode,
+  'image-generator': ImageGeneratorNode,
+  image: ImageNode,
+} satisfies NodeTypes

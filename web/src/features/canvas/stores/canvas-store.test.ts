@@ -1,0 +1,155 @@
+import {
+  addNode,
+  connectionKey,
+  docToGraph,
+  getNodesMap,
+  moveNodes,
+  updateNodeData,
+} from '@reelgraph/shared'
+import { describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { createGraphNode } from '../lib/node-defaults'
+import { createCanvasStore } from './canvas-store'
+
+/** Two docs that exchange every update, like two browsers through the sync server. */
+function linkedDocs() {
+  const a = new Y.Doc()
+  const b = new Y.Doc()
+  a.on('update', (u: Uint8Array, origin: unknown) => {
+    if (origin !== 'remote') Y.applyUpdate(b, u, 'remote')
+  })
+  b.on('update', (u: Uint8Array, origin: unknown) => {
+    if (origin !== 'remote') Y.applyUpdate(a, u, 'remote')
+  })
+  return { a, b }
+}
+
+describe('canvas store', () => {
+  it('shows what the doc holds, and remote edits rebuild only the touched node', () => {
+    const { a, b } = linkedDocs()
+    const scene = createGraphNode('scene', { x: 0, y: 0 })
+    const text = createGraphNode('editable-text', { x: 400, y: 0 })
+    addNode(a, scene)
+    addNode(a, text)
+    const store = createCanvasStore(b)
+    expect(
+      store
+        .getState()
+        .nodes.map((n) => n.id)
+        .sort(),
+    ).toEqual([scene.id, text.id].sort())
+    const before = store.getState().nodes
+    updateNodeData(a, scene.id, { narration: 'Once upon a time' })
+    const after = store.getState().nodes
+    const changed = after.filter((n, i) => n !== before[i]).map((n) => n.id)
+    expect(changed).toEqual([scene.id])
+    expect(after.find((n) => n.id === scene.id)?.data).toMatchObject({
+      narration: 'Once upon a time',
+    })
+    store.getState().actions.destroy()
+  })
+
+  it('adds nodes, connects them once, and deletes a node with its connections', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const script = s.addNode('script-generator', { x: 0, y: 0 })
+    const scene = s.addNode('scene', { x: 400, y: 0 })
+    expect(s.connect({ source: script.id, target: scene.id })).toEqual({
+      added: true,
+      promptCopied: false,
+    })
+    expect(s.connect({ source: script.id, target: scene.id }).added).toBe(false)
+    expect(s.connect({ source: scene.id, target: scene.id }).added).toBe(false)
+    expect(store.getState().edges.map((e) => e.id)).toEqual([
+      connectionKey({ source: script.id, target: scene.id }),
+    ])
+    expect(s.deleteElements({ nodeIds: [scene.id], edgeIds: [] })).toBe(1)
+    expect(store.getState().edges).toEqual([])
+    expect(docToGraph(doc)).toMatchObject({ connections: [] })
+    expect(docToGraph(doc).nodes.map((n) => n.id)).toEqual([script.id])
+  })
+
+  it('copies a scene visuals into an image generator prompt on connect, either way', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const scene = s.addNode('scene', { x: 0, y: 0 })
+    const generator = createGraphNode('image-generator', { x: 400, y: 0 })
+    addNode(doc, generator)
+    s.updateNodeData(scene.id, { visuals: 'A lighthouse at dusk' })
+    expect(s.connect({ source: generator.id, target: scene.id }).promptCopied).toBe(true)
+    const node = docToGraph(doc).nodes.find((n) => n.id === generator.id)
+    expect(node?.data).toMatchObject({ prompt: 'A lighthouse at dusk', promptFromScene: 'true' })
+  })
+
+  it('undoes only this store’s changes, the connect and its prompt copy as one step', () => {
+    const { a, b } = linkedDocs()
+    const store = createCanvasStore(a)
+    const s = store.getState().actions
+    const scene = s.addNode('scene', { x: 0, y: 0 })
+    const remote = createGraphNode('editable-text', { x: 0, y: 300 })
+    addNode(b, remote)
+    s.undo()
+    expect(docToGraph(a).nodes.map((n) => n.id)).toEqual([remote.id])
+    expect(store.getState().nodes.map((n) => n.id)).toEqual([remote.id])
+    expect(store.getState().canRedo).toBe(true)
+    s.redo()
+    expect(
+      store
+        .getState()
+        .nodes.map((n) => n.id)
+        .sort(),
+    ).toEqual([scene.id, remote.id].sort())
+  })
+
+  it('keeps a node being dragged where the pointer is, writes throttled, and writes the end', () => {
+    const { a, b } = linkedDocs()
+    const store = createCanvasStore(a)
+    const node = store.getState().actions.addNode('scene', { x: 0, y: 0 })
+    const s = store.getState().actions
+    s.onNodesChange([{ type: 'position', id: node.id, position: { x: 10, y: 10 }, dragging: true }])
+    s.onNodesChange([{ type: 'position', id: node.id, position: { x: 20, y: 20 }, dragging: true }])
+    // The first move is written at once, the second waits for the interval.
+    expect(docToGraph(b).nodes[0]?.position).toEqual({ x: 10, y: 10 })
+    expect(store.getState().nodes[0]?.position).toEqual({ x: 20, y: 20 })
+    // A remote move of the dragged node does not yank it from under the pointer.
+    moveNodes(b, new Map([[node.id, { x: 500, y: 500 }]]))
+    expect(store.getState().nodes[0]?.position).toEqual({ x: 20, y: 20 })
+    s.onNodesChange([
+      { type: 'position', id: node.id, position: { x: 30, y: 30 }, dragging: false },
+    ])
+    expect(docToGraph(b).nodes[0]?.position).toEqual({ x: 30, y: 30 })
+    expect(store.getState().nodes[0]?.position).toEqual({ x: 30, y: 30 })
+    // The whole drag is one undo step; it gives back what was there before this person's
+    // writes, here the other person's move.
+    s.undo()
+    expect(getNodesMap(a).size).toBe(1)
+    expect(docToGraph(a).nodes[0]?.position).toEqual({ x: 500, y: 500 })
+    s.undo()
+    expect(getNodesMap(a).size).toBe(0)
+  })
+
+  it('keeps selection local and pastes copies with their inner connection, selected', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const one = s.addNode('scene', { x: 0, y: 0 })
+    const two = s.addNode('scene', { x: 400, y: 0 })
+    const three = s.addNode('scene', { x: 800, y: 0 })
+    s.connect({ source: one.id, target: two.id })
+    s.connect({ source: two.id, target: three.id })
+    s.selectOnly([one.id, two.id])
+    expect(s.copySelection()).toBe(2)
+    expect(s.paste()).toBe(2)
+    const graph = docToGraph(doc)
+    expect(graph.nodes).toHaveLength(5)
+    expect(graph.connections).toHaveLength(3)
+    const selected = store.getState().nodes.filter((n) => n.selected)
+    expect(selected).toHaveLength(2)
+    expect(selected.map((n) => n.position)).toEqual([
+      { x: 40, y: 40 },
+      { x: 440, y: 40 },
+    ])
+  })
+})

@@ -1,0 +1,329 @@
+import {
+  addConnection,
+  addNode,
+  CANVAS_PASTE_OFFSET,
+  CANVAS_UNDO_CAPTURE_MS,
+  type Connection,
+  type GraphNode,
+  getConnectionsMap,
+  getNodesMap,
+  moveNodes,
+  type NodeData,
+  type NodeType,
+  readNode,
+  removeConnections,
+  removeNodes,
+  updateNodeData,
+} from '@reelgraph/shared'
+import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange } from '@xyflow/react'
+import * as Y from 'yjs'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { SaveStatus } from '@/stores/save-status'
+import { type ClipboardContent, copyNodes, remapForPaste } from '../lib/clipboard'
+import {
+  reconcileEdges,
+  reconcileNodes,
+  toFlowEdge,
+  toFlowNode,
+  touchedNodeIds,
+} from '../lib/flow-nodes'
+import { createGraphNode } from '../lib/node-defaults'
+import type { CanvasEdge, CanvasNode } from '../lib/node-types'
+import { PositionWriter } from '../lib/position-writer'
+import { scenePromptUpdate } from '../lib/scene-prompt'
+
+/** Why a project could not be opened from the server. */
+export type SessionFailure = 'not-found' | 'load-failed'
+
+/** How the project's session is doing: loading, the save status, a refusal. */
+export interface SessionStatus {
+  /** The canvas can be shown: the device copy is loaded and, without one, the server's too. */
+  ready: boolean
+  failure: SessionFailure | null
+  saveStatus: SaveStatus
+  /** "Saving changes..." shows while saving and lingers 2 s after (spec §4, §9). */
+  savingIndicator: boolean
+}
+
+/** What {@link CanvasState.connect} did. */
+export interface ConnectResult {
+  added: boolean
+  /** A scene's visuals were copied into an image generator's prompt (spec §4). */
+  promptCopied: boolean
+}
+
+/**
+ * The per-project canvas state: React Flow's nodes and edges, projected from the project's
+ * Y.Doc, with the actions that edit the doc. Local edits go to the doc in transactions
+ * with this store's origin (so undo covers only this person's changes); every change,
+ * local or remote, comes back through the doc's observers.
+ */
+export interface CanvasState {
+  nodes: CanvasNode[]
+  edges: CanvasEdge[]
+  /**
+   * Each node's data by id, for the fields inside nodes: they read it from here, updated in
+   * the same tick as the doc, rather than through React Flow's props (which follow a render
+   * later and would move the caret while typing).
+   */
+  dataById: ReadonlyMap<string, CanvasNode['data']>
+  canUndo: boolean
+  canRedo: boolean
+  session: SessionStatus
+  actions: CanvasActions
+}
+
+/** What the canvas can do; the functions never change for a store. */
+export interface CanvasActions {
+  /** React Flow's node changes: selection and size stay local, moves go to the doc. */
+  onNodesChange: (changes: NodeChange<CanvasNode>[]) => void
+  /** React Flow's edge changes: only selection (deletion goes through `deleteElements`). */
+  onEdgesChange: (changes: EdgeChange<CanvasEdge>[]) => void
+  /** Adds a node of `type` with its defaults at `position` (flow coordinates). */
+  addNode: (type: NodeType, position: { x: number; y: number }) => GraphNode
+  /** Writes the fields of `patch` that differ into a node's data. */
+  updateNodeData: (id: string, patch: NodeData) => void
+  /** Connects two nodes; a duplicate or a self-connection is ignored (spec §4). */
+  connect: (connection: { source: string | null; target: string | null }) => ConnectResult
+  /** Deletes nodes (with their connections) and connections; returns how many nodes went. */
+  deleteElements: (ids: { nodeIds: readonly string[]; edgeIds: readonly string[] }) => number
+  /** Copies the selected nodes and the connections between them; returns how many. */
+  copySelection: () => number
+  /** Pastes the copied nodes (new ids, offset) and selects them; returns how many. */
+  paste: () => number
+  /** Selects exactly these nodes (and no edge). */
+  selectOnly: (nodeIds: readonly string[]) => void
+  undo: () => void
+  redo: () => void
+  /** Sets part of the session status (the session calls it). */
+  setSession: (patch: Partial<SessionStatus>) => void
+  /** Stops observing the doc. */
+  destroy: () => void
+}
+
+/** A per-project canvas store. */
+export type CanvasStore = StoreApi<CanvasState>
+
+// One clipboard per tab, so nodes can be copied from one project and pasted into another.
+const clipboard: { content: ClipboardContent | null; pastes: number } = {
+  content: null,
+  pastes: 0,
+}
+
+function dataIndex(nodes: readonly CanvasNode[]): Map<string, CanvasNode['data']> {
+  return new Map(nodes.map((n) => [n.id, n.data]))
+}
+
+/** Creates the canvas store of one project's doc. */
+export function createCanvasStore(doc: Y.Doc): CanvasStore {
+  const origin = { source: 'canvas', clientID: doc.clientID }
+  const nodesMap = getNodesMap(doc)
+  const connectionsMap = getConnectionsMap(doc)
+  const undoManager = new Y.UndoManager([nodesMap, connectionsMap], {
+    trackedOrigins: new Set([origin]),
+    captureTimeout: CANVAS_UNDO_CAPTURE_MS,
+  })
+  const readGraphNode = (id: string) => readNode(id, nodesMap.get(id))
+  const readConnection = (key: string): Connection | null => {
+    const c = connectionsMap.get(key)
+    return c && typeof c.source === 'string' && typeof c.target === 'string' ? c : null
+  }
+
+  const writer = new PositionWriter((positions) => moveNodes(doc, positions, origin))
+  let dragging = false
+
+  const initialNodes: CanvasNode[] = []
+  for (const id of nodesMap.keys()) {
+    const node = readGraphNode(id)
+    if (node) initialNodes.push(toFlowNode(node))
+  }
+  const initialEdges: CanvasEdge[] = []
+  for (const key of connectionsMap.keys()) {
+    const c = readConnection(key)
+    if (c) initialEdges.push(toFlowEdge(c))
+  }
+
+  const store = createStore<CanvasState>()((set, get) => ({
+    nodes: initialNodes,
+    edges: initialEdges,
+    dataById: dataIndex(initialNodes),
+    canUndo: false,
+    canRedo: false,
+    session: { ready: false, failure: null, saveStatus: 'saved', savingIndicator: false },
+    actions: {
+      onNodesChange: (changes) => {
+        let dragEnded = false
+        const local: NodeChange<CanvasNode>[] = []
+        for (const change of changes) {
+          if (change.type === 'remove' || change.type === 'add' || change.type === 'replace')
+            continue
+          local.push(change)
+          if (change.type !== 'position' || !change.position) continue
+          if (change.dragging) {
+            if (!dragging) {
+              dragging = true
+              undoManager.stopCapturing()
+            }
+          } else {
+            dragEnded = true
+          }
+          writer.queue(change.id, change.position)
+        }
+        if (local.length > 0) set({ nodes: applyNodeChanges(local, get().nodes) })
+        if (dragEnded) {
+          writer.flush()
+          undoManager.stopCapturing()
+          dragging = false
+        }
+      },
+
+      onEdgesChange: (changes) => {
+        const local = changes.filter((c) => c.type === 'select')
+        if (local.length > 0) set({ edges: applyEdgeChanges(local, get().edges) })
+      },
+
+      addNode: (type, position) => {
+        const existing = get().nodes.map((n) => ({
+          type: n.type,
+          data: n.data as unknown as NodeData,
+        }))
+        const node = createGraphNode(type, position, existing)
+        undoManager.stopCapturing()
+        addNode(doc, node, origin)
+        return node
+      },
+
+      updateNodeData: (id, patch) => {
+        updateNodeData(doc, id, patch, origin)
+      },
+
+      connect: ({ source, target }) => {
+        const result: ConnectResult = { added: false, promptCopied: false }
+        if (!source || !target) return result
+        undoManager.stopCapturing()
+        doc.transact(() => {
+          if (!addConnection(doc, { source, target }, origin)) return
+          result.added = true
+          const update = scenePromptUpdate(readGraphNode(source), readGraphNode(target))
+          if (update) {
+            updateNodeData(doc, update.generatorId, update.patch, origin)
+            result.promptCopied = true
+          }
+        }, origin)
+        return result
+      },
+
+      deleteElements: ({ nodeIds, edgeIds }) => {
+        const present = nodeIds.filter((id) => nodesMap.has(id))
+        const edges = edgeIds.filter((key) => connectionsMap.has(key))
+        if (present.length === 0 && edges.length === 0) return 0
+        writer.flush()
+        undoManager.stopCapturing()
+        doc.transact(() => {
+          if (present.length > 0) removeNodes(doc, present, origin)
+          if (edges.length > 0) removeConnections(doc, edges, origin)
+        }, origin)
+        return present.length
+      },
+
+      copySelection: () => {
+        const selected = new Set(
+          get()
+            .nodes.filter((n) => n.selected)
+            .map((n) => n.id),
+        )
+        if (selected.size === 0) return 0
+        const nodes: GraphNode[] = []
+        for (const id of selected) {
+          const node = readGraphNode(id)
+          if (node) nodes.push(node)
+        }
+        clipboard.content = copyNodes(nodes, [...connectionsMap.values()], selected)
+        clipboard.pastes = 0
+        return clipboard.content.nodes.length
+      },
+
+      paste: () => {
+        const content = clipboard.content
+        if (!content || content.nodes.length === 0) return 0
+        clipboard.pastes += 1
+        const step = CANVAS_PASTE_OFFSET * clipboard.pastes
+        const copy = remapForPaste(content, { x: step, y: step })
+        undoManager.stopCapturing()
+        doc.transact(() => {
+          for (const node of copy.nodes) addNode(doc, node, origin)
+          for (const c of copy.connections) addConnection(doc, c, origin)
+        }, origin)
+        get().actions.selectOnly(copy.nodes.map((n) => n.id))
+        return copy.nodes.length
+      },
+
+      selectOnly: (nodeIds) => {
+        const wanted = new Set(nodeIds)
+        const nodes = get().nodes.map((n) =>
+          !!n.selected === wanted.has(n.id) ? n : { ...n, selected: wanted.has(n.id) },
+        )
+        const edges = get().edges.map((e) => (e.selected ? { ...e, selected: false } : e))
+        set({ nodes, edges })
+      },
+
+      undo: () => {
+        writer.flush()
+        undoManager.undo()
+      },
+
+      redo: () => {
+        writer.flush()
+        undoManager.redo()
+      },
+
+      setSession: (patch) => {
+        const session = { ...get().session, ...patch }
+        const prev = get().session
+        if (
+          session.ready === prev.ready &&
+          session.failure === prev.failure &&
+          session.saveStatus === prev.saveStatus
+        )
+          return
+        set({ session })
+      },
+
+      destroy: () => {
+        writer.dispose()
+        nodesMap.unobserveDeep(onNodes)
+        connectionsMap.unobserve(onConnections)
+        undoManager.off('stack-item-added', onStacks)
+        undoManager.off('stack-item-popped', onStacks)
+        undoManager.off('stack-cleared', onStacks)
+        undoManager.destroy()
+      },
+    },
+  }))
+
+  const onNodes = (events: Y.YEvent<Y.AbstractType<unknown>>[]) => {
+    const touched = touchedNodeIds(events, nodesMap)
+    if (touched.size === 0) return
+    const { nodes } = store.getState()
+    const next = reconcileNodes(nodes, touched, readGraphNode)
+    if (next !== nodes) store.setState({ nodes: next, dataById: dataIndex(next) })
+  }
+  const onConnections = (event: Y.YMapEvent<Connection>) => {
+    const { edges } = store.getState()
+    const next = reconcileEdges(edges, event.keysChanged, readConnection)
+    if (next !== edges) store.setState({ edges: next })
+  }
+  const onStacks = () => {
+    const canUndo = undoManager.canUndo()
+    const canRedo = undoManager.canRedo()
+    const state = store.getState()
+    if (state.canUndo !== canUndo || state.canRedo !== canRedo) store.setState({ canUndo, canRedo })
+  }
+  nodesMap.observeDeep(onNodes)
+  connectionsMap.observe(onConnections)
+  undoManager.on('stack-item-added', onStacks)
+  undoManager.on('stack-item-popped', onStacks)
+  undoManager.on('stack-cleared', onStacks)
+
+  return store
+}
