@@ -97,9 +97,23 @@ test('a person creates, renames, opens and deletes a project', async ({ page, ba
   // Open goes to the canvas with the project's id.
   await card(page, 'Storyboard v2').getByRole('link', { name: 'Open Storyboard v2' }).click()
   await expect(page).toHaveURL(new RegExp(`/\\?id=${String(id)}$`))
+  const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' })
+  await expect(breadcrumb.getByRole('button', { name: /Storyboard v2/ })).toBeVisible()
+  // The editor keeps a copy of the project on this device.
+  const deviceCopy = `reelgraph-project-${String(id)}`
+  const deviceCopies = () =>
+    page.evaluate(async () => {
+      // The browser's IndexedDB (this project compiles without the DOM types).
+      const { indexedDB } = globalThis as unknown as {
+        indexedDB: { databases(): Promise<{ name?: string }[]> }
+      }
+      return (await indexedDB.databases()).map((db) => db.name ?? '')
+    })
+  await expect.poll(deviceCopies).toContain(deviceCopy)
 
   // Delete asks first, naming the project; Cancel keeps it.
-  await page.goto('/projects')
+  await breadcrumb.getByRole('link', { name: 'Projects' }).click()
+  await expect(page).toHaveURL(/\/projects$/)
   await card(page, 'Storyboard v2').getByRole('button', { name: 'Delete Storyboard v2' }).click()
   const confirm = page.getByRole('alertdialog', { name: 'Delete “Storyboard v2”?' })
   await expect(confirm).toBeVisible()
@@ -117,6 +131,8 @@ test('a person creates, renames, opens and deletes a project', async ({ page, ba
   // Its card is gone, so focus lands on the page heading rather than on nothing.
   await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeFocused()
   expect((await page.request.get(`/api/projects/${String(id)}`)).status()).toBe(404)
+  // Deleting it cleared its copy on this device too.
+  await expect.poll(deviceCopies).not.toContain(deviceCopy)
 })
 
 test("a second person sees none of the first person's projects", async ({
