@@ -17,6 +17,7 @@
  * the readers before it to handle the same broadcast: with 200 clients in one process the
  * tail is partly client-side. Run: npm run sync -w bench   (optional: N values, e.g. 10 50)
  */
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createDb, migrateToLatest } from '@reelgraph/db'
 import { getNodesMap, moveNodes, updateNodeData } from '@reelgraph/shared'
@@ -39,7 +40,8 @@ const DURATION_MS = 10_000
 const WARMUP_WRITES = 20
 
 const databaseUrl = process.env.BENCH_DATABASE_URL
-const pgliteDir = join(freshDataDir(), 'pg')
+const dataDir = freshDataDir()
+const pgliteDir = join(dataDir, 'pg')
 const db = createDb({ databaseUrl, pgliteDir })
 await migrateToLatest(db)
 const { cookie } = await createUser(db)
@@ -135,6 +137,7 @@ try {
 } finally {
   server.child.kill('SIGTERM')
   await server.exited
+  await rm(dataDir, { recursive: true, force: true })
   if (databaseUrl) {
     await db.deleteFrom('users').where('id', '=', owner.id).execute()
     await db.destroy()
