@@ -123,3 +123,8 @@ export const IMAGE_DEFAULT_GUIDANCE = 7.5
 export const IMAGE_SEED_MAX = 2_147_483_647
 /** The name a downloaded image is saved under (spec §9). */
 export const GENERATED_IMAGE_FILENAME = 'generated-image.jpg'
+/**
+ * Below this zoom, nodes show a compact summary instead of their fields: the text is too
+ * small to read or edit there, and a 1,000-node graph fitted in view then renders quickly.
+ */
+export const CANVAS_COMPACT_NODE_ZOOM = 0.4

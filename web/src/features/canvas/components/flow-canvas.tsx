@@ -17,7 +17,7 @@ import {
   ReactFlow,
   useReactFlow,
 } from '@xyflow/react'
-import { type DragEvent, useCallback, useRef } from 'react'
+import { type DragEvent, useCallback, useRef, useState } from 'react'
 import { toast } from '@/hooks/use-toast'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useCanvasEdges } from '../hooks/use-canvas-edges'
@@ -28,7 +28,7 @@ import { useWheelZoom } from '../hooks/use-wheel-zoom'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { LIBRARY_DRAG_MIME } from '../lib/node-defaults'
 import type { CanvasEdge, CanvasNode } from '../lib/node-types'
-import { fitViewport } from '../lib/viewport'
+import { fitViewport, type Viewport } from '../lib/viewport'
 import { NODE_COMPONENTS } from '../nodes/node-types'
 import { CanvasControls } from './canvas-controls'
 import { toastNodeAdded } from './node-added-toast'
@@ -37,6 +37,7 @@ const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control']
 const DELETE_KEYS = ['Delete', 'Backspace']
 const SNAP_GRID: [number, number] = [CANVAS_GRID_SIZE, CANVAS_GRID_SIZE]
 const DEFAULT_EDGE_OPTIONS = { type: 'default' } as const
+const DEFAULT_VIEWPORT: Viewport = { x: 0, y: 0, zoom: 1 }
 /** Past this many nodes, only those in view are rendered. */
 const RENDER_VISIBLE_ONLY_FROM = 300
 
@@ -56,7 +57,7 @@ export function FlowCanvas() {
   const edges = useCanvasEdges()
   const actions = useCanvasActions()
   const store = useCanvasStoreApi()
-  const { screenToFlowPosition, setViewport } = useReactFlow<CanvasNode, CanvasEdge>()
+  const { screenToFlowPosition } = useReactFlow<CanvasNode, CanvasEdge>()
   const wrapper = useRef<HTMLDivElement>(null)
   useWheelZoom(wrapper)
   useCanvasShortcuts()
@@ -110,45 +111,56 @@ export function FlowCanvas() {
     [actions, screenToFlowPosition],
   )
 
-  // Open on the whole graph (spec §9: fit with padding 100, unmeasured nodes 300 x 200).
-  const onInit = useCallback(() => {
-    const element = wrapper.current
-    if (!element) return
-    const rect = element.getBoundingClientRect()
-    const viewport = fitViewport(store.getState().nodes, rect)
-    if (viewport) void setViewport(viewport)
-  }, [setViewport, store])
+  // Open on the whole graph (spec §9: fit with padding 100, unmeasured nodes 300 x 200),
+  // computed before React Flow's first render: a large graph then renders zoomed out, in
+  // compact nodes, instead of in full at 100% first.
+  const [initialViewport, setInitialViewport] = useState<Viewport | null>(null)
+  const measure = useCallback(
+    (element: HTMLDivElement | null) => {
+      wrapper.current = element
+      if (!element) return
+      setInitialViewport(
+        (current) =>
+          current ??
+          fitViewport(store.getState().nodes, element.getBoundingClientRect()) ??
+          DEFAULT_VIEWPORT,
+      )
+    },
+    [store],
+  )
 
   return (
-    <div ref={wrapper} className="absolute inset-0" onDragOver={onDragOver} onDrop={onDrop}>
-      <ReactFlow<CanvasNode, CanvasEdge>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={NODE_COMPONENTS}
-        onNodesChange={actions.onNodesChange}
-        onEdgesChange={actions.onEdgesChange}
-        onConnect={onConnect}
-        isValidConnection={isValidConnection}
-        onDelete={onDelete}
-        onInit={onInit}
-        minZoom={CANVAS_MIN_ZOOM}
-        maxZoom={CANVAS_MAX_ZOOM}
-        zoomOnScroll={false}
-        zoomOnDoubleClick={false}
-        panOnDrag
-        selectionKeyCode="Shift"
-        multiSelectionKeyCode={MULTI_SELECT_KEYS}
-        deleteKeyCode={DELETE_KEYS}
-        snapGrid={SNAP_GRID}
-        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
-        connectionLineType={ConnectionLineType.Bezier}
-        onlyRenderVisibleElements={nodes.length > RENDER_VISIBLE_ONLY_FROM}
-        aria-label="Project canvas"
-      >
-        <Background variant={BackgroundVariant.Dots} gap={CANVAS_GRID_SIZE} size={1.5} />
-        <MiniMap pannable zoomable ariaLabel="Minimap" className="hidden sm:block" />
-        <CanvasControls />
-      </ReactFlow>
+    <div ref={measure} className="absolute inset-0" onDragOver={onDragOver} onDrop={onDrop}>
+      {initialViewport ? (
+        <ReactFlow<CanvasNode, CanvasEdge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_COMPONENTS}
+          onNodesChange={actions.onNodesChange}
+          onEdgesChange={actions.onEdgesChange}
+          onConnect={onConnect}
+          isValidConnection={isValidConnection}
+          onDelete={onDelete}
+          defaultViewport={initialViewport}
+          minZoom={CANVAS_MIN_ZOOM}
+          maxZoom={CANVAS_MAX_ZOOM}
+          zoomOnScroll={false}
+          zoomOnDoubleClick={false}
+          panOnDrag
+          selectionKeyCode="Shift"
+          multiSelectionKeyCode={MULTI_SELECT_KEYS}
+          deleteKeyCode={DELETE_KEYS}
+          snapGrid={SNAP_GRID}
+          defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+          connectionLineType={ConnectionLineType.Bezier}
+          onlyRenderVisibleElements={nodes.length > RENDER_VISIBLE_ONLY_FROM}
+          aria-label="Project canvas"
+        >
+          <Background variant={BackgroundVariant.Dots} gap={CANVAS_GRID_SIZE} size={1.5} />
+          <MiniMap pannable zoomable ariaLabel="Minimap" className="hidden sm:block" />
+          <CanvasControls />
+        </ReactFlow>
+      ) : null}
     </div>
   )
 }

@@ -3,13 +3,15 @@ import { useSaveStatusStore } from '@/stores/save-status'
 import { useSessionStatus } from './use-session-status'
 
 /**
- * Feeds the header's save-status pill from the open project, and puts it back to Saved
- * when the editor closes. While changes are Unsaved and the browser is online, leaving the
+ * Feeds the header's save-status pill from the open project once it is loaded, and puts it
+ * back to Saved when the editor closes. While changes are Unsaved and the browser is online, leaving the
  * page asks first (offline, they are safe on the device and sync on the next visit).
  * @see spec §4 Save status, ARCHITECTURE decision 6
  */
 export function useSaveStatusBridge(): void {
-  const { saveStatus } = useSessionStatus()
+  const { saveStatus: status, ready } = useSessionStatus()
+  // Until the device copy is read, nothing is known: the pill keeps its resting Saved.
+  const saveStatus = ready ? status : 'saved'
   const setStatus = useSaveStatusStore((s) => s.setStatus)
 
   useEffect(() => {

@@ -97,14 +97,20 @@ function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): b
 }
 
 /**
- * The React Flow node for a doc node. With `previous` (the same node as React Flow holds
+ * The React Flow node for a doc node, named by its label for assistive technology. With `previous` (the same node as React Flow holds
  * it), keeps its local state (selection, measured size, dragging) and, while it is being
  * dragged here, its live position. Returns `previous` itself when nothing visible changed.
  */
 export function toFlowNode(node: GraphNode, previous?: CanvasNode): CanvasNode {
   const data = toFlowData(node)
   if (!previous) {
-    return { id: node.id, type: node.type, position: { ...node.position }, data } as CanvasNode
+    return {
+      id: node.id,
+      type: node.type,
+      position: { ...node.position },
+      data,
+      ariaLabel: node.label,
+    } as CanvasNode
   }
   const position = previous.dragging
     ? previous.position
@@ -118,6 +124,7 @@ export function toFlowNode(node: GraphNode, previous?: CanvasNode): CanvasNode {
     type: node.type,
     position,
     data: sameData ? previous.data : data,
+    ariaLabel: node.label,
   } as CanvasNode
 }
 

@@ -112,10 +112,10 @@ export class ProjectSession {
     persistence.whenSynced
       .then(async () => {
         if (this.running !== run) return
-        run.deviceLoaded = true
         const pending = await readPendingChanges(persistence)
         if (this.running !== run) return
         tracker.restore(pending)
+        run.deviceLoaded = true
         this.checkReady(run)
       })
       .catch((error: unknown) => console.error('Could not open the device copy', error))
@@ -172,11 +172,15 @@ export class ProjectSession {
     }
   }
 
+  // Ready once the device copy (and what of it is not yet stored) is read, so the pill is
+  // right from the first frame, and then at once when it has content or the browser is
+  // offline; an empty copy waits for the server's (or the timeout). A device copy that
+  // cannot be read at all leaves the timeout.
   private checkReady(run: Connections, timedOut = false): void {
     if (this.running !== run || this.store.getState().session.ready) return
     const offline = navigator.onLine === false
     const ready =
-      run.remoteSynced || timedOut || (run.deviceLoaded && (!isDocEmpty(this.doc) || offline))
+      timedOut || (run.deviceLoaded && (run.remoteSynced || !isDocEmpty(this.doc) || offline))
     if (ready) this.store.getState().actions.setSession({ ready: true })
   }
 

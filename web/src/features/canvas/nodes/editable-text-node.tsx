@@ -3,6 +3,7 @@ import type { NodeProps } from '@xyflow/react'
 import { TypeIcon } from 'lucide-react'
 import { memo } from 'react'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useCompactNodes } from '../hooks/use-compact-nodes'
 import { useNodeData } from '../hooks/use-node-data'
 import type { EditableTextNode as EditableTextFlowNode } from '../lib/node-types'
 import { sceneGenerationIssue } from '../lib/validation'
@@ -20,6 +21,7 @@ export const EditableTextNode = memo(function EditableTextNode({
 }: NodeProps<EditableTextFlowNode>) {
   const data = useNodeData(id, 'editable-text')
   const { updateNodeData } = useCanvasActions()
+  const compact = useCompactNodes()
   if (!data) return null
   return (
     <NodeShell
@@ -27,6 +29,8 @@ export const EditableTextNode = memo(function EditableTextNode({
       icon={TypeIcon}
       selected={selected}
       connectionPoints={data.connectionPoints}
+      compact={compact}
+      summary={data.content}
       accent="bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
     >
       <TextAreaField

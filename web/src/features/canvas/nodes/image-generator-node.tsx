@@ -12,6 +12,7 @@ import type { NodeProps } from '@xyflow/react'
 import { ImagePlusIcon } from 'lucide-react'
 import { memo } from 'react'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useCompactNodes } from '../hooks/use-compact-nodes'
 import { useNodeData } from '../hooks/use-node-data'
 import type { ImageGeneratorNode as ImageGeneratorFlowNode } from '../lib/node-types'
 import {
@@ -40,6 +41,7 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
 }: NodeProps<ImageGeneratorFlowNode>) {
   const data = useNodeData(id, 'image-generator')
   const { updateNodeData } = useCanvasActions()
+  const compact = useCompactNodes()
   if (!data) return null
   return (
     <NodeShell
@@ -47,6 +49,8 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
       icon={ImagePlusIcon}
       selected={selected}
       connectionPoints={data.connectionPoints}
+      compact={compact}
+      summary={data.prompt}
       accent="bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
     >
       <TextAreaField

@@ -22,6 +22,12 @@ export interface NodeShellProps {
   wide?: boolean
   /** Header accent: one colour per node type. */
   accent: string
+  /**
+   * Zoomed far out: show `summary` in large type instead of the fields (see
+   * `CANVAS_COMPACT_NODE_ZOOM`); the handles stay, so connections still attach.
+   */
+  compact?: boolean
+  summary?: string
   children: ReactNode
 }
 
@@ -37,6 +43,8 @@ export function NodeShell({
   connectionPoints,
   wide,
   accent,
+  compact,
+  summary,
   children,
 }: NodeShellProps) {
   const input = connectionPoints === 'input' || connectionPoints === 'both'
@@ -61,7 +69,13 @@ export function NodeShell({
         <Icon className="size-4 shrink-0" aria-hidden />
         <span className="truncate font-semibold text-sm">{label}</span>
       </div>
-      <div className="grid gap-3 p-3">{children}</div>
+      {compact ? (
+        <p className="line-clamp-4 min-h-32 p-3 font-medium text-2xl text-muted-foreground">
+          {summary || 'Empty'}
+        </p>
+      ) : (
+        <div className="grid gap-3 p-3">{children}</div>
+      )}
       {input ? (
         <Handle
           type="target"

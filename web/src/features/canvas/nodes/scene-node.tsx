@@ -2,6 +2,7 @@ import type { NodeProps } from '@xyflow/react'
 import { ClapperboardIcon } from 'lucide-react'
 import { memo } from 'react'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useCompactNodes } from '../hooks/use-compact-nodes'
 import { useNodeData } from '../hooks/use-node-data'
 import type { SceneNode as SceneFlowNode } from '../lib/node-types'
 import { TextAreaField, TextField } from './node-fields'
@@ -11,6 +12,7 @@ import { NodeShell } from './node-shell'
 export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<SceneFlowNode>) {
   const data = useNodeData(id, 'scene')
   const { updateNodeData } = useCanvasActions()
+  const compact = useCompactNodes()
   if (!data) return null
   return (
     <NodeShell
@@ -18,6 +20,8 @@ export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<Sce
       icon={ClapperboardIcon}
       selected={selected}
       connectionPoints={data.connectionPoints}
+      compact={compact}
+      summary={data.visuals || data.narration}
       accent="bg-sky-50 text-sky-900 dark:bg-sky-950 dark:text-sky-100"
     >
       <TextField

@@ -3,6 +3,7 @@ import type { NodeProps } from '@xyflow/react'
 import { FileTextIcon } from 'lucide-react'
 import { memo } from 'react'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useCompactNodes } from '../hooks/use-compact-nodes'
 import { useNodeData } from '../hooks/use-node-data'
 import type { ScriptGeneratorNode as ScriptGeneratorFlowNode } from '../lib/node-types'
 import { scriptGenerationIssue } from '../lib/validation'
@@ -20,6 +21,7 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
 }: NodeProps<ScriptGeneratorFlowNode>) {
   const data = useNodeData(id, 'script-generator')
   const { updateNodeData } = useCanvasActions()
+  const compact = useCompactNodes()
   if (!data) return null
   return (
     <NodeShell
@@ -27,6 +29,8 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
       icon={FileTextIcon}
       selected={selected}
       connectionPoints={data.connectionPoints}
+      compact={compact}
+      summary={data.topic}
       accent="bg-violet-50 text-violet-900 dark:bg-violet-950 dark:text-violet-100"
     >
       <TextField

@@ -153,3 +153,18 @@ describe('canvas store', () => {
     ])
   })
 })
+
+describe('undo steps', () => {
+  it('undoes typing right after an add before the add itself', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const node = s.addNode('script-generator', { x: 0, y: 0 })
+    s.updateNodeData(node.id, { topic: 'B' })
+    s.updateNodeData(node.id, { topic: 'Be' })
+    s.undo()
+    expect(docToGraph(doc).nodes[0]?.data.topic).toBe('')
+    s.undo()
+    expect(docToGraph(doc).nodes).toEqual([])
+  })
+})

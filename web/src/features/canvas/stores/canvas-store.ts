@@ -129,6 +129,14 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
     return c && typeof c.source === 'string' && typeof c.target === 'string' ? c : null
   }
 
+  // An add, connect, delete or paste is one undo step of its own, never merged with the
+  // typing or moving just before or after it (which merge within CANVAS_UNDO_CAPTURE_MS).
+  const ownStep = (edit: () => void) => {
+    undoManager.stopCapturing()
+    doc.transact(edit, origin)
+    undoManager.stopCapturing()
+  }
+
   const writer = new PositionWriter((positions) => moveNodes(doc, positions, origin))
   let dragging = false
 
@@ -188,8 +196,7 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
           data: n.data as unknown as NodeData,
         }))
         const node = createGraphNode(type, position, existing)
-        undoManager.stopCapturing()
-        addNode(doc, node, origin)
+        ownStep(() => addNode(doc, node, origin))
         return node
       },
 
@@ -200,8 +207,7 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
       connect: ({ source, target }) => {
         const result: ConnectResult = { added: false, promptCopied: false }
         if (!source || !target) return result
-        undoManager.stopCapturing()
-        doc.transact(() => {
+        ownStep(() => {
           if (!addConnection(doc, { source, target }, origin)) return
           result.added = true
           const update = scenePromptUpdate(readGraphNode(source), readGraphNode(target))
@@ -209,7 +215,7 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
             updateNodeData(doc, update.generatorId, update.patch, origin)
             result.promptCopied = true
           }
-        }, origin)
+        })
         return result
       },
 
@@ -218,11 +224,10 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
         const edges = edgeIds.filter((key) => connectionsMap.has(key))
         if (present.length === 0 && edges.length === 0) return 0
         writer.flush()
-        undoManager.stopCapturing()
-        doc.transact(() => {
+        ownStep(() => {
           if (present.length > 0) removeNodes(doc, present, origin)
           if (edges.length > 0) removeConnections(doc, edges, origin)
-        }, origin)
+        })
         return present.length
       },
 
@@ -249,11 +254,10 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
         clipboard.pastes += 1
         const step = CANVAS_PASTE_OFFSET * clipboard.pastes
         const copy = remapForPaste(content, { x: step, y: step })
-        undoManager.stopCapturing()
-        doc.transact(() => {
+        ownStep(() => {
           for (const node of copy.nodes) addNode(doc, node, origin)
           for (const c of copy.connections) addConnection(doc, c, origin)
-        }, origin)
+        })
         get().actions.selectOnly(copy.nodes.map((n) => n.id))
         return copy.nodes.length
       },
