@@ -6,6 +6,7 @@ import {
 import { useReactFlow, useStore } from '@xyflow/react'
 import { ClapperboardIcon, FileTextIcon, type LucideIcon, PlusIcon, TypeIcon } from 'lucide-react'
 import type { DragEvent } from 'react'
+import { Button } from '@/components/ui/button'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { LIBRARY_DRAG_MIME, LIBRARY_ENTRIES } from '../lib/node-defaults'
 import { toastNodeAdded } from './node-added-toast'
@@ -25,16 +26,12 @@ const QUICK_TIPS = [
   'Ctrl+C and Ctrl+V copy and paste nodes with the connections between them.',
 ]
 
-/**
- * The Nodes Library (spec §2): drag-and-drop entries for the script generator, scene and
- * text node, each also addable with its button (keyboard users), and Quick Tips.
- */
-export function NodesLibrary() {
+/** Adds a node of a type in the middle of the visible canvas, with the "Node Added" toast. */
+function useAddInView(): (type: NodeType) => void {
   const { addNode } = useCanvasActions()
   const { screenToFlowPosition } = useReactFlow()
   const domNode = useStore((s) => s.domNode)
-
-  const addInView = (type: NodeType) => {
+  return (type: NodeType) => {
     const rect = domNode?.getBoundingClientRect()
     const center = rect
       ? screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 })
@@ -45,6 +42,43 @@ export function NodesLibrary() {
     })
     toastNodeAdded(type)
   }
+}
+
+/**
+ * The Nodes Library on narrow screens, where there is no room for the panel (and no drag
+ * and drop on touch): one add button per entry, above the canvas.
+ */
+export function NodesLibraryBar() {
+  const addInView = useAddInView()
+  return (
+    <div
+      role="toolbar"
+      aria-label="Add a node"
+      className="flex gap-2 overflow-x-auto border-b px-4 py-2 md:hidden"
+    >
+      {LIBRARY_ENTRIES.map((entry) => (
+        <Button
+          key={entry.type}
+          type="button"
+          size="sm"
+          variant="outline"
+          onClick={() => addInView(entry.type)}
+        >
+          <PlusIcon aria-hidden />
+          {entry.title}
+        </Button>
+      ))}
+    </div>
+  )
+}
+
+/**
+ * The Nodes Library (spec §2): drag-and-drop entries for the script generator, scene and
+ * text node, each also addable with its button (keyboard users), and Quick Tips. Shown
+ * from the `md` breakpoint; {@link NodesLibraryBar} stands in below it.
+ */
+export function NodesLibrary() {
+  const addInView = useAddInView()
 
   const onDragStart = (event: DragEvent, type: NodeType) => {
     event.dataTransfer.setData(LIBRARY_DRAG_MIME, type)

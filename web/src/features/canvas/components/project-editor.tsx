@@ -15,7 +15,7 @@ import { useSessionStatus } from '../hooks/use-session-status'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { CanvasStoreContext } from '../stores/canvas-store-context'
 import { FlowCanvas } from './flow-canvas'
-import { NodesLibrary } from './nodes-library'
+import { NodesLibrary, NodesLibraryBar } from './nodes-library'
 import { ProjectBreadcrumb } from './project-breadcrumb'
 import { SavingIndicator } from './saving-indicator'
 
@@ -61,6 +61,7 @@ function EditorBody({ projectId }: { projectId: number }) {
         <ProjectBreadcrumb projectId={projectId} name={name} />
         <SavingIndicator />
       </div>
+      {ready ? <NodesLibraryBar /> : null}
       <div className="flex min-h-[32rem] flex-1">
         <NodesLibrary />
         <section aria-label="Canvas" className="relative flex-1 bg-muted/30">
