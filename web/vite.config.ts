@@ -28,7 +28,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
+            // Other libraries go with the code that uses them: the editor's load with the editor.
           ],
         },
       },

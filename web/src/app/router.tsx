@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react'
+import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react'
 import { Route, Switch, useLocation } from 'wouter'
 import { AuthPage } from '@/features/auth/components/auth-page'
 import { ProtectedRoute } from '@/features/auth/components/protected-route'
@@ -8,12 +8,17 @@ import { CheckoutPage } from '@/features/billing/components/checkout-page'
 import { SubscriptionCancelPage } from '@/features/billing/components/subscription-cancel-page'
 import { SubscriptionPage } from '@/features/billing/components/subscription-page'
 import { SubscriptionSuccessPage } from '@/features/billing/components/subscription-success-page'
-import { CanvasPage } from '@/features/canvas/components/canvas-page'
 import { PrivacyPage } from '@/features/legal/components/privacy-page'
 import { TermsPage } from '@/features/legal/components/terms-page'
 import { ProjectsPage } from '@/features/projects/components/projects-page'
+import { PageLoader } from '@/components/layout/page-loader'
 import { AppLayout } from './app-layout'
 import { NotFoundPage } from './not-found-page'
+
+/** The editor brings React Flow and Yjs: load it only when / is opened. */
+const CanvasPage = lazy(() =>
+  import('@/features/canvas/components/canvas-page').then((m) => ({ default: m.CanvasPage })),
+)
 
 /** An app page that needs a signed-in user (spec §2: guard, "Loading your account..."). */
 function Protected({ children }: { children: ReactNode }) {
@@ -48,7 +53,9 @@ export function AppRouter() {
       <Switch>
         <Route path="/">
           <Protected>
-            <CanvasPage />
+            <Suspense fallback={<PageLoader label="Loading your canvas..." />}>
+              <CanvasPage />
+            </Suspense>
           </Protected>
         </Route>
         <Route path="/projects">
