@@ -13,7 +13,8 @@ export function SavingIndicator() {
           : 'invisible flex items-center gap-2 text-sm'
       }
     >
-      <Spinner />
+      {/* Mounted only while visible: an invisible spinning element still costs a frame per refresh. */}
+      {savingIndicator ? <Spinner /> : <span className="size-4" />}
       Saving changes...
     </span>
   )

@@ -87,7 +87,8 @@ export function TextAreaField(props: {
     <FieldFrame id={id} label={props.label} error={props.error} hint={props.hint}>
       <textarea
         id={id}
-        className={cn(controlClass, 'nowheel resize-y')}
+        // Scrollable boxes are costly to composite on large canvases: scroll only while focused.
+        className={cn(controlClass, 'nowheel resize-y overflow-hidden focus:overflow-auto')}
         rows={props.rows ?? 3}
         value={props.value}
         placeholder={props.placeholder}
