@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import { waitForEmail } from '../support/mail.ts'
+import { notifications } from '../support/app.ts'
 
 // Accounts, as spec §2 (/auth, header, guards, 404), §5 and §8 (auth toasts) describe them.
 
@@ -18,14 +19,6 @@ function newPerson(name: string): Person {
     email: `${first}+${unique}@example.com`,
     password: `Reel-graph-${unique}`,
   }
-}
-
-/**
- * The toast region (F8 focuses it). Looking inside it keeps a toast's text apart from the
- * copy Radix puts in a screen-reader announcement.
- */
-function notifications(page: Page) {
-  return page.getByRole('region', { name: /^Notifications/ })
 }
 
 async function register(page: Page, person: Person): Promise<void> {

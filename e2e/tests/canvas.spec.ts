@@ -1,14 +1,10 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
+import { notifications, registerFreshUser } from '../support/app.ts'
 
 // The canvas editor at /, as spec §2 ("/ (canvas editor)"), §4 (Canvas behaviour, Save
 // status), §8 (Projects) and issue 3 items 5 and 6 describe it: a graph built on the
 // canvas is stored, two pages of one person edit it live, and offline edits are kept on
 // the device and reach the server once it is back.
-
-/** The toast region; looking inside it keeps a toast apart from Radix's announcement copy. */
-function notifications(page: Page) {
-  return page.getByRole('region', { name: /^Notifications/ })
-}
 
 /** The header's save-status pill (spec §2 Header): Saved, Saving... or Unsaved. */
 function saveStatus(page: Page, text: 'Saved' | 'Saving...' | 'Unsaved') {
@@ -23,24 +19,6 @@ function canvasNode(page: Page, label: string) {
 /** The connections drawn on the canvas. */
 function connections(page: Page) {
   return page.locator('[aria-roledescription="edge"]')
-}
-
-/**
- * Registers a fresh account through the API (setup only; the auth spec covers the form).
- * `request` shares the page's cookies, so the page is signed in afterwards.
- */
-async function registerFreshUser(
-  request: APIRequestContext,
-  baseURL: string | undefined,
-  name: string,
-): Promise<void> {
-  const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
-  const first = name.split(' ')[0]?.toLowerCase() ?? 'user'
-  const res = await request.post('/api/register', {
-    headers: { origin: baseURL ?? '' },
-    data: { name, email: `${first}+${unique}@example.com`, password: `Reel-graph-${unique}` },
-  })
-  expect(res.status(), await res.text()).toBe(201)
 }
 
 /** Creates a project through the API (setup only) and returns its id. */

@@ -1,34 +1,12 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
+import { notifications, registerFreshUser } from '../support/app.ts'
 
 // The /projects page, as spec §2 (/projects), §5 Projects and §8 Projects describe it, and
 // issue 3: owners only, everyone else gets 404.
 
-/** The toast region; looking inside it keeps a toast apart from Radix's announcement copy. */
-function notifications(page: Page) {
-  return page.getByRole('region', { name: /^Notifications/ })
-}
-
 /** One project card, found by its name. */
 function card(page: Page, name: string) {
   return page.getByRole('article', { name, exact: true })
-}
-
-/**
- * Registers a fresh account through the API (setup only; the auth spec covers the form).
- * `request` shares the page's cookies, so the page is signed in afterwards.
- */
-async function registerFreshUser(
-  request: APIRequestContext,
-  baseURL: string | undefined,
-  name: string,
-): Promise<void> {
-  const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
-  const first = name.split(' ')[0]?.toLowerCase() ?? 'user'
-  const res = await request.post('/api/register', {
-    headers: { origin: baseURL ?? '' },
-    data: { name, email: `${first}+${unique}@example.com`, password: `Reel-graph-${unique}` },
-  })
-  expect(res.status(), await res.text()).toBe(201)
 }
 
 /** The id in a card's Open link (`/?id=<id>`). */

@@ -1,0 +1,31 @@
+import { type APIRequestContext, expect, type Page } from '@playwright/test'
+
+/**
+ * Helpers every browser test shares: the toast region and account setup.
+ */
+
+/**
+ * The toast region (F8 focuses it). Looking inside it keeps a toast's text apart from the
+ * copy Radix puts in a screen-reader announcement.
+ */
+export function notifications(page: Page) {
+  return page.getByRole('region', { name: /^Notifications/ })
+}
+
+/**
+ * Registers a fresh account through the API (setup only; the auth spec covers the form).
+ * `request` shares the page's cookies, so the page is signed in afterwards.
+ */
+export async function registerFreshUser(
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  name: string,
+): Promise<void> {
+  const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
+  const first = name.split(' ')[0]?.toLowerCase() ?? 'user'
+  const res = await request.post('/api/register', {
+    headers: { origin: baseURL ?? '' },
+    data: { name, email: `${first}+${unique}@example.com`, password: `Reel-graph-${unique}` },
+  })
+  expect(res.status(), await res.text()).toBe(201)
+}
