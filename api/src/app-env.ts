@@ -3,6 +3,8 @@ import type { Graph } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { Env } from './env.ts'
+import type { AssetStorage } from './features/assets/asset-storage.ts'
+import type { AiProviders } from './features/generation/providers/types.ts'
 import type { ValidSession } from '@reelgraph/db'
 import type { BackgroundTasks } from './lib/background-tasks.ts'
 import type { Mailer } from './services/mailer.ts'
@@ -32,6 +34,10 @@ export interface AppDeps {
   rateLimits: RateLimits
   tasks: BackgroundTasks
   documents: DocumentGateway
+  /** The active AI providers (issue 4). */
+  ai: AiProviders
+  /** Where generated files' bytes live (issue 4). */
+  assets: AssetStorage
 }
 
 /** Hono's environment for every route: the typed context variables. */

@@ -1,3 +1,4 @@
+import { DEFAULT_GENERATION_COSTS } from '@reelgraph/shared'
 import { z } from 'zod'
 
 const bool = z
@@ -40,6 +41,38 @@ export const envSchema = z
     TRUST_PROXY: bool,
     /** Directory of the built web app to serve; empty to serve none (dev). */
     WEB_DIST_DIR: z.string().default('./web/dist'),
+
+    /** Text provider: builtin | openai. Default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set. */
+    AI_TEXT_PROVIDER: z.enum(['builtin', 'openai']).optional(),
+    /** Image provider: builtin | openai | civitai | automatic1111. Default: the one configured, else builtin. */
+    AI_IMAGE_PROVIDER: z.enum(['builtin', 'openai', 'civitai', 'automatic1111']).optional(),
+    OPENAI_API_KEY: optionalString,
+    /** Any OpenAI-compatible server (Ollama: http://localhost:11434/v1). */
+    OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
+    OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+    OPENAI_IMAGE_MODEL: z.string().default('gpt-image-1'),
+    CIVITAI_API_TOKEN: optionalString,
+    /** Civitai's API base (tests point it at a local server). */
+    CIVITAI_BASE_URL: z.url().default('https://civitai.com'),
+    /** A self-hosted Stable Diffusion web UI, e.g. http://127.0.0.1:7860. */
+    A1111_URL: optionalString.pipe(z.url().optional()),
+    /** Timeout of one text call, in ms. */
+    AI_TEXT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+    /** Timeout of one image generation (including polling), in ms. */
+    AI_IMAGE_TIMEOUT_MS: z.coerce.number().int().positive().default(180_000),
+    /** Credits per action (ARCHITECTURE decision 4). */
+    COST_SCRIPT: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.script),
+    COST_SCENES: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.scenes),
+    COST_IMAGE: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.image),
+
+    /** S3-compatible asset storage; when S3_BUCKET is unset, assets go to DATA_DIR/assets. */
+    S3_BUCKET: optionalString,
+    S3_ENDPOINT: optionalString.pipe(z.url().optional()),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    /** Path-style URLs (MinIO and most self-hosted stores need them). */
+    S3_FORCE_PATH_STYLE: bool,
   })
   .transform((env) => {
     const appUrl = env.APP_URL ?? `http://localhost:${env.PORT}`
@@ -50,7 +83,26 @@ export const envSchema = z
         .filter(Boolean)
         .map((o) => new URL(o).origin),
     ]
-    return { ...env, APP_URL: appUrl.replace(/\/$/, ''), allowedOrigins }
+    const textProvider =
+      env.AI_TEXT_PROVIDER ?? (env.OPENAI_API_KEY || env.OPENAI_BASE_URL ? 'openai' : 'builtin')
+    const imageProvider =
+      env.AI_IMAGE_PROVIDER ??
+      (env.CIVITAI_API_TOKEN
+        ? 'civitai'
+        : env.A1111_URL
+          ? 'automatic1111'
+          : env.OPENAI_API_KEY
+            ? 'openai'
+            : 'builtin')
+    const costs = { script: env.COST_SCRIPT, scenes: env.COST_SCENES, image: env.COST_IMAGE }
+    return {
+      ...env,
+      APP_URL: appUrl.replace(/\/$/, ''),
+      allowedOrigins,
+      textProvider,
+      imageProvider,
+      costs,
+    }
   })
 
 /** The parsed settings. */

@@ -14,6 +14,8 @@ import { createApp } from './app.ts'
 import type { AppDeps } from './app-env.ts'
 import { DEFAULT_RATE_LIMITS } from './config.ts'
 import { type Env, loadEnv } from './env.ts'
+import { createAssetStorage } from './features/assets/index.ts'
+import { createAiProviders } from './features/generation/providers/index.ts'
 import { BackgroundTasks } from './lib/background-tasks.ts'
 import { createLogger } from './lib/logger.ts'
 import { createMailer } from './services/mailer.ts'
@@ -69,6 +71,8 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     rateLimits: createRateLimits(DEFAULT_RATE_LIMITS),
     tasks: new BackgroundTasks(logger),
     documents: createDocumentGateway(sync),
+    ai: createAiProviders(env, logger),
+    assets: createAssetStorage(env),
   }
   const app = createApp(deps, { webDistDir: env.WEB_DIST_DIR || undefined })
   const server = await new Promise<ServerType>((resolve) => {

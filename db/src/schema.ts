@@ -79,6 +79,10 @@ export interface CreditTransactionsTable {
   transaction_type: CreditTransactionType
   description: string | null
   idempotency_key: string | null
+  /** Of `amount`, how much moved in the plan bucket (negative for a spend). */
+  plan_amount: Generated<number>
+  /** Of `amount`, how much moved in the purchased bucket. */
+  purchased_amount: Generated<number>
   created_at: Timestamp
 }
 
@@ -101,6 +105,18 @@ export interface ProjectDocumentsTable {
   updated_at: Timestamp
 }
 
+/** A generated file (image); its bytes live in the asset storage under `storage_key`. */
+export interface AssetsTable {
+  /** Random, unguessable id; the URL is /api/assets/:id. */
+  id: string
+  user_id: number
+  project_id: number
+  storage_key: string
+  mime_type: string
+  byte_size: number
+  created_at: Timestamp
+}
+
 /** The Kysely database interface. */
 export interface DB {
   users: UsersTable
@@ -110,6 +126,7 @@ export interface DB {
   credit_transactions: CreditTransactionsTable
   projects: ProjectsTable
   project_documents: ProjectDocumentsTable
+  assets: AssetsTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -118,3 +135,4 @@ export type UserUpdate = Updateable<UsersTable>
 export type SessionRow = Selectable<SessionsTable>
 export type CreditTransactionRow = Selectable<CreditTransactionsTable>
 export type ProjectRow = Selectable<ProjectsTable>
+export type AssetRow = Selectable<AssetsTable>

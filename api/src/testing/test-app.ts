@@ -12,6 +12,8 @@ import { createApp } from '../app.ts'
 import type { AppDeps } from '../app-env.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitRules } from '../config.ts'
 import { loadEnv } from '../env.ts'
+import { createAssetStorage } from '../features/assets/index.ts'
+import { createAiProviders } from '../features/generation/providers/index.ts'
 import { BackgroundTasks } from '../lib/background-tasks.ts'
 import { createLogger } from '../lib/logger.ts'
 import { createMailer } from '../services/mailer.ts'
@@ -57,6 +59,8 @@ export interface RequestOptions {
 export async function createTestApp(
   kind: TestDatabaseKind,
   rateLimits: RateLimitRules = LOOSE_RATE_LIMITS,
+  /** Extra environment, e.g. a provider pointed at a local test server. */
+  envOverrides: Record<string, string> = {},
 ): Promise<TestApp> {
   const { db, dispose } = await kind.create()
   const mailDir = await mkdtemp(join(tmpdir(), 'reelgraph-mail-'))
@@ -65,6 +69,7 @@ export async function createTestApp(
     APP_URL: TEST_ORIGIN,
     LOG_LEVEL: 'silent',
     DATA_DIR: mailDir,
+    ...envOverrides,
   })
   const logger = createLogger('silent')
   const sync = createSyncServer({ db, logger, secureCookies: false })
@@ -76,6 +81,8 @@ export async function createTestApp(
     rateLimits: createRateLimits(rateLimits),
     tasks: new BackgroundTasks(logger),
     documents: createDocumentGateway(sync),
+    ai: createAiProviders(env, logger),
+    assets: createAssetStorage(env),
   }
   const app = createApp(deps)
   return {

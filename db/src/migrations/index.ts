@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely/migration'
 import * as accounts from './0001-accounts.ts'
 import * as projectDocuments from './0002-project-documents.ts'
+import * as generation from './0003-generation.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -9,4 +10,5 @@ import * as projectDocuments from './0002-project-documents.ts'
 export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-project-documents': projectDocuments,
+  '0003-generation': generation,
 }

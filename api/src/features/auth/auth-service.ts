@@ -70,6 +70,7 @@ export async function registerUser(db: Kysely<DB>, input: RegisterInput): Promis
           amount: INITIAL_CREDITS,
           transaction_type: 'account_creation',
           description: 'Welcome credits',
+          purchased_amount: INITIAL_CREDITS,
           idempotency_key: `account_creation:${user.id}`,
         })
         .execute()

@@ -1,0 +1,13 @@
+/**
+ * Where generated files' bytes live (ARCHITECTURE decision 8; issue 4 item 4): a folder
+ * (`DATA_DIR/assets`, the default) or an S3-compatible bucket when `S3_*` is set.
+ * Keys are opaque strings chosen by the caller (e.g. `projects/12/<asset id>.png`).
+ */
+export interface AssetStorage {
+  /** Stores bytes under `key`, replacing any. */
+  put(key: string, bytes: Uint8Array, mimeType: string): Promise<void>
+  /** The bytes under `key`, or null when there are none. */
+  get(key: string): Promise<Uint8Array | null>
+  /** Removes `key`; missing keys are fine. */
+  delete(key: string): Promise<void>
+}

@@ -1,0 +1,87 @@
+import type {
+  GenerateImageRequest,
+  GenerateScriptInput,
+  ImageModel,
+  Scene,
+} from '@reelgraph/shared'
+
+/**
+ * The AI providers behind generation (ARCHITECTURE "AI providers"; issue 4 item 2).
+ * Implementations: builtin (offline), openai, civitai, automatic1111.
+ */
+
+/** Who answers: shown to the user by `GET /api/ai/providers`. */
+export interface ProviderInfo {
+  /** `builtin` | `openai` | `civitai` | `automatic1111`. */
+  id: string
+  /** A human name, e.g. "OpenAI gpt-4o-mini" or "Offline drafts (built in)". */
+  name: string
+  /** True for the builtin provider: the UI says plainly these are offline drafts. */
+  offline: boolean
+}
+
+/** Writes scripts and splits them into scenes. */
+export interface TextProvider {
+  readonly info: ProviderInfo
+  /**
+   * A video script for the topic in the given style, tone and format.
+   * @throws ProviderError on timeout, an upstream error or a malformed answer.
+   */
+  generateScript(input: GenerateScriptInput, signal: AbortSignal): Promise<string>
+  /**
+   * Exactly `sceneCount` scenes covering the script, each with narration and visuals.
+   * @throws ProviderError on timeout, an upstream error or a malformed answer.
+   */
+  generateScenes(
+    input: { script: string; sceneCount: number },
+    signal: AbortSignal,
+  ): Promise<Scene[]>
+}
+
+/** A generated image's bytes. */
+export interface GeneratedImage {
+  bytes: Uint8Array
+  /** e.g. `image/png`, `image/jpeg`. */
+  mimeType: string
+}
+
+/** Lists models and makes images. */
+export interface ImageProvider {
+  readonly info: ProviderInfo
+  /**
+   * Up to `limit` models, each with at least one version (spec §3 Model).
+   * @throws ProviderError on timeout, an upstream error or a malformed answer.
+   */
+  listModels(limit: number, signal: AbortSignal): Promise<ImageModel[]>
+  /**
+   * One image of exactly the asked size. `seed` is always set (the caller picks a random
+   * one when the user left it empty).
+   * @throws ProviderError on timeout, an upstream error or a malformed answer.
+   */
+  generateImage(
+    request: GenerateImageRequest & { seed: number },
+    signal: AbortSignal,
+  ): Promise<GeneratedImage>
+}
+
+/** The active providers. */
+export interface AiProviders {
+  text: TextProvider
+  image: ImageProvider
+}
+
+/** Why a provider call failed. */
+export type ProviderErrorKind = 'timeout' | 'upstream' | 'malformed' | 'unavailable'
+
+/**
+ * A provider call that failed. `message` is safe to show a person (no keys, no raw
+ * upstream bodies); `cause` keeps the detail for the log.
+ */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind
+  constructor(kind: ProviderErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'ProviderError'
+    this.kind = kind
+  }
+}
