@@ -1,0 +1,229 @@
+import type { CreditTransactionType, DB } from '@reelgraph/db'
+import { type Kysely, sql } from 'kysely'
+import { AppError } from '../../lib/app-error.ts'
+
+/**
+ * The credit ledger (issue 4 item 1; ARCHITECTURE decisions 4 and 5).
+ *
+ * A user's balance lives in two buckets on `users`: plan credits (reset each billing cycle)
+ * and purchased credits (never expire); the API's `credits` is their sum. Every change is
+ * one transaction that updates the buckets and appends a `credit_transactions` row saying
+ * how much moved in each bucket, so a user's rows always sum to their balance. Spends take
+ * plan credits first and never go below zero; idempotency keys are unique, so a request
+ * repeated with the same key is applied once.
+ */
+
+/** The buckets a change moved credits in (negative for a spend). */
+export interface BucketAmounts {
+  plan: number
+  purchased: number
+}
+
+/** A user's balance by bucket; `total` is what the API calls `credits`. */
+export interface Balance extends BucketAmounts {
+  total: number
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === '23505'
+}
+
+function balanceOf(row: { plan_credits: number; purchased_credits: number }): Balance {
+  return {
+    plan: row.plan_credits,
+    purchased: row.purchased_credits,
+    total: row.plan_credits + row.purchased_credits,
+  }
+}
+
+/**
+ * The user's balance.
+ * @throws AppError 404 when there is no such user.
+ */
+export async function getBalance(db: Kysely<DB>, userId: number): Promise<Balance> {
+  const row = await db
+    .selectFrom('users')
+    .select(['plan_credits', 'purchased_credits'])
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  if (!row) throw new AppError('NOT_FOUND', 'This account does not exist.')
+  return balanceOf(row)
+}
+
+/** A spend: who, how much (credits, > 0), why, and its idempotency key. */
+export interface SpendInput {
+  userId: number
+  amount: number
+  type: CreditTransactionType
+  description: string
+  idempotencyKey: string
+}
+
+/** What a spend did. */
+export interface Spend {
+  transactionId: number
+  taken: BucketAmounts
+  balance: Balance
+}
+
+/**
+ * Takes `amount` credits, plan credits first, in one transaction (the user's row is locked,
+ * and the update is conditional on enough credits, so concurrent spends never overdraw).
+ * @throws AppError 402 INSUFFICIENT_CREDITS ("This needs N credits; you have M.");
+ *   409 DUPLICATE_REQUEST when the idempotency key was used before (nothing is taken).
+ */
+export async function spendCredits(db: Kysely<DB>, input: SpendInput): Promise<Spend> {
+  if (!Number.isInteger(input.amount) || input.amount <= 0) {
+    throw new Error(`A spend must be a positive whole number of credits, got ${input.amount}`)
+  }
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const user = await trx
+        .selectFrom('users')
+        .select(['plan_credits', 'purchased_credits'])
+        .where('id', '=', input.userId)
+        .forUpdate()
+        .executeTakeFirst()
+      if (!user) throw new AppError('NOT_FOUND', 'This account does not exist.')
+      const have = user.plan_credits + user.purchased_credits
+      if (have < input.amount) {
+        throw new AppError(
+          'INSUFFICIENT_CREDITS',
+          `This needs ${input.amount} ${input.amount === 1 ? 'credit' : 'credits'}; you have ${have}. Buy a credit package or upgrade your plan on the Subscription page.`,
+        )
+      }
+      const plan = Math.min(user.plan_credits, input.amount)
+      const purchased = input.amount - plan
+      const updated = await trx
+        .updateTable('users')
+        .set({
+          plan_credits: sql`plan_credits - ${plan}`,
+          purchased_credits: sql`purchased_credits - ${purchased}`,
+        })
+        .where('id', '=', input.userId)
+        .where('plan_credits', '>=', plan)
+        .where('purchased_credits', '>=', purchased)
+        .returning(['plan_credits', 'purchased_credits'])
+        .executeTakeFirst()
+      if (!updated) throw new Error('The balance changed during a locked spend')
+      const row = await trx
+        .insertInto('credit_transactions')
+        .values({
+          user_id: input.userId,
+          amount: -input.amount,
+          plan_amount: -plan,
+          purchased_amount: -purchased,
+          transaction_type: input.type,
+          description: input.description,
+          idempotency_key: input.idempotencyKey,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return { transactionId: row.id, taken: { plan, purchased }, balance: balanceOf(updated) }
+    })
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      throw new AppError(
+        'DUPLICATE_REQUEST',
+        'This request was already received and charged once; it is not charged again.',
+      )
+    }
+    throw err
+  }
+}
+
+/**
+ * Gives back a spend's credits to the buckets they came from, with a `generation_refund`
+ * row keyed `refund:<the spend's key>`; refunding the same spend twice does nothing.
+ * @returns the balance after the refund.
+ */
+export async function refundSpend(
+  db: Kysely<DB>,
+  spendTransactionId: number,
+  description: string,
+): Promise<Balance> {
+  return db.transaction().execute(async (trx) => {
+    const spend = await trx
+      .selectFrom('credit_transactions')
+      .selectAll()
+      .where('id', '=', spendTransactionId)
+      .executeTakeFirstOrThrow()
+    const key = `refund:${spend.idempotency_key ?? spend.id}`
+    const inserted = await trx
+      .insertInto('credit_transactions')
+      .values({
+        user_id: spend.user_id,
+        amount: -spend.amount,
+        plan_amount: -spend.plan_amount,
+        purchased_amount: -spend.purchased_amount,
+        transaction_type: 'generation_refund',
+        description,
+        idempotency_key: key,
+      })
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    const query = inserted
+      ? trx
+          .updateTable('users')
+          .set({
+            plan_credits: sql`plan_credits + ${-spend.plan_amount}`,
+            purchased_credits: sql`purchased_credits + ${-spend.purchased_amount}`,
+          })
+          .where('id', '=', spend.user_id)
+          .returning(['plan_credits', 'purchased_credits'])
+      : trx
+          .selectFrom('users')
+          .select(['plan_credits', 'purchased_credits'])
+          .where('id', '=', spend.user_id)
+    return balanceOf(await query.executeTakeFirstOrThrow())
+  })
+}
+
+/** A grant: credits added to one bucket (plan renewals, packages, admin adjustments). */
+export interface GrantInput {
+  userId: number
+  amount: number
+  bucket: 'plan' | 'purchased'
+  type: CreditTransactionType
+  description: string
+  idempotencyKey: string
+}
+
+/**
+ * Adds credits to a bucket with a ledger row, once per idempotency key.
+ * @returns the balance and whether this call applied the grant (false: the key was used).
+ */
+export async function grantCredits(
+  db: Kysely<DB>,
+  input: GrantInput,
+): Promise<{ applied: boolean; balance: Balance }> {
+  if (!Number.isInteger(input.amount) || input.amount <= 0) {
+    throw new Error(`A grant must be a positive whole number of credits, got ${input.amount}`)
+  }
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('credit_transactions')
+      .values({
+        user_id: input.userId,
+        amount: input.amount,
+        plan_amount: input.bucket === 'plan' ? input.amount : 0,
+        purchased_amount: input.bucket === 'purchased' ? input.amount : 0,
+        transaction_type: input.type,
+        description: input.description,
+        idempotency_key: input.idempotencyKey,
+      })
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (!inserted) return { applied: false, balance: await getBalance(trx, input.userId) }
+    const column = input.bucket === 'plan' ? 'plan_credits' : 'purchased_credits'
+    const row = await trx
+      .updateTable('users')
+      .set({ [column]: sql`${sql.ref(column)} + ${input.amount}` })
+      .where('id', '=', input.userId)
+      .returning(['plan_credits', 'purchased_credits'])
+      .executeTakeFirstOrThrow()
+    return { applied: true, balance: balanceOf(row) }
+  })
+}
