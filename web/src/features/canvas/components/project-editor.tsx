@@ -14,6 +14,7 @@ import { useSaveStatusBridge } from '../hooks/use-save-status-bridge'
 import { useSessionStatus } from '../hooks/use-session-status'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { CanvasStoreContext } from '../stores/canvas-store-context'
+import { ProjectIdContext } from '../stores/project-id-context'
 import { FlowCanvas } from './flow-canvas'
 import { NodesLibrary, NodesLibraryBar } from './nodes-library'
 import { ProjectBreadcrumb } from './project-breadcrumb'
@@ -80,9 +81,11 @@ export function ProjectEditor({ projectId }: { projectId: number }) {
   const session = useProjectSession(projectId)
   return (
     <CanvasStoreContext.Provider value={session.store}>
-      <ReactFlowProvider>
-        <EditorBody projectId={projectId} />
-      </ReactFlowProvider>
+      <ProjectIdContext.Provider value={projectId}>
+        <ReactFlowProvider>
+          <EditorBody projectId={projectId} />
+        </ReactFlowProvider>
+      </ProjectIdContext.Provider>
     </CanvasStoreContext.Provider>
   )
 }

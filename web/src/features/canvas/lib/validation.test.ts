@@ -23,6 +23,10 @@ describe('generation rules (spec §5)', () => {
       'Please select a model for image generation',
     )
     expect(imageGenerationIssue({ prompt: 'a cat', modelId: 'm' })).toBeNull()
+    expect(imageGenerationIssue({ prompt: 'a cat', modelId: 'm', modelVersionId: '' })).toBe(
+      'Please select a model for image generation',
+    )
+    expect(imageGenerationIssue({ prompt: 'a cat', modelId: 'm', modelVersionId: 'v' })).toBeNull()
   })
 
   it('checks sizes, steps, guidance and seed ranges', () => {

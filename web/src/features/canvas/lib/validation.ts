@@ -31,10 +31,18 @@ export function sceneGenerationIssue(data: { content: string }): string | null {
   return data.content.trim() === '' ? GENERATION_MESSAGES.contentRequired : null
 }
 
-/** Generate Image needs a prompt, then a model (spec §5 Image generation). */
-export function imageGenerationIssue(data: { prompt: string; modelId: string }): string | null {
+/**
+ * Generate Image needs a prompt, then a model (spec §5 Image generation): a model and,
+ * when the node tracks one, its version.
+ */
+export function imageGenerationIssue(data: {
+  prompt: string
+  modelId: string
+  modelVersionId?: string
+}): string | null {
   if (data.prompt.trim() === '') return GENERATION_MESSAGES.promptRequired
-  if (data.modelId.trim() === '') return GENERATION_MESSAGES.modelRequired
+  if (data.modelId.trim() === '' || data.modelVersionId?.trim() === '')
+    return GENERATION_MESSAGES.modelRequired
   return null
 }
 

@@ -2,9 +2,12 @@ import { SCENE_COUNT_MAX, SCENE_COUNT_MIN } from '@reelgraph/shared'
 import type { NodeProps } from '@xyflow/react'
 import { TypeIcon } from 'lucide-react'
 import { memo } from 'react'
+import { useGenerateScenes } from '@/lib/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useCompactNodes } from '../hooks/use-compact-nodes'
+import { useGenerationInfo, useGenerationRun } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
+import { buildScenesRequest, scenesResult } from '../lib/generation'
 import type { EditableTextNode as EditableTextFlowNode } from '../lib/node-types'
 import { sceneGenerationIssue } from '../lib/validation'
 import { GenerateButton } from './generate-button'
@@ -13,16 +16,27 @@ import { NodeShell } from './node-shell'
 
 /**
  * Text node: the script's content, the number of scenes (1 to 25, default 6) and Generate
- * Scenes, which needs content (spec §5 Scene generation).
+ * Scenes, which needs content (spec §5 Scene generation) and writes "Scene N" nodes in one
+ * row 550 below, 320 apart, each connected (spec §4, §9).
  */
 export const EditableTextNode = memo(function EditableTextNode({
   id,
   selected,
 }: NodeProps<EditableTextFlowNode>) {
   const data = useNodeData(id, 'editable-text')
-  const { updateNodeData } = useCanvasActions()
+  const { updateNodeData, addGraph, getNode } = useCanvasActions()
   const compact = useCompactNodes()
+  const info = useGenerationInfo('scenes')
+  const generation = useGenerationRun('scenes', useGenerateScenes())
   if (!data) return null
+  const issue = sceneGenerationIssue(data)
+  const generate = () => {
+    if (issue) return
+    void generation.run(buildScenesRequest(data), ({ scenes }) => {
+      const textNode = getNode(id)
+      if (textNode) addGraph(scenesResult(textNode, scenes))
+    })
+  }
   return (
     <NodeShell
       label={data.label}
@@ -47,7 +61,14 @@ export const EditableTextNode = memo(function EditableTextNode({
         max={SCENE_COUNT_MAX}
         onChange={(sceneCount) => updateNodeData(id, { sceneCount })}
       />
-      <GenerateButton label="Generate Scenes" issue={sceneGenerationIssue(data)} />
+      <GenerateButton
+        label="Generate Scenes"
+        info={info}
+        issue={issue}
+        busy={generation.busy}
+        error={generation.error}
+        onGenerate={generate}
+      />
     </NodeShell>
   )
 })

@@ -1,55 +1,89 @@
-import { SparklesIcon } from 'lucide-react'
+import { SparklesIcon, WifiOffIcon } from 'lucide-react'
 import { Tooltip } from 'radix-ui'
 import { useId } from 'react'
+import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
+import { Spinner } from '@/components/ui/spinner'
+import type { GenerationInfo } from '../hooks/use-generation'
+import { buttonLabelWithCost } from '../lib/generation'
 
-/** What the disabled generation buttons say until the generation issue wires them. */
-export const GENERATION_COMING_SOON = 'AI generation is coming soon: this button is not active yet.'
+/** What the "Offline draft" badge explains. */
+export function offlineExplanation(providerName: string | undefined): string {
+  return `${providerName ?? 'The built-in provider'} works offline: this makes a draft without an AI model. Configure an AI provider for real generations.`
+}
 
 /**
- * A generation button (Generate Script / Scenes / Image). Generation is not wired yet
- * (issue 3: "they render, validate their inputs and stay disabled with a tooltip"), so it
- * is always disabled; `issue` is the spec §5 message for the current inputs, shown under
- * it as a hint. The tooltip sits on a focusable wrapper, since a disabled button gets no events.
+ * A generation button (Generate Script / Scenes / Image) with its cost ("Generate Script ·
+ * 1 credit"). Disabled while `issue` (the spec §5 message, shown under it) or while busy
+ * ("Generating...", which also blocks repeat clicks, spec §4). An "Offline draft" badge
+ * says when the active provider is the offline one; `error` (the spec §8 alert of the last
+ * failure) shows under it.
  */
-export function GenerateButton({ label, issue }: { label: string; issue: string | null }) {
+export function GenerateButton({
+  label,
+  info,
+  issue,
+  busy,
+  error,
+  onGenerate,
+}: {
+  label: string
+  info: GenerationInfo
+  issue: string | null
+  busy: boolean
+  error: string | null
+  onGenerate: () => void
+}) {
   const id = useId()
+  const explanation = offlineExplanation(info.providerName)
   return (
     <div className="grid gap-1">
-      <Tooltip.Root>
-        <Tooltip.Trigger asChild>
-          <span
-            tabIndex={0}
-            className="nodrag flex rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-            aria-describedby={`${id}-why`}
-          >
-            <Button
-              type="button"
-              size="sm"
-              className="w-full"
-              disabled
-              aria-describedby={`${id}-why`}
+      <Button
+        type="button"
+        size="sm"
+        className="nodrag w-full"
+        disabled={issue !== null || busy}
+        aria-busy={busy || undefined}
+        aria-describedby={issue ? `${id}-issue` : error ? `${id}-error` : undefined}
+        onClick={onGenerate}
+      >
+        {busy ? <Spinner /> : <SparklesIcon aria-hidden />}
+        {busy ? 'Generating...' : buttonLabelWithCost(label, info.cost)}
+      </Button>
+      {info.offline ? (
+        <Tooltip.Root>
+          <Tooltip.Trigger asChild>
+            <Badge
+              variant="secondary"
+              tabIndex={0}
+              className="nodrag outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+              aria-label={`Offline draft: ${explanation}`}
             >
-              <SparklesIcon aria-hidden />
-              {label}
-            </Button>
-          </span>
-        </Tooltip.Trigger>
-        <Tooltip.Portal>
-          <Tooltip.Content
-            side="bottom"
-            sideOffset={6}
-            className="z-50 max-w-60 rounded-md bg-foreground px-2 py-1 text-background text-xs shadow-md"
-          >
-            {GENERATION_COMING_SOON}
-            <Tooltip.Arrow className="fill-foreground" />
-          </Tooltip.Content>
-        </Tooltip.Portal>
-      </Tooltip.Root>
-      <span id={`${id}-why`} className="sr-only">
-        {GENERATION_COMING_SOON}
-      </span>
-      {issue ? <p className="text-muted-foreground text-xs">{issue}</p> : null}
+              <WifiOffIcon aria-hidden />
+              Offline draft
+            </Badge>
+          </Tooltip.Trigger>
+          <Tooltip.Portal>
+            <Tooltip.Content
+              side="bottom"
+              sideOffset={6}
+              className="z-50 max-w-60 rounded-md bg-foreground px-2 py-1 text-background text-xs shadow-md"
+            >
+              {explanation}
+              <Tooltip.Arrow className="fill-foreground" />
+            </Tooltip.Content>
+          </Tooltip.Portal>
+        </Tooltip.Root>
+      ) : null}
+      {issue ? (
+        <p id={`${id}-issue`} className="text-muted-foreground text-xs">
+          {issue}
+        </p>
+      ) : error && !busy ? (
+        <p id={`${id}-error`} role="alert" className="text-destructive text-xs">
+          {error}
+        </p>
+      ) : null}
     </div>
   )
 }

@@ -10,10 +10,18 @@ import {
 } from '@reelgraph/shared'
 import type { NodeProps } from '@xyflow/react'
 import { ImagePlusIcon } from 'lucide-react'
-import { memo } from 'react'
+import { memo, useEffect, useMemo } from 'react'
+import { useGenerateImage, useImageModels } from '@/lib/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useCompactNodes } from '../hooks/use-compact-nodes'
+import { useGenerationInfo, useGenerationRun, useProjectId } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
+import {
+  buildImageRequest,
+  firstModelSelection,
+  firstVersionOf,
+  imageResult,
+} from '../lib/generation'
 import type { ImageGeneratorNode as ImageGeneratorFlowNode } from '../lib/node-types'
 import {
   guidanceIssue,
@@ -31,18 +39,52 @@ const heightIssue = (n: number) => imageSizeIssue(n, 'Height')
 
 /**
  * Image generator: prompt (filled from a connected scene's visuals), negative prompt,
- * model, size, steps, guidance and seed, with spec §5's ranges; Generate Image needs a
- * prompt and a model. The model list arrives with generation, so the select shows only a
- * model already stored on the node.
+ * model (the first of `GET /api/csas/models?limit=10` and its first version auto-selected
+ * when the node has none, spec §4), size, steps, guidance and seed, with spec §5's ranges.
+ * Generate Image needs a prompt and a model, sends a random seed when the seed is empty,
+ * and writes an image node 350 to the right, connected (spec §4).
  */
 export const ImageGeneratorNode = memo(function ImageGeneratorNode({
   id,
   selected,
 }: NodeProps<ImageGeneratorFlowNode>) {
   const data = useNodeData(id, 'image-generator')
-  const { updateNodeData } = useCanvasActions()
+  const { updateNodeData, addGraph, getNode } = useCanvasActions()
   const compact = useCompactNodes()
+  const projectId = useProjectId()
+  const info = useGenerationInfo('image')
+  const generation = useGenerationRun('image', useGenerateImage())
+  const models = useImageModels()
+  const items = models.data?.items
+  const modelOptions = useMemo(
+    () => (items ?? []).map((m) => ({ value: String(m.id), label: m.name })),
+    [items],
+  )
+  const modelId = data?.modelId
+  const modelVersionId = data?.modelVersionId
+
+  // The first model and its first version, when the node has none (spec §4).
+  useEffect(() => {
+    if (modelId === undefined || !items) return
+    if (modelId === '') {
+      const first = firstModelSelection(items)
+      if (first) updateNodeData(id, first)
+    } else if (modelVersionId === '') {
+      const version = firstVersionOf(items, modelId)
+      if (version) updateNodeData(id, { modelVersionId: version })
+    }
+  }, [id, items, modelId, modelVersionId, updateNodeData])
+
   if (!data) return null
+  const issue = imageGenerationIssue(data)
+  const generate = () => {
+    if (issue || projectId === null) return
+    const request = buildImageRequest(projectId, data)
+    void generation.run(request, (answer) => {
+      const generator = getNode(id)
+      if (generator) addGraph(imageResult(generator, request, answer))
+    })
+  }
   return (
     <NodeShell
       label={data.label}
@@ -70,10 +112,12 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
       <SelectField
         label="Model"
         value={data.modelId}
-        options={[]}
-        placeholder="Models load with image generation"
-        disabled={data.modelId === ''}
-        onChange={(modelId) => updateNodeData(id, { modelId })}
+        options={modelOptions}
+        placeholder={models.isPending ? 'Loading models...' : 'Select a model'}
+        error={models.isError ? 'The models could not be loaded.' : null}
+        onChange={(next) =>
+          updateNodeData(id, { modelId: next, modelVersionId: firstVersionOf(items, next) })
+        }
       />
       <div className="grid grid-cols-2 gap-2">
         <NumberField
@@ -121,7 +165,14 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
         hint="Leave empty for a random seed."
         onChange={(seed) => updateNodeData(id, { seed })}
       />
-      <GenerateButton label="Generate Image" issue={imageGenerationIssue(data)} />
+      <GenerateButton
+        label="Generate Image"
+        info={info}
+        issue={issue}
+        busy={generation.busy}
+        error={generation.error}
+        onGenerate={generate}
+      />
     </NodeShell>
   )
 })

@@ -4,28 +4,14 @@ import { DownloadIcon, ImageIcon, ImageOffIcon } from 'lucide-react'
 import { memo, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { useNodeData } from '../hooks/use-node-data'
+import { downloadUrl } from '../lib/generation'
 import type { ImageNode as ImageFlowNode } from '../lib/node-types'
 import { NodeShell } from './node-shell'
 
-/** Saves the image as generated-image.jpg (spec §9); opens it when it cannot be fetched. */
-async function download(url: string): Promise<void> {
-  try {
-    const res = await fetch(url, { credentials: 'include' })
-    if (!res.ok) throw new Error(`${res.status}`)
-    const href = URL.createObjectURL(await res.blob())
-    const a = document.createElement('a')
-    a.href = href
-    a.download = GENERATED_IMAGE_FILENAME
-    a.click()
-    setTimeout(() => URL.revokeObjectURL(href), 0)
-  } catch {
-    window.open(url, '_blank', 'noopener')
-  }
-}
-
 /**
  * Image: shows the generated image, or "Image failed to load" when it cannot load
- * (spec §8), and downloads it as generated-image.jpg.
+ * (spec §8), and downloads it as generated-image.jpg (spec §9): the api serves
+ * `<imageUrl>?download=1` as an attachment of that name, and the link says so too.
  */
 export const ImageNode = memo(function ImageNode({ id, selected }: NodeProps<ImageFlowNode>) {
   const data = useNodeData(id, 'image')
@@ -60,17 +46,19 @@ export const ImageNode = memo(function ImageNode({ id, selected }: NodeProps<Ima
       {data.prompt ? (
         <p className="line-clamp-3 text-muted-foreground text-xs">{data.prompt}</p>
       ) : null}
-      <Button
-        type="button"
-        size="sm"
-        variant="outline"
-        className="nodrag"
-        disabled={failed}
-        onClick={() => void download(data.imageUrl)}
-      >
-        <DownloadIcon aria-hidden />
-        Download
-      </Button>
+      {failed ? (
+        <Button type="button" size="sm" variant="outline" className="nodrag" disabled>
+          <DownloadIcon aria-hidden />
+          Download
+        </Button>
+      ) : (
+        <Button asChild size="sm" variant="outline" className="nodrag">
+          <a href={downloadUrl(data.imageUrl)} download={GENERATED_IMAGE_FILENAME}>
+            <DownloadIcon aria-hidden />
+            Download
+          </a>
+        </Button>
+      )}
     </NodeShell>
   )
 })

@@ -100,11 +100,17 @@ export function TextAreaField(props: {
   )
 }
 
+/** An option of {@link SelectField}: a value shown as is, or a value with its label. */
+export type SelectOption = string | { value: string; label: string }
+
+const optionValue = (o: SelectOption) => (typeof o === 'string' ? o : o.value)
+const optionLabel = (o: SelectOption) => (typeof o === 'string' ? o : o.label)
+
 /** A choice among a few options; a stored value that is not an option is still shown. */
 export function SelectField(props: {
   label: string
   value: string
-  options: readonly string[]
+  options: readonly SelectOption[]
   onChange: (value: string) => void
   placeholder?: string
   disabled?: boolean
@@ -112,8 +118,8 @@ export function SelectField(props: {
   hint?: ReactNode
 }) {
   const id = useId()
-  const options =
-    props.value && !props.options.includes(props.value)
+  const options: readonly SelectOption[] =
+    props.value && !props.options.some((o) => optionValue(o) === props.value)
       ? [props.value, ...props.options]
       : props.options
   return (
@@ -133,8 +139,8 @@ export function SelectField(props: {
           </option>
         ) : null}
         {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
+          <option key={optionValue(option)} value={optionValue(option)}>
+            {optionLabel(option)}
           </option>
         ))}
       </select>

@@ -1,19 +1,40 @@
 import type { NodeProps } from '@xyflow/react'
-import { ClapperboardIcon } from 'lucide-react'
+import { ClapperboardIcon, ImagePlusIcon } from 'lucide-react'
 import { memo } from 'react'
+import { Button } from '@/components/ui/button'
+import { toast } from '@/hooks/use-toast'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useCompactNodes } from '../hooks/use-compact-nodes'
 import { useNodeData } from '../hooks/use-node-data'
+import { CANVAS_TOASTS } from '../lib/canvas-messages'
+import { imageGeneratorForScene } from '../lib/generation'
 import type { SceneNode as SceneFlowNode } from '../lib/node-types'
 import { TextAreaField, TextField } from './node-fields'
 import { NodeShell } from './node-shell'
 
-/** Scene: its number, narration and visual instructions (spec §3). */
+/**
+ * Scene: its number, narration and visual instructions (spec §3), and "Create image
+ * generator": the Nodes Library offers no image generator (spec §2, "created by the product
+ * itself"), so a scene makes one below itself, connected, its visuals copied into the prompt.
+ */
 export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<SceneFlowNode>) {
   const data = useNodeData(id, 'scene')
-  const { updateNodeData } = useCanvasActions()
+  const { updateNodeData, addGraph, getNode } = useCanvasActions()
   const compact = useCompactNodes()
   if (!data) return null
+  const createImageGenerator = () => {
+    const scene = getNode(id)
+    if (!scene) return
+    const addition = imageGeneratorForScene({ ...scene, visuals: data.visuals })
+    addGraph(addition)
+    const copied = addition.nodes[0]?.data.promptFromScene === 'true'
+    toast({
+      ...CANVAS_TOASTS.nodeAdded,
+      description: copied
+        ? 'Image Generator added; visual instructions copied to its prompt'
+        : 'Image Generator added to the canvas',
+    })
+  }
   return (
     <NodeShell
       label={data.label}
@@ -42,6 +63,16 @@ export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<Sce
         hint="Connect an image generator to use these as its prompt."
         onChange={(visuals) => updateNodeData(id, { visuals })}
       />
+      <Button
+        type="button"
+        size="sm"
+        variant="outline"
+        className="nodrag"
+        onClick={createImageGenerator}
+      >
+        <ImagePlusIcon aria-hidden />
+        Create image generator
+      </Button>
     </NodeShell>
   )
 })

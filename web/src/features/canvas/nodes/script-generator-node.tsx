@@ -2,9 +2,12 @@ import { SCRIPT_FORMATS, SCRIPT_STYLES, SCRIPT_TONES } from '@reelgraph/shared'
 import type { NodeProps } from '@xyflow/react'
 import { FileTextIcon } from 'lucide-react'
 import { memo } from 'react'
+import { useGenerateScript } from '@/lib/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useCompactNodes } from '../hooks/use-compact-nodes'
+import { useGenerationInfo, useGenerationRun } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
+import { buildScriptRequest, scriptResult } from '../lib/generation'
 import type { ScriptGeneratorNode as ScriptGeneratorFlowNode } from '../lib/node-types'
 import { scriptGenerationIssue } from '../lib/validation'
 import { GenerateButton } from './generate-button'
@@ -13,16 +16,28 @@ import { NodeShell } from './node-shell'
 
 /**
  * Script generator: topic, style, tone and format (spec §3, §9 Script choices), and
- * Generate Script, which needs a topic (spec §5).
+ * Generate Script, which needs a topic (spec §5) and writes a "Generated Script" text node
+ * 350 to the right, connected (spec §4). A generator deleted while its script was on the
+ * way gets no result node.
  */
 export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   id,
   selected,
 }: NodeProps<ScriptGeneratorFlowNode>) {
   const data = useNodeData(id, 'script-generator')
-  const { updateNodeData } = useCanvasActions()
+  const { updateNodeData, addGraph, getNode } = useCanvasActions()
   const compact = useCompactNodes()
+  const info = useGenerationInfo('script')
+  const generation = useGenerationRun('script', useGenerateScript())
   if (!data) return null
+  const issue = scriptGenerationIssue(data)
+  const generate = () => {
+    if (issue) return
+    void generation.run(buildScriptRequest(data), ({ script }) => {
+      const generator = getNode(id)
+      if (generator) addGraph(scriptResult(generator, script))
+    })
+  }
   return (
     <NodeShell
       label={data.label}
@@ -57,7 +72,14 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
         options={SCRIPT_FORMATS}
         onChange={(format) => updateNodeData(id, { format })}
       />
-      <GenerateButton label="Generate Script" issue={scriptGenerationIssue(data)} />
+      <GenerateButton
+        label="Generate Script"
+        info={info}
+        issue={issue}
+        busy={generation.busy}
+        error={generation.error}
+        onGenerate={generate}
+      />
     </NodeShell>
   )
 })

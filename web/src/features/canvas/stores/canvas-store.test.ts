@@ -8,6 +8,7 @@ import {
 } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import { scenesResult } from '../lib/generation'
 import { createGraphNode } from '../lib/node-defaults'
 import { createCanvasStore } from './canvas-store'
 
@@ -166,5 +167,25 @@ describe('undo steps', () => {
     expect(docToGraph(doc).nodes[0]?.data.topic).toBe('')
     s.undo()
     expect(docToGraph(doc).nodes).toEqual([])
+  })
+
+  it('writes a generation result in one step: another editor sees it, undo takes it back', () => {
+    const { a, b } = linkedDocs()
+    const mine = createCanvasStore(a)
+    const theirs = createCanvasStore(b)
+    const text = mine.getState().actions.addNode('editable-text', { x: 0, y: 0 })
+    const result = scenesResult(text, [
+      { narration: 'One', visuals: 'A hive' },
+      { narration: 'Two', visuals: 'A dance' },
+      { narration: 'Three', visuals: 'A flower' },
+    ])
+    mine.getState().actions.addGraph(result)
+    expect(theirs.getState().nodes).toHaveLength(4)
+    expect(theirs.getState().edges).toHaveLength(3)
+    mine.getState().actions.undo()
+    expect(docToGraph(b).nodes.map((n) => n.id)).toEqual([text.id])
+    expect(docToGraph(b).connections).toEqual([])
+    mine.getState().actions.destroy()
+    theirs.getState().actions.destroy()
   })
 })

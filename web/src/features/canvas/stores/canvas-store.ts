@@ -81,6 +81,13 @@ export interface CanvasActions {
   onEdgesChange: (changes: EdgeChange<CanvasEdge>[]) => void
   /** Adds a node of `type` with its defaults at `position` (flow coordinates). */
   addNode: (type: NodeType, position: { x: number; y: number }) => GraphNode
+  /**
+   * Adds nodes and connections (a generation's result) in one transaction with the local
+   * origin: one undo step, and every open editor sees it through the doc.
+   */
+  addGraph: (addition: { nodes: readonly GraphNode[]; connections: readonly Connection[] }) => void
+  /** One node as the doc holds it now (null when it is gone). */
+  getNode: (id: string) => GraphNode | null
   /** Writes the fields of `patch` that differ into a node's data. */
   updateNodeData: (id: string, patch: NodeData) => void
   /** Connects two nodes; a duplicate or a self-connection is ignored (spec §4). */
@@ -199,6 +206,16 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
         ownStep(() => addNode(doc, node, origin))
         return node
       },
+
+      addGraph: ({ nodes, connections }) => {
+        if (nodes.length === 0 && connections.length === 0) return
+        ownStep(() => {
+          for (const node of nodes) addNode(doc, node, origin)
+          for (const c of connections) addConnection(doc, c, origin)
+        })
+      },
+
+      getNode: (id) => readGraphNode(id),
 
       updateNodeData: (id, patch) => {
         updateNodeData(doc, id, patch, origin)

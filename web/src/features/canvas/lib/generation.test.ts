@@ -1,0 +1,247 @@
+import { IMAGE_SEED_MAX, NODE_ID_PATTERN } from '@reelgraph/shared'
+import { describe, expect, it } from 'vitest'
+import { ApiError, NetworkError } from '../../../lib/api-client'
+import {
+  buildImageRequest,
+  buildScenesRequest,
+  buildScriptRequest,
+  buttonLabelWithCost,
+  chooseSeed,
+  downloadUrl,
+  firstModelSelection,
+  firstVersionOf,
+  generationFailureMessage,
+  imageGeneratorForScene,
+  imageResult,
+  sceneCountOf,
+  scenesResult,
+  scriptResult,
+} from './generation'
+
+const NOW = 1_700_000_000_000
+
+const imageData = {
+  prompt: '  A bee on a flower  ',
+  negativePrompt: 'blurry',
+  width: 1280,
+  height: 720,
+  numInferenceSteps: 25,
+  guidanceScale: 7.5,
+  seed: '',
+  modelVersionId: 'storyboard-v1',
+}
+
+describe('generationFailureMessage (spec §8)', () => {
+  it('quotes the server message when there was an answer', () => {
+    const error = new ApiError(
+      402,
+      'Payment Required',
+      JSON.stringify({
+        error: { code: 'INSUFFICIENT_CREDITS', message: 'This needs 2 credits; you have 1.' },
+      }),
+    )
+    expect(generationFailureMessage('image', error)).toBe(
+      'Failed to generate image: This needs 2 credits; you have 1.',
+    )
+  })
+
+  it('says Unknown error when the answer carried no message', () => {
+    const error = new ApiError(502, '', '')
+    // An empty body and status text leave the generic fallback; it is still a server answer.
+    expect(generationFailureMessage('script', error)).toMatch(/^Failed to generate script: /)
+    const blank = Object.assign(new ApiError(502, 'Bad Gateway', ''), { serverMessage: ' ' })
+    expect(generationFailureMessage('scenes', blank)).toBe(
+      'Failed to generate scenes: Unknown error',
+    )
+  })
+
+  it('asks to try again after a network failure', () => {
+    expect(generationFailureMessage('script', new NetworkError(new TypeError('fetch')))).toBe(
+      'Error generating script. Please try again.',
+    )
+    expect(generationFailureMessage('scenes', new Error('boom'))).toBe(
+      'Error generating scenes. Please try again.',
+    )
+    expect(generationFailureMessage('image', undefined)).toBe(
+      'Error generating image. Please try again.',
+    )
+  })
+})
+
+describe('buttonLabelWithCost', () => {
+  it('shows the cost in credits once known', () => {
+    expect(buttonLabelWithCost('Generate Script', 1)).toBe('Generate Script · 1 credit')
+    expect(buttonLabelWithCost('Generate Image', 2)).toBe('Generate Image · 2 credits')
+    expect(buttonLabelWithCost('Generate Image', undefined)).toBe('Generate Image')
+  })
+})
+
+describe('requests', () => {
+  it('builds the script request with a trimmed topic', () => {
+    expect(
+      buildScriptRequest({
+        topic: '  How bees talk ',
+        style: 'Casual',
+        tone: 'Enthusiastic',
+        format: 'Story',
+      }),
+    ).toEqual({ topic: 'How bees talk', style: 'Casual', tone: 'Enthusiastic', format: 'Story' })
+  })
+
+  it('builds the scenes request with the scene count clamped to 1–25', () => {
+    expect(buildScenesRequest({ content: 'A script', sceneCount: 3 })).toEqual({
+      script: 'A script',
+      sceneCount: 3,
+    })
+    expect(sceneCountOf(0)).toBe(1)
+    expect(sceneCountOf(40)).toBe(25)
+    expect(sceneCountOf('7')).toBe(7)
+    expect(sceneCountOf('x')).toBe(6)
+  })
+
+  it('builds the image request with the project, a trimmed prompt and the node seed', () => {
+    expect(buildImageRequest(12, { ...imageData, seed: '42' })).toEqual({
+      projectId: 12,
+      modelVersionId: 'storyboard-v1',
+      prompt: 'A bee on a flower',
+      negativePrompt: 'blurry',
+      width: 1280,
+      height: 720,
+      numInferenceSteps: 25,
+      guidanceScale: 7.5,
+      seed: 42,
+    })
+  })
+
+  it('sends a random seed when the seed is empty', () => {
+    expect(buildImageRequest(12, imageData, () => 0.5).seed).toBe(Math.floor(0.5 * 2 ** 31))
+  })
+})
+
+describe('chooseSeed (spec §5, §9)', () => {
+  it('keeps a valid seed', () => {
+    expect(chooseSeed('0')).toBe(0)
+    expect(chooseSeed(' 2147483647 ')).toBe(IMAGE_SEED_MAX)
+  })
+
+  it('draws a random integer from 0 to 2147483647 when empty or invalid', () => {
+    expect(chooseSeed('', () => 0)).toBe(0)
+    expect(chooseSeed('', () => 0.999_999_999_999)).toBe(IMAGE_SEED_MAX)
+    expect(chooseSeed('2147483648', () => 0.25)).toBe(Math.floor(0.25 * 2 ** 31))
+    expect(chooseSeed('-3', () => 0.1)).toBe(Math.floor(0.1 * 2 ** 31))
+    for (let i = 0; i < 100; i++) {
+      const seed = chooseSeed('')
+      expect(Number.isInteger(seed)).toBe(true)
+      expect(seed).toBeGreaterThanOrEqual(0)
+      expect(seed).toBeLessThanOrEqual(IMAGE_SEED_MAX)
+    }
+  })
+})
+
+describe('models (spec §4: the first model and version are auto-selected)', () => {
+  const models = [
+    { id: 7, name: 'Storyboard', modelVersions: [{ id: 70 }, { id: 71 }] },
+    { id: 'b', name: 'Other', modelVersions: [] },
+  ]
+
+  it('selects the first model and its first version, as strings', () => {
+    expect(firstModelSelection(models)).toEqual({ modelId: '7', modelVersionId: '70' })
+    expect(firstModelSelection([])).toBeNull()
+    expect(firstModelSelection(undefined)).toBeNull()
+    expect(firstModelSelection([models[1]!])).toBeNull()
+  })
+
+  it('finds the first version of a chosen model', () => {
+    expect(firstVersionOf(models, '7')).toBe('70')
+    expect(firstVersionOf(models, 'b')).toBe('')
+    expect(firstVersionOf(models, 'missing')).toBe('')
+  })
+})
+
+describe('result placement (spec §4, §9)', () => {
+  const generator = { id: 'script-generator-1-a', position: { x: 100, y: 40 } }
+
+  it('puts the script in a "Generated Script" text node 350 to the right, connected', () => {
+    const { nodes, connections } = scriptResult(generator, 'The script', NOW)
+    expect(nodes).toHaveLength(1)
+    const node = nodes[0]!
+    expect(node).toMatchObject({
+      type: 'editable-text',
+      label: 'Generated Script',
+      position: { x: 450, y: 40 },
+      connectionPoints: 'both',
+    })
+    expect(node.data).toMatchObject({ content: 'The script', sceneCount: 6 })
+    expect(node.id).toMatch(NODE_ID_PATTERN)
+    expect(connections).toEqual([{ source: generator.id, target: node.id }])
+  })
+
+  it('puts scenes in one row 550 below the text node, 320 apart, each connected', () => {
+    const text = { id: 'editable-text-1-b', position: { x: 450, y: 40 } }
+    const scenes = [
+      { narration: 'One', visuals: 'A hive' },
+      { narration: 'Two', visuals: 'A dance' },
+      { narration: 'Three', visuals: 'A flower' },
+    ]
+    const { nodes, connections } = scenesResult(text, scenes, NOW)
+    expect(nodes.map((n) => n.position)).toEqual([
+      { x: 450, y: 590 },
+      { x: 770, y: 590 },
+      { x: 1090, y: 590 },
+    ])
+    expect(nodes.map((n) => n.label)).toEqual(['Scene 1', 'Scene 2', 'Scene 3'])
+    expect(nodes.map((n) => n.data)).toEqual([
+      { sceneNumber: '1', narration: 'One', visuals: 'A hive' },
+      { sceneNumber: '2', narration: 'Two', visuals: 'A dance' },
+      { sceneNumber: '3', narration: 'Three', visuals: 'A flower' },
+    ])
+    expect(new Set(nodes.map((n) => n.id)).size).toBe(3)
+    expect(connections).toEqual(nodes.map((n) => ({ source: text.id, target: n.id })))
+  })
+
+  it('puts the image in an image node 350 to the right, connected', () => {
+    const gen = { id: 'image-generator-1-c', position: { x: -20, y: 600 } }
+    const { nodes, connections } = imageResult(
+      gen,
+      { prompt: 'A bee', width: 640, height: 360 },
+      { imageUrl: '/api/assets/abc' },
+      NOW,
+    )
+    expect(nodes[0]).toMatchObject({
+      type: 'image',
+      label: 'Image',
+      position: { x: 330, y: 600 },
+      data: { imageUrl: '/api/assets/abc', prompt: 'A bee', width: 640, height: 360 },
+      connectionPoints: 'input',
+    })
+    expect(connections).toEqual([{ source: gen.id, target: nodes[0]!.id }])
+  })
+
+  it('makes an image generator below a scene with its visuals as the prompt', () => {
+    const scene = { id: 'scene-1-d', position: { x: 450, y: 590 }, visuals: 'A hive at dawn' }
+    const { nodes, connections } = imageGeneratorForScene(scene, NOW)
+    expect(nodes[0]).toMatchObject({
+      type: 'image-generator',
+      position: { x: 450, y: 1040 },
+      data: {
+        prompt: 'A hive at dawn',
+        promptFromScene: 'true',
+        width: 1280,
+        height: 720,
+        numInferenceSteps: 25,
+        guidanceScale: 7.5,
+        seed: '',
+      },
+    })
+    expect(connections).toEqual([{ source: scene.id, target: nodes[0]!.id }])
+    const blank = imageGeneratorForScene({ ...scene, visuals: '  ' }, NOW)
+    expect(blank.nodes[0]!.data).toMatchObject({ prompt: '', promptFromScene: 'false' })
+  })
+})
+
+describe('downloadUrl', () => {
+  it('asks the asset route for the download', () => {
+    expect(downloadUrl('/api/assets/abc')).toBe('/api/assets/abc?download=1')
+    expect(downloadUrl('/api/assets/abc?v=2')).toBe('/api/assets/abc?v=2&download=1')
+  })
+})
