@@ -5,6 +5,7 @@ import { secureHeaders } from 'hono/secure-headers'
 import { openAPIRouteHandler } from 'hono-openapi'
 import type { AppDeps, AppEnv } from './app-env.ts'
 import { BODY_LIMIT_BYTES, PROJECT_BODY_LIMIT_BYTES } from './config.ts'
+import { assetRoutes } from './features/assets/asset-routes.ts'
 import { authRoutes } from './features/auth/auth-routes.ts'
 import { healthRoutes } from './features/health/health-routes.ts'
 import { projectRoutes } from './features/projects/project-routes.ts'
@@ -64,6 +65,7 @@ function buildApi() {
     .route('/', authRoutes)
     .route('/user', userRoutes)
     .route('/projects', projectRoutes)
+    .route('/assets', assetRoutes)
 }
 
 /** The typed API, for the `hc` client in `web`. */

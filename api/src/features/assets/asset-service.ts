@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto'
+import type { DB } from '@reelgraph/db'
+import type { Kysely } from 'kysely'
+import sharp from 'sharp'
+import { AppError } from '../../lib/app-error.ts'
+import type { GeneratedImage } from '../generation/providers/types.ts'
+import { ProviderError } from '../generation/providers/types.ts'
+import type { AssetStorage } from './asset-storage.ts'
+
+/**
+ * Generated files (ARCHITECTURE decision 8; issue 4 item 4): bytes in an {@link AssetStorage},
+ * one `assets` row each, served at `/api/assets/:id` only to the project's owner. The Y.Doc
+ * holds the URL, never the bytes.
+ */
+
+/** Random bytes in an asset id: 160 bits, unguessable. */
+const ASSET_ID_BYTES = 20
+/** RFC 4648 base32, lower case: URL- and file-safe. */
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
+/** What an asset id looks like (32 base32 characters); anything else is not found. */
+export const ASSET_ID_PATTERN = /^[a-z2-7]{32}$/
+
+const NOT_FOUND_MESSAGE = 'This image does not exist, or you do not have access to it.'
+
+/** Image types we store and serve, by the magic bytes that start them. */
+const IMAGE_TYPES: { mimeType: string; ext: string; test: (b: Uint8Array) => boolean }[] = [
+  {
+    mimeType: 'image/png',
+    ext: 'png',
+    test: (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47,
+  },
+  {
+    mimeType: 'image/jpeg',
+    ext: 'jpg',
+    test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  },
+  {
+    mimeType: 'image/webp',
+    ext: 'webp',
+    test: (b) =>
+      String.fromCharCode(...b.subarray(0, 4)) === 'RIFF' &&
+      String.fromCharCode(...b.subarray(8, 12)) === 'WEBP',
+  },
+  {
+    mimeType: 'image/gif',
+    ext: 'gif',
+    test: (b) => String.fromCharCode(...b.subarray(0, 4)) === 'GIF8',
+  },
+]
+
+/** A new random, unguessable asset id: base32 of 160 random bits (32 characters). */
+export function createAssetId(): string {
+  const bytes = randomBytes(ASSET_ID_BYTES)
+  let bits = 0
+  let value = 0
+  let id = ''
+  for (const byte of bytes) {
+    value = (value << 8) | byte
+    bits += 8
+    while (bits >= 5) {
+      id += BASE32[(value >>> (bits - 5)) & 31]
+      bits -= 5
+    }
+  }
+  return id
+}
+
+/** The URL an asset is served at. */
+export function assetUrl(assetId: string): string {
+  return `/api/assets/${assetId}`
+}
+
+/**
+ * Stores a generated image of the user's project: the bytes first, then the `assets` row,
+ * so a row never points at missing bytes. The type comes from the bytes themselves, not the
+ * provider's word, so only real images are ever served.
+ * @throws AppError 404 NOT_FOUND when the project is not the user's.
+ * @throws ProviderError `malformed` when the bytes are not a PNG, JPEG, WebP or GIF image.
+ */
+export async function storeGeneratedImage(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  input: { userId: number; projectId: number; image: GeneratedImage },
+): Promise<{ assetId: string; url: string }> {
+  const { userId, projectId, image } = input
+  const type = IMAGE_TYPES.find((t) => t.test(image.bytes))
+  if (!type) {
+    throw new ProviderError(
+      'malformed',
+      'The image service answered with something that is not an image.',
+      {
+        cause: new Error(`Declared ${image.mimeType}, ${image.bytes.byteLength} bytes`),
+      },
+    )
+  }
+  const project = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('id', '=', projectId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  if (!project)
+    throw new AppError('NOT_FOUND', 'This project does not exist, or you do not have access to it.')
+
+  const assetId = createAssetId()
+  const key = `projects/${projectId}/${assetId}.${type.ext}`
+  await storage.put(key, image.bytes, type.mimeType)
+  try {
+    await db
+      .insertInto('assets')
+      .values({
+        id: assetId,
+        user_id: userId,
+        project_id: projectId,
+        storage_key: key,
+        mime_type: type.mimeType,
+        byte_size: image.bytes.byteLength,
+      })
+      .execute()
+  } catch (error) {
+    // The project may have been deleted meanwhile: drop the orphaned bytes.
+    await storage.delete(key).catch(() => undefined)
+    throw error
+  }
+  return { assetId, url: assetUrl(assetId) }
+}
+
+/** An asset's bytes and type. */
+export interface AssetContent {
+  id: string
+  bytes: Uint8Array
+  mimeType: string
+}
+
+/**
+ * The asset, when its project belongs to the user (issue 6 adds members).
+ * @throws AppError 404 NOT_FOUND for an unknown id, someone else's asset, or missing bytes.
+ */
+export async function readAsset(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  userId: number,
+  assetId: string,
+): Promise<AssetContent> {
+  const notFound = () => new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+  if (!ASSET_ID_PATTERN.test(assetId)) throw notFound()
+  const row = await db
+    .selectFrom('assets')
+    .innerJoin('projects', 'projects.id', 'assets.project_id')
+    .select(['assets.id', 'assets.storage_key', 'assets.mime_type'])
+    .where('assets.id', '=', assetId)
+    .where('projects.user_id', '=', userId)
+    .executeTakeFirst()
+  if (!row) throw notFound()
+  const bytes = await storage.get(row.storage_key)
+  if (!bytes) throw notFound()
+  return { id: row.id, bytes, mimeType: row.mime_type }
+}
+
+/** JPEG quality of downloads converted from other types. */
+const DOWNLOAD_JPEG_QUALITY = 90
+
+/**
+ * The asset as a JPEG for download (spec §9: `generated-image.jpg`): JPEG bytes as they
+ * are, anything else converted with sharp (transparency flattened onto white).
+ */
+export async function toJpeg(asset: AssetContent): Promise<Uint8Array> {
+  if (asset.mimeType === 'image/jpeg') return asset.bytes
+  const jpeg = await sharp(asset.bytes)
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: DOWNLOAD_JPEG_QUALITY, mozjpeg: true })
+    .toBuffer()
+  return new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength)
+}
