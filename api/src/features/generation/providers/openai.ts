@@ -30,8 +30,8 @@ export interface OpenAiSettings {
 /** Who we name in messages a person reads. */
 const PROVIDER_LABEL = 'The AI text service'
 const IMAGE_PROVIDER_LABEL = 'The AI image service'
-/** The SDK retries a failed connection once; the route's budget is the real limit. */
-const SDK_MAX_RETRIES = 1
+/** No SDK retries: the caller's timeout is the whole budget, and a retry would eat it. */
+const SDK_MAX_RETRIES = 0
 /** Scenes: one retry when the model's answer is not valid (issue 4). */
 const SCENE_ATTEMPTS = 2
 
@@ -50,6 +50,8 @@ function sdkError(error: unknown, label: string, signal: AbortSignal) {
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     return upstreamStatus(label, error.status, error)
   }
+  // A 200 whose body is not JSON: the SDK's parse fails.
+  if (error instanceof SyntaxError) return malformed(label, error)
   return toProviderError(error, label, signal)
 }
 

@@ -1,0 +1,128 @@
+import { SCENE_COUNT_MAX, SCRIPT_FORMATS, SCRIPT_STYLES, SCRIPT_TONES } from '@reelgraph/shared'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { createBuiltinTextProvider, draftScript, segmentScript } from './builtin-text.ts'
+
+const signal = new AbortController().signal
+
+describe('builtin text provider', () => {
+  const provider = createBuiltinTextProvider()
+
+  it('says it is offline', () => {
+    expect(provider.info).toEqual({
+      id: 'builtin',
+      name: 'Offline drafts (built in)',
+      offline: true,
+    })
+  })
+
+  it('drafts a readable script of a few hundred words for every format, style and tone', async () => {
+    for (const format of SCRIPT_FORMATS) {
+      for (const style of SCRIPT_STYLES) {
+        for (const tone of SCRIPT_TONES) {
+          const script = await provider.generateScript(
+            { topic: 'how bees make honey', format, style, tone },
+            signal,
+          )
+          const words = script.split(/\s+/).length
+          expect(words).toBeGreaterThan(150)
+          expect(words).toBeLessThan(600)
+          expect(script).toContain('how bees make honey')
+          expect(script.split('\n\n').length).toBeGreaterThanOrEqual(5)
+        }
+      }
+    }
+  })
+
+  it('shapes sections by format', () => {
+    const base = { topic: 'composting', style: 'Casual', tone: 'Conversational' } as const
+    expect(draftScript({ ...base, format: 'Tutorial' })).toContain('Step one')
+    expect(draftScript({ ...base, format: 'Story' })).toContain('The turning point')
+    expect(draftScript({ ...base, format: 'Explainer' })).toContain('How it works')
+  })
+
+  it('words the script by style and tone', () => {
+    const base = { topic: 'composting', format: 'Explainer' } as const
+    const a = draftScript({ ...base, style: 'Professional', tone: 'Authoritative' })
+    const b = draftScript({ ...base, style: 'Friendly', tone: 'Enthusiastic' })
+    expect(a).not.toEqual(b)
+    expect(b).toContain('Hi there!')
+  })
+
+  it('is deterministic', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== ''),
+        fc.constantFrom(...SCRIPT_STYLES),
+        fc.constantFrom(...SCRIPT_TONES),
+        fc.constantFrom(...SCRIPT_FORMATS),
+        fc.integer({ min: 1, max: SCENE_COUNT_MAX }),
+        (topic, style, tone, format, count) => {
+          const input = { topic, style, tone, format }
+          const script = draftScript(input)
+          expect(draftScript(input)).toEqual(script)
+          expect(segmentScript(script, count)).toEqual(segmentScript(script, count))
+        },
+      ),
+    )
+  })
+
+  it('segments any non-empty script into exactly sceneCount non-empty scenes', () => {
+    const script = fc.oneof(
+      fc.string({ minLength: 1 }),
+      fc.lorem({ maxCount: 40, mode: 'sentences' }),
+      fc
+        .array(fc.lorem({ maxCount: 5, mode: 'sentences' }), { minLength: 1, maxLength: 8 })
+        .map((paragraphs) => paragraphs.join('\n\n')),
+    )
+    fc.assert(
+      fc.property(
+        script.filter((s) => s.trim() !== ''),
+        fc.integer({ min: 1, max: SCENE_COUNT_MAX }),
+        (text, count) => {
+          const scenes = segmentScript(text, count)
+          expect(scenes).toHaveLength(count)
+          for (const scene of scenes) {
+            expect(scene.narration.trim()).not.toBe('')
+            expect(scene.visuals.trim()).not.toBe('')
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('covers the whole script in order when it has enough sentences', async () => {
+    const script = draftScript({
+      topic: 'the water cycle',
+      style: 'Professional',
+      tone: 'Authoritative',
+      format: 'Explainer',
+    })
+    const scenes = await provider.generateScenes({ script, sceneCount: 6 }, signal)
+    const narration = scenes.map((s) => s.narration).join(' ')
+    const body = script
+      .split('\n')
+      .filter((line) => /[.!?]$/.test(line))
+      .join(' ')
+    expect(narration.replace(/\s+/g, ' ')).toEqual(body.replace(/\s+/g, ' '))
+    expect(scenes[0]!.visuals).toMatch(/^Wide establishing shot: .*water, cycle/)
+    expect(scenes[1]!.visuals).toMatch(/^Medium shot: /)
+  })
+
+  it('balances scene lengths', () => {
+    const sentences = Array.from({ length: 24 }, (_, i) => `Sentence number ${i} is here.`)
+    const scenes = segmentScript(sentences.join(' '), 6)
+    expect(scenes.map((s) => s.narration.split('. ').length)).toEqual([4, 4, 4, 4, 4, 4])
+  })
+
+  it('splits long sentences and continues a lone word when there is too little text', () => {
+    const split = segmentScript('One long sentence, with a clause, that goes on and on.', 3)
+    expect(split.map((s) => s.narration).join(' ')).toBe(
+      'One long sentence, with a clause, that goes on and on.',
+    )
+    const lone = segmentScript('Hello', 3)
+    expect(lone.map((s) => s.narration)).toEqual(['Hello', 'Hello', 'Hello'])
+    expect(lone[1]!.visuals).toContain('continuing')
+  })
+})
