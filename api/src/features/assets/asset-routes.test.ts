@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/test-app.ts'
 import { createBuiltinImageProvider } from '../generation/providers/builtin-image.ts'
 import { ProviderError } from '../generation/providers/types.ts'
-import { ASSET_ID_PATTERN, createAssetId, readAsset, storeGeneratedImage } from './asset-service.ts'
+import {
+  ASSET_ID_PATTERN,
+  createAssetId,
+  deleteProjectAssets,
+  readAsset,
+  storeGeneratedImage,
+} from './asset-service.ts'
 
 async function pngOf(width: number, height: number): Promise<Uint8Array> {
   const image = await createBuiltinImageProvider().generateImage(
@@ -178,5 +184,25 @@ describe.each(testDatabaseKinds())('assets on $name', (kind) => {
     })
     await t.request('DELETE', `/api/projects/${id}`, { cookie: owner })
     expect((await t.request('GET', url, { cookie: owner })).status).toBe(404)
+  })
+
+  it('deletes a project’s assets, rows and bytes', async () => {
+    const created = await t.request('POST', '/api/projects', {
+      body: { name: 'Doomed' },
+      cookie: owner,
+    })
+    const id = (await created.json()).id
+    const image = { bytes: png, mimeType: 'image/png' }
+    const a = await storeGeneratedImage(t.deps.db, t.deps.assets, {
+      userId: ownerId,
+      projectId: id,
+      image,
+    })
+    await storeGeneratedImage(t.deps.db, t.deps.assets, { userId: ownerId, projectId: id, image })
+    const kept = await store()
+    expect(await deleteProjectAssets(t.deps.db, t.deps.assets, id)).toBe(2)
+    expect(await t.deps.assets.get(`projects/${id}/${a.assetId}.png`)).toBeNull()
+    expect((await t.request('GET', a.url, { cookie: owner })).status).toBe(404)
+    expect((await t.request('GET', kept.url, { cookie: owner })).status).toBe(200)
   })
 })

@@ -172,3 +172,22 @@ export async function toJpeg(asset: AssetContent): Promise<Uint8Array> {
     .toBuffer()
   return new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength)
 }
+
+/**
+ * Removes a project's assets: their rows, then their bytes (a missing file is fine). Call it
+ * before deleting the project, whose cascade would otherwise drop the rows and leave the
+ * bytes orphaned in storage. Answers how many assets were removed.
+ */
+export async function deleteProjectAssets(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  projectId: number,
+): Promise<number> {
+  const rows = await db
+    .deleteFrom('assets')
+    .where('project_id', '=', projectId)
+    .returning('storage_key')
+    .execute()
+  for (const row of rows) await storage.delete(row.storage_key)
+  return rows.length
+}
