@@ -92,6 +92,23 @@ describe('builtin text provider', () => {
     )
   })
 
+  it('keeps every word of the script, in order, when there are at least as many words as scenes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.lorem({ maxCount: 6, mode: 'sentences' }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: SCENE_COUNT_MAX }),
+        (paragraphs, count) => {
+          const script = paragraphs.join('\n\n')
+          const normalized = script.replace(/\s+/g, ' ').trim()
+          fc.pre(normalized.split(' ').length >= count)
+          const scenes = segmentScript(script, count)
+          expect(scenes.map((s) => s.narration).join(' ')).toBe(normalized)
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+
   it('covers the whole script in order when it has enough sentences', async () => {
     const script = draftScript({
       topic: 'the water cycle',

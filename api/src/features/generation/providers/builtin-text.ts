@@ -229,8 +229,12 @@ function sentencesOf(script: string): string[] {
     .filter(Boolean)
   const content = paragraphs.filter((p) => !isHeading(p))
   const source = content.length > 0 ? content : paragraphs
+  // Split after closing punctuation followed by a space, so no character is lost ("3.14", "...").
   return source.flatMap((p) =>
-    (p.match(/[^.!?…]+(?:[.!?…]+["'”’)\]]*|$)/g) ?? [p]).map((s) => s.trim()).filter(Boolean),
+    p
+      .split(/(?<=[.!?…]["'”’)\]]*)\s+/)
+      .map((sentence) => sentence.trim())
+      .filter(Boolean),
   )
 }
 
@@ -238,14 +242,17 @@ function isHeading(line: string): boolean {
   return !/[.!?…"”]$/.test(line) && line.split(' ').length <= HEADING_MAX_WORDS
 }
 
-/** Splits the longest unit at a word near its middle until there are `count` units or no unit can split. */
+/** Splits the longest unit at a word near its middle until there are `count` units or none can split. */
 function splitUntil(units: string[], count: number): string[] {
   const result = [...units]
   while (result.length < count) {
-    let longest = 0
-    for (let i = 1; i < result.length; i++) {
-      if (result[i]!.length > result[longest]!.length) longest = i
+    // The longest unit that still has two words; a single long word cannot split.
+    let longest = -1
+    for (let i = 0; i < result.length; i++) {
+      if (!result[i]!.includes(' ')) continue
+      if (longest < 0 || result[i]!.length > result[longest]!.length) longest = i
     }
+    if (longest < 0) break
     const parts = splitNearMiddle(result[longest]!)
     if (!parts) break
     result.splice(longest, 1, ...parts)
@@ -308,14 +315,11 @@ function partition(units: string[], count: number): Group[] {
 
 /** Fewer units than scenes (a one-word script): spread them and continue the last one. */
 function reuse(units: string[], count: number): Group[] {
-  return Array.from({ length: count }, (_, index) => {
-    const unit = Math.floor((index * units.length) / count)
-    const first =
-      Math.floor((unit * count) / units.length) === index ||
-      index === 0 ||
-      Math.floor(((index - 1) * units.length) / count) !== unit
-    return { text: units[unit]!, continued: !first }
-  })
+  const unitAt = (index: number) => Math.floor((index * units.length) / count)
+  return Array.from({ length: count }, (_, index) => ({
+    text: units[unitAt(index)]!,
+    continued: index > 0 && unitAt(index) === unitAt(index - 1),
+  }))
 }
 
 const SHOTS = [
