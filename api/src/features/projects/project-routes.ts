@@ -91,6 +91,7 @@ export const projectRoutes = new Hono<AppEnv>()
       await deleteProject(
         c.var.db,
         c.var.deps.documents,
+        c.var.deps.assets,
         user.id,
         projectIdParam(c.req.param('id')),
       )

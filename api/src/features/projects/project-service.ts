@@ -11,6 +11,8 @@ import {
 import { type Kysely, sql } from 'kysely'
 import type { DocumentGateway } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
+import { deleteProjectAssets } from '../assets/asset-service.ts'
+import type { AssetStorage } from '../assets/asset-storage.ts'
 
 /**
  * Projects: a user's named graphs (spec §3 Project; issue 3 item 1). Every function takes
@@ -167,15 +169,19 @@ export async function replaceProjectGraph(
 }
 
 /**
- * Deletes a project, its document, and disconnects its open editors.
+ * Deletes a project with its document and generated files, and disconnects its open
+ * editors.
  * @throws AppError 404 NOT_FOUND when it does not exist or is not the user's.
  */
 export async function deleteProject(
   db: Kysely<DB>,
   documents: DocumentGateway,
+  assets: AssetStorage,
   userId: number,
   projectId: number,
 ): Promise<void> {
+  await getProject(db, userId, projectId)
+  await deleteProjectAssets(db, assets, projectId)
   const deleted = await db
     .deleteFrom('projects')
     .where('id', '=', projectId)
