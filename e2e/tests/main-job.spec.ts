@@ -142,3 +142,65 @@ test('a topic becomes a script, scenes and an image, each charged as advertised'
   expect(image?.data).toMatchObject({ prompt: visuals.trim(), width: 640, height: 360 })
   expect(String(image?.data.imageUrl)).toMatch(/^\/api\/assets\//)
 })
+
+test('a failed generation says why (spec §8), and a busy button takes no second click', async ({
+  page,
+  baseURL,
+}) => {
+  await registerFreshUser(page.request, baseURL, 'Maya Deren')
+  await page.goto('/')
+  await page.getByRole('button', { name: 'Create Project' }).click()
+  await expect(notifications(page).getByText('Project Created')).toBeVisible()
+  await page.getByRole('button', { name: 'Add Script Generator' }).click()
+  const generator = canvasNode(page, 'Script Generator')
+  await generator.getByLabel('Topic').fill('Meshes of the afternoon')
+  // Named "Generate Script · N credit(s)", or "Generating..." while busy.
+  const button = generator.getByRole('button', { name: /^(Generate Script|Generating\.\.\.)/ })
+
+  // A server answer: its message is quoted; the credits are refetched even so.
+  await page.route('**/api/ai/generate-script', (route) =>
+    route.fulfill({
+      status: 502,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        error: { code: 'PROVIDER_ERROR', message: 'The text provider did not answer.' },
+      }),
+    }),
+  )
+  const refetched = page.waitForRequest('**/api/user/credits')
+  await button.click()
+  const failed = 'Failed to generate script: The text provider did not answer.'
+  await expect(notifications(page).getByText(failed)).toBeVisible()
+  await expect(generator.getByRole('alert')).toHaveText(failed)
+  await refetched
+
+  // No answer at all.
+  await page.unroute('**/api/ai/generate-script')
+  await page.route('**/api/ai/generate-script', (route) => route.abort('connectionrefused'))
+  await button.click()
+  const network = 'Error generating script. Please try again.'
+  await expect(notifications(page).getByText(network)).toBeVisible()
+  await expect(generator.getByRole('alert')).toHaveText(network)
+
+  // While one call is under way the button is busy and a second click sends nothing.
+  await page.unroute('**/api/ai/generate-script')
+  let calls = 0
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route('**/api/ai/generate-script', async (route) => {
+    calls += 1
+    await held
+    await route.continue()
+  })
+  await button.click()
+  await expect(button).toHaveText('Generating...')
+  await expect(button).toBeDisabled()
+  await button.click({ force: true })
+  release()
+  await expect(canvasNode(page, 'Generated Script')).toBeVisible()
+  await expect(canvasNode(page, 'Generated Script')).toHaveCount(1)
+  expect(calls).toBe(1)
+  await expect(generator.getByRole('alert')).toHaveCount(0)
+})
