@@ -142,4 +142,16 @@ describe('builtin text provider', () => {
     expect(lone.map((s) => s.narration)).toEqual(['Hello', 'Hello', 'Hello'])
     expect(lone[1]!.visuals).toContain('continuing')
   })
+
+  it('splits scripts written without spaces instead of repeating them', () => {
+    const chinese = segmentScript(
+      '太阳能电池板把阳光变成电。这是一个很有意思的过程。我们一起来看看吧！',
+      5,
+    )
+    expect(chinese.map((s) => s.narration).join('')).toBe(
+      '太阳能电池板把阳光变成电。这是一个很有意思的过程。我们一起来看看吧！',
+    )
+    const unspaced = segmentScript('x'.repeat(1000), 4)
+    expect(unspaced.map((s) => s.narration.length)).toEqual([250, 250, 250, 250])
+  })
 })

@@ -232,14 +232,14 @@ function sentencesOf(script: string): string[] {
   // Split after closing punctuation followed by a space, so no character is lost ("3.14", "...").
   return source.flatMap((p) =>
     p
-      .split(/(?<=[.!?…]["'”’)\]]*)\s+/)
+      .split(/(?<=[.!?…]["'”’)\]]*)\s+|(?<=[。！？])/)
       .map((sentence) => sentence.trim())
       .filter(Boolean),
   )
 }
 
 function isHeading(line: string): boolean {
-  return !/[.!?…"”]$/.test(line) && line.split(' ').length <= HEADING_MAX_WORDS
+  return !/[.!?…"”。！？]$/.test(line) && line.split(' ').length <= HEADING_MAX_WORDS
 }
 
 /** Splits the longest unit at a word near its middle until there are `count` units or none can split. */
@@ -249,7 +249,7 @@ function splitUntil(units: string[], count: number): string[] {
     // The longest unit that still has two words; a single long word cannot split.
     let longest = -1
     for (let i = 0; i < result.length; i++) {
-      if (!result[i]!.includes(' ')) continue
+      if (!splittable(result[i]!)) continue
       if (longest < 0 || result[i]!.length > result[longest]!.length) longest = i
     }
     if (longest < 0) break
@@ -260,9 +260,31 @@ function splitUntil(units: string[], count: number): string[] {
   return result
 }
 
+/**
+ * A run of text without spaces longer than this is split by characters: scripts in
+ * languages written without spaces (Chinese, Japanese, Thai) would otherwise be one word.
+ */
+const UNSPACED_SPLIT_CHARS = 24
+/** Chinese, Japanese and Korean characters: each carries meaning, so short runs split too. */
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/
+const CJK_SPLIT_CHARS = 3
+
+function unspacedLimit(text: string): number {
+  return CJK.test(text) ? CJK_SPLIT_CHARS : UNSPACED_SPLIT_CHARS
+}
+
+function splittable(text: string): boolean {
+  return text.includes(' ') || Array.from(text).length > unspacedLimit(text)
+}
+
 function splitNearMiddle(text: string): [string, string] | null {
   const words = text.split(' ')
-  if (words.length < 2) return null
+  if (words.length < 2) {
+    const chars = Array.from(text)
+    if (chars.length <= unspacedLimit(text)) return null
+    const half = Math.ceil(chars.length / 2)
+    return [chars.slice(0, half).join(''), chars.slice(half).join('')]
+  }
   const middle = text.length / 2
   // Prefer a clause break (comma, semicolon, colon, dash) near the middle, else any space.
   let best = -1
