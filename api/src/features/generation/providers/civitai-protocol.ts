@@ -3,7 +3,7 @@ import { z } from 'zod'
 /**
  * The Civitai HTTP shapes we use, in one place so the provider and the test server agree.
  *
- * - Public REST API (`https://civitai.com`): `GET /api/v1/models?limit=&types=Checkpoint`
+ * - Public REST API (`https://civitai.com`): `GET /api/v1/models?limit=&types=Checkpoint&nsfw=false`
  *   (`items[].modelVersions[]`) and `GET /api/v1/model-versions/:id`.
  * - Orchestration API (`https://orchestration.civitai.com`), as used by Civitai's JavaScript
  *   SDK (`civitai` on npm, `JobsService`): `POST /v1/consumer/jobs?wait=false` submits a

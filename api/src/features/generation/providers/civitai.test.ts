@@ -96,6 +96,7 @@ describe('civitai image provider (local server speaking the REST and orchestrati
     const [req] = fake.server.requests
     expect(req!.query.get('limit')).toBe('10')
     expect(req!.query.get('types')).toBe('Checkpoint')
+    expect(req!.query.get('nsfw')).toBe('false')
     expect(req!.headers.authorization).toBe(`Bearer ${CIVITAI_TEST_TOKEN}`)
   })
 

@@ -65,7 +65,12 @@ export function createCivitaiImageProvider(settings: CivitaiSettings): ImageProv
     info: { id: 'civitai', name: 'Civitai', offline: false },
 
     async listModels(limit: number, signal: AbortSignal): Promise<ImageModel[]> {
-      const query = new URLSearchParams({ limit: String(limit), types: 'Checkpoint' })
+      // Safe-for-work models only: the list is shown to every user of the app.
+      const query = new URLSearchParams({
+        limit: String(limit),
+        types: 'Checkpoint',
+        nsfw: 'false',
+      })
       const answer = await fetchJson(
         LABEL,
         `${site}/api/v1/models?${query}`,
