@@ -16,6 +16,7 @@ import {
   sceneCountOf,
   scenesResult,
   scriptResult,
+  versionOptionsOf,
 } from './generation'
 
 const NOW = 1_700_000_000_000
@@ -155,6 +156,15 @@ describe('models (spec §4: the first model and version are auto-selected)', () 
     expect(firstVersionOf(models, '7')).toBe('70')
     expect(firstVersionOf(models, 'b')).toBe('')
     expect(firstVersionOf(models, 'missing')).toBe('')
+  })
+
+  it("lists a model's versions by name, else by id", () => {
+    const named = [{ id: 1, name: 'M', modelVersions: [{ id: 10, name: 'v1.0' }, { id: 11 }] }]
+    expect(versionOptionsOf(named, '1')).toEqual([
+      { value: '10', label: 'v1.0' },
+      { value: '11', label: '11' },
+    ])
+    expect(versionOptionsOf(named, '2')).toEqual([])
   })
 })
 

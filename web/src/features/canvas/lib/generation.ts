@@ -157,6 +157,18 @@ export function firstVersionOf(models: readonly ImageModel[] | undefined, modelI
   return version ? String(version.id) : ''
 }
 
+/** The versions of a model as select options (label: the version's name, else its id). */
+export function versionOptionsOf(
+  models: readonly ImageModel[] | undefined,
+  modelId: string,
+): { value: string; label: string }[] {
+  const model = models?.find((m) => String(m.id) === modelId)
+  return (model?.modelVersions ?? []).map((v) => ({
+    value: String(v.id),
+    label: v.name?.trim() || String(v.id),
+  }))
+}
+
 /**
  * Generate Script's result: a text node labelled "Generated Script", 350 to the right of
  * the generator, holding the script, connected generator -> text (spec §4).

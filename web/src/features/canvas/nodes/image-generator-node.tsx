@@ -21,6 +21,7 @@ import {
   firstModelSelection,
   firstVersionOf,
   imageResult,
+  versionOptionsOf,
 } from '../lib/generation'
 import type { ImageGeneratorNode as ImageGeneratorFlowNode } from '../lib/node-types'
 import {
@@ -61,6 +62,7 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
     [items],
   )
   const modelId = data?.modelId
+  const versionOptions = useMemo(() => versionOptionsOf(items, modelId ?? ''), [items, modelId])
   const modelVersionId = data?.modelVersionId
 
   // The first model and its first version, when the node has none (spec §4).
@@ -119,6 +121,15 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
           updateNodeData(id, { modelId: next, modelVersionId: firstVersionOf(items, next) })
         }
       />
+      {versionOptions.length > 1 ? (
+        <SelectField
+          label="Model version"
+          value={data.modelVersionId}
+          options={versionOptions}
+          placeholder="Select a version"
+          onChange={(modelVersionId) => updateNodeData(id, { modelVersionId })}
+        />
+      ) : null}
       <div className="grid grid-cols-2 gap-2">
         <NumberField
           label="Width"
