@@ -6,16 +6,18 @@
  *
  * Credits cannot be granted through the API, so the load is spread over fresh users: each
  * has 20 credits and a script costs 1 (the default), so 10 users x 20 requests = 200 calls,
- * every one of which must succeed. One more user warms the server up first. For scale, the
+ * every one of which must succeed. One more user warms the server up first (its 20 calls,
+ * at the same concurrency). For scale, the
  * same load on `GET /api/user/credits` (auth plus one read) is measured too.
  * Run: npm run generation -w bench
  */
+import { loadavg } from 'node:os'
 import { INITIAL_CREDITS } from '@reelgraph/shared'
 import { registerUser, startApp } from './app-process.ts'
 
 const CONCURRENCY = 20
 const USERS = 10
-const WARMUP_REQUESTS = 10
+const WARMUP_REQUESTS = INITIAL_CREDITS
 const PASSWORD = 'bench password 1'
 
 const body = JSON.stringify({
@@ -102,7 +104,8 @@ try {
     return res.status
   }
 
-  for (let i = 0; i < WARMUP_REQUESTS; i++) await generate(warmupCookie)
+  // Warm-up: the warm-up user's credits, spent at the same concurrency (JIT, pools, caches).
+  await pool(WARMUP_REQUESTS, CONCURRENCY, () => generate(warmupCookie))
 
   const generation = await pool(total, CONCURRENCY, (i) => generate(cookies[i % USERS] as string))
   // Every user is now at 0: one more call each must be refused (402), never charged below zero.
@@ -125,6 +128,8 @@ try {
         users: USERS,
         requestsPerUser: perUser,
         database: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
+        // Other processes on the machine skew the tail: read the figures with the load.
+        loadAverage1m: round(loadavg()[0] ?? 0),
         generateScript: summary(generation),
         afterCreditsRanOut: Object.fromEntries(refused.statuses),
         baselineGetCredits: summary(baseline),
