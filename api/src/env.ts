@@ -54,6 +54,8 @@ export const envSchema = z
     CIVITAI_API_TOKEN: optionalString,
     /** Civitai's API base (tests point it at a local server). */
     CIVITAI_BASE_URL: z.url().default('https://civitai.com'),
+    /** Civitai's job API; default derived from CIVITAI_BASE_URL (orchestration.civitai.com). */
+    CIVITAI_ORCHESTRATION_URL: optionalString.pipe(z.url().optional()),
     /** A self-hosted Stable Diffusion web UI, e.g. http://127.0.0.1:7860. */
     A1111_URL: optionalString.pipe(z.url().optional()),
     /** Timeout of one text call, in ms. */

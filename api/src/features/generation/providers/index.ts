@@ -22,6 +22,7 @@ export type AiProviderEnv = Pick<
   | 'OPENAI_IMAGE_MODEL'
   | 'CIVITAI_API_TOKEN'
   | 'CIVITAI_BASE_URL'
+  | 'CIVITAI_ORCHESTRATION_URL'
   | 'A1111_URL'
   | 'AI_TEXT_TIMEOUT_MS'
   | 'AI_IMAGE_TIMEOUT_MS'
@@ -88,6 +89,7 @@ function createImageProvider(env: AiProviderEnv, openAi: OpenAiSettings): ImageP
       return createCivitaiImageProvider({
         token: env.CIVITAI_API_TOKEN,
         baseUrl: env.CIVITAI_BASE_URL,
+        orchestrationUrl: env.CIVITAI_ORCHESTRATION_URL,
         timeoutMs: env.AI_IMAGE_TIMEOUT_MS,
       })
     case 'automatic1111':
