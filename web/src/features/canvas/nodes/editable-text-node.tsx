@@ -31,10 +31,12 @@ export const EditableTextNode = memo(function EditableTextNode({
   if (!data) return null
   const issue = sceneGenerationIssue(data)
   const generate = () => {
-    if (issue) return
+    const clickedAt = getNode(id)?.position
+    if (issue || !clickedAt) return
     void generation.run(buildScenesRequest(data), ({ scenes }) => {
-      const textNode = getNode(id)
-      if (textNode) addGraph(scenesResult(textNode, scenes))
+      // Where the node is now; if it was deleted meanwhile, where it was (the result was paid for).
+      const textNode = getNode(id) ?? { id, position: clickedAt }
+      addGraph(scenesResult(textNode, scenes))
     })
   }
   return (

@@ -80,11 +80,13 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
   if (!data) return null
   const issue = imageGenerationIssue(data)
   const generate = () => {
-    if (issue || projectId === null) return
+    const clickedAt = getNode(id)?.position
+    if (issue || projectId === null || !clickedAt) return
     const request = buildImageRequest(projectId, data)
     void generation.run(request, (answer) => {
-      const generator = getNode(id)
-      if (generator) addGraph(imageResult(generator, request, answer))
+      // Where the node is now; if it was deleted meanwhile, where it was (the result was paid for).
+      const generator = getNode(id) ?? { id, position: clickedAt }
+      addGraph(imageResult(generator, request, answer))
     })
   }
   return (

@@ -18,7 +18,7 @@ import { NodeShell } from './node-shell'
  * Script generator: topic, style, tone and format (spec §3, §9 Script choices), and
  * Generate Script, which needs a topic (spec §5) and writes a "Generated Script" text node
  * 350 to the right, connected (spec §4). A generator deleted while its script was on the
- * way gets no result node.
+ * way still gets its (paid) result, where it stood, unconnected.
  */
 export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   id,
@@ -32,10 +32,12 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   if (!data) return null
   const issue = scriptGenerationIssue(data)
   const generate = () => {
-    if (issue) return
+    const clickedAt = getNode(id)?.position
+    if (issue || !clickedAt) return
     void generation.run(buildScriptRequest(data), ({ script }) => {
-      const generator = getNode(id)
-      if (generator) addGraph(scriptResult(generator, script))
+      // Where the node is now; if it was deleted meanwhile, where it was (the result was paid for).
+      const generator = getNode(id) ?? { id, position: clickedAt }
+      addGraph(scriptResult(generator, script))
     })
   }
   return (
