@@ -50,7 +50,7 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
   selected,
 }: NodeProps<ImageGeneratorFlowNode>) {
   const data = useNodeData(id, 'image-generator')
-  const { updateNodeData, addGraph, getNode } = useCanvasActions()
+  const { updateNodeData, fillNodeDefaults, addGraph, getNode } = useCanvasActions()
   const compact = useCompactNodes()
   const projectId = useProjectId()
   const info = useGenerationInfo('image')
@@ -65,17 +65,18 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
   const versionOptions = useMemo(() => versionOptionsOf(items, modelId ?? ''), [items, modelId])
   const modelVersionId = data?.modelVersionId
 
-  // The first model and its first version, when the node has none (spec §4).
+  // The first model and its first version, when the node has none (spec §4); outside undo,
+  // which would otherwise undo it only to see it selected again.
   useEffect(() => {
     if (modelId === undefined || !items) return
     if (modelId === '') {
       const first = firstModelSelection(items)
-      if (first) updateNodeData(id, first)
+      if (first) fillNodeDefaults(id, first)
     } else if (modelVersionId === '') {
       const version = firstVersionOf(items, modelId)
-      if (version) updateNodeData(id, { modelVersionId: version })
+      if (version) fillNodeDefaults(id, { modelVersionId: version })
     }
-  }, [id, items, modelId, modelVersionId, updateNodeData])
+  }, [id, items, modelId, modelVersionId, fillNodeDefaults])
 
   if (!data) return null
   const issue = imageGenerationIssue(data)

@@ -188,4 +188,20 @@ describe('undo steps', () => {
     mine.getState().actions.destroy()
     theirs.getState().actions.destroy()
   })
+
+  it('fills defaults outside undo, so undo never loops on them', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const generator = s.addNode('image-generator', { x: 0, y: 0 })
+    s.fillNodeDefaults(generator.id, { modelId: 'storyboard', modelVersionId: 'storyboard-v1' })
+    expect(s.getNode(generator.id)?.data).toMatchObject({ modelId: 'storyboard' })
+    // One undo takes back the add itself: the filled-in model is no step of its own.
+    s.undo()
+    expect(s.getNode(generator.id)).toBeNull()
+    expect(store.getState().canUndo).toBe(false)
+    s.redo()
+    expect(s.getNode(generator.id)).not.toBeNull()
+    s.destroy()
+  })
 })

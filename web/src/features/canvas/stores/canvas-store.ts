@@ -90,6 +90,11 @@ export interface CanvasActions {
   getNode: (id: string) => GraphNode | null
   /** Writes the fields of `patch` that differ into a node's data. */
   updateNodeData: (id: string, patch: NodeData) => void
+  /**
+   * Writes defaults the product fills in by itself (the auto-selected image model), outside
+   * undo: undoing them would only have them filled in again, a loop the user cannot leave.
+   */
+  fillNodeDefaults: (id: string, patch: NodeData) => void
   /** Connects two nodes; a duplicate or a self-connection is ignored (spec §4). */
   connect: (connection: { source: string | null; target: string | null }) => ConnectResult
   /** Deletes nodes (with their connections) and connections; returns how many nodes went. */
@@ -124,6 +129,8 @@ function dataIndex(nodes: readonly CanvasNode[]): Map<string, CanvasNode['data']
 /** Creates the canvas store of one project's doc. */
 export function createCanvasStore(doc: Y.Doc): CanvasStore {
   const origin = { source: 'canvas', clientID: doc.clientID }
+  /** Local writes that undo leaves alone (see `fillNodeDefaults`). */
+  const defaultsOrigin = { source: 'canvas-defaults', clientID: doc.clientID }
   const nodesMap = getNodesMap(doc)
   const connectionsMap = getConnectionsMap(doc)
   const undoManager = new Y.UndoManager([nodesMap, connectionsMap], {
@@ -219,6 +226,10 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
 
       updateNodeData: (id, patch) => {
         updateNodeData(doc, id, patch, origin)
+      },
+
+      fillNodeDefaults: (id, patch) => {
+        updateNodeData(doc, id, patch, defaultsOrigin)
       },
 
       connect: ({ source, target }) => {
