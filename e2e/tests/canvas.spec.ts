@@ -105,7 +105,7 @@ test('a graph built on the canvas, and the project name, survive a reload', asyn
   )
   await expect(connections(page)).toHaveCount(1)
 
-  // Generation is not wired yet: the button stays disabled and says what it needs (spec §5).
+  // Generate Script stays disabled and says what it needs while the topic is empty (spec §5).
   await expect(script.getByRole('button', { name: 'Generate Script' })).toBeDisabled()
   await expect(script.getByText('Please enter a topic for your video')).toBeVisible()
   await script.getByLabel('Topic').fill('How bees talk')
