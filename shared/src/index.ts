@@ -1,5 +1,6 @@
 export * from './ai.ts'
 export * from './auth.ts'
+export * from './billing.ts'
 export * from './constants.ts'
 export * from './errors.ts'
 export * from './graph.ts'
