@@ -7,6 +7,7 @@ import type { AppDeps, AppEnv } from './app-env.ts'
 import { BODY_LIMIT_BYTES, PROJECT_BODY_LIMIT_BYTES } from './config.ts'
 import { assetRoutes } from './features/assets/asset-routes.ts'
 import { authRoutes } from './features/auth/auth-routes.ts'
+import { creditPackageRoutes, subscriptionRoutes } from './features/billing/billing-routes.ts'
 import { aiRoutes, imageRoutes } from './features/generation/generation-routes.ts'
 import { healthRoutes } from './features/health/health-routes.ts'
 import { projectRoutes } from './features/projects/project-routes.ts'
@@ -67,6 +68,8 @@ function buildApi() {
     .route('/user', userRoutes)
     .route('/projects', projectRoutes)
     .route('/assets', assetRoutes)
+    .route('/subscription', subscriptionRoutes)
+    .route('/credit-packages', creditPackageRoutes)
     .route('/ai', aiRoutes)
     .route('/csas', imageRoutes)
 }

@@ -75,6 +75,19 @@ export const envSchema = z
     S3_SECRET_ACCESS_KEY: optionalString,
     /** Path-style URLs (MinIO and most self-hosted stores need them). */
     S3_FORCE_PATH_STYLE: bool,
+
+    /** Stripe secret key; when unset, billing runs in the offline sandbox. */
+    STRIPE_SECRET_KEY: optionalString,
+    /** Signing secret of the webhook endpoint (`whsec_...`). */
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    /** Stripe price ids of the paid plans and the packages. */
+    STRIPE_PRICE_BASIC: optionalString,
+    STRIPE_PRICE_PRO: optionalString,
+    STRIPE_PRICE_SMALL: optionalString,
+    STRIPE_PRICE_MEDIUM: optionalString,
+    STRIPE_PRICE_LARGE: optionalString,
+    /** Allow the sandbox under NODE_ENV=production (demo deployments only). */
+    BILLING_SANDBOX: bool,
   })
   .transform((env) => {
     const appUrl = env.APP_URL ?? `http://localhost:${env.PORT}`
@@ -97,6 +110,13 @@ export const envSchema = z
             ? 'openai'
             : 'builtin')
     const costs = { script: env.COST_SCRIPT, scenes: env.COST_SCENES, image: env.COST_IMAGE }
+    const stripePriceIds = {
+      basic: env.STRIPE_PRICE_BASIC,
+      pro: env.STRIPE_PRICE_PRO,
+      small: env.STRIPE_PRICE_SMALL,
+      medium: env.STRIPE_PRICE_MEDIUM,
+      large: env.STRIPE_PRICE_LARGE,
+    }
     return {
       ...env,
       APP_URL: appUrl.replace(/\/$/, ''),
@@ -104,6 +124,8 @@ export const envSchema = z
       textProvider,
       imageProvider,
       costs,
+      billingMode: env.STRIPE_SECRET_KEY ? ('stripe' as const) : ('sandbox' as const),
+      stripePriceIds,
     }
   })
 

@@ -15,6 +15,7 @@ import type { AppDeps } from './app-env.ts'
 import { DEFAULT_RATE_LIMITS } from './config.ts'
 import { type Env, loadEnv } from './env.ts'
 import { createAssetStorage } from './features/assets/index.ts'
+import { activePriceIds, seedCatalog } from './features/billing/catalog.ts'
 import { createAiProviders } from './features/generation/providers/index.ts'
 import { BackgroundTasks } from './lib/background-tasks.ts'
 import { createLogger } from './lib/logger.ts'
@@ -51,6 +52,7 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
   })
   const applied = await migrateToLatest(db)
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')
+  await seedCatalog(db, activePriceIds(env))
   const syncLogger = logger.child({ component: 'sync' })
   const sync = createSyncServer({
     db,

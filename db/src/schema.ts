@@ -117,6 +117,39 @@ export interface AssetsTable {
   created_at: Timestamp
 }
 
+/** The subscription plans (seeded from the api's catalogue at start-up). */
+export interface PlansTable {
+  id: string
+  name: string
+  /** US cents per month. */
+  price_cents: number
+  /** Credits per billing period. */
+  credits: number
+  features: ColumnType<string[], string | undefined, string>
+  stripe_price_id: string | null
+  sort_order: number
+}
+
+/** One-time credit packages (seeded from the api's catalogue at start-up). */
+export interface CreditPackagesTable {
+  id: string
+  name: string
+  description: string
+  /** US cents. */
+  price_cents: number
+  credits: number
+  best_value: Generated<boolean>
+  stripe_price_id: string | null
+  sort_order: number
+}
+
+/** Stripe webhook events already applied, by event id (idempotent handling). */
+export interface StripeEventsTable {
+  id: string
+  type: string
+  received_at: Timestamp
+}
+
 /** The Kysely database interface. */
 export interface DB {
   users: UsersTable
@@ -127,6 +160,9 @@ export interface DB {
   projects: ProjectsTable
   project_documents: ProjectDocumentsTable
   assets: AssetsTable
+  plans: PlansTable
+  credit_packages: CreditPackagesTable
+  stripe_events: StripeEventsTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -136,3 +172,5 @@ export type SessionRow = Selectable<SessionsTable>
 export type CreditTransactionRow = Selectable<CreditTransactionsTable>
 export type ProjectRow = Selectable<ProjectsTable>
 export type AssetRow = Selectable<AssetsTable>
+export type PlanRow = Selectable<PlansTable>
+export type CreditPackageRow = Selectable<CreditPackagesTable>

@@ -13,6 +13,7 @@ import type { AppDeps } from '../app-env.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitRules } from '../config.ts'
 import { loadEnv } from '../env.ts'
 import { createAssetStorage } from '../features/assets/index.ts'
+import { activePriceIds, seedCatalog } from '../features/billing/catalog.ts'
 import { createAiProviders } from '../features/generation/providers/index.ts'
 import { BackgroundTasks } from '../lib/background-tasks.ts'
 import { createLogger } from '../lib/logger.ts'
@@ -72,6 +73,7 @@ export async function createTestApp(
     ...envOverrides,
   })
   const logger = createLogger('silent')
+  await seedCatalog(db, activePriceIds(env))
   const sync = createSyncServer({ db, logger, secureCookies: false })
   const deps: AppDeps = {
     db,

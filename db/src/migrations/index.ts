@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration'
 import * as accounts from './0001-accounts.ts'
 import * as projectDocuments from './0002-project-documents.ts'
 import * as generation from './0003-generation.ts'
+import * as billing from './0004-billing.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-project-documents': projectDocuments,
   '0003-generation': generation,
+  '0004-billing': billing,
 }
