@@ -227,3 +227,57 @@ export async function grantCredits(
     return { applied: true, balance: balanceOf(row) }
   })
 }
+
+/** A reset of the plan bucket to `amount` (a new billing period: no roll-over, decision 5). */
+export interface PlanResetInput {
+  userId: number
+  amount: number
+  type: CreditTransactionType
+  description: string
+  idempotencyKey: string
+}
+
+/**
+ * Sets the plan bucket to `amount` (>= 0) with a ledger row for the difference, once per
+ * idempotency key; purchased credits are untouched.
+ * @returns the balance and whether this call applied the reset.
+ */
+export async function resetPlanCredits(
+  db: Kysely<DB>,
+  input: PlanResetInput,
+): Promise<{ applied: boolean; balance: Balance }> {
+  if (!Number.isInteger(input.amount) || input.amount < 0) {
+    throw new Error(`A plan reset must be a whole number of credits >= 0, got ${input.amount}`)
+  }
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .selectFrom('users')
+      .select(['plan_credits', 'purchased_credits'])
+      .where('id', '=', input.userId)
+      .forUpdate()
+      .executeTakeFirstOrThrow()
+    const delta = input.amount - user.plan_credits
+    const inserted = await trx
+      .insertInto('credit_transactions')
+      .values({
+        user_id: input.userId,
+        amount: delta,
+        plan_amount: delta,
+        purchased_amount: 0,
+        transaction_type: input.type,
+        description: input.description,
+        idempotency_key: input.idempotencyKey,
+      })
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (!inserted) return { applied: false, balance: balanceOf(user) }
+    const row = await trx
+      .updateTable('users')
+      .set({ plan_credits: input.amount })
+      .where('id', '=', input.userId)
+      .returning(['plan_credits', 'purchased_credits'])
+      .executeTakeFirstOrThrow()
+    return { applied: true, balance: balanceOf(row) }
+  })
+}
