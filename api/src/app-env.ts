@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { Env } from './env.ts'
 import type { AssetStorage } from './features/assets/asset-storage.ts'
+import type { BillingGateway } from './features/billing/billing-gateway.ts'
 import type { AiProviders } from './features/generation/providers/types.ts'
 import type { ValidSession } from '@reelgraph/db'
 import type { BackgroundTasks } from './lib/background-tasks.ts'
@@ -38,6 +39,8 @@ export interface AppDeps {
   ai: AiProviders
   /** Where generated files' bytes live (issue 4). */
   assets: AssetStorage
+  /** Payments: Stripe, or the offline sandbox when STRIPE_SECRET_KEY is not set (issue 5). */
+  billing: BillingGateway
 }
 
 /** Hono's environment for every route: the typed context variables. */

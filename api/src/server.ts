@@ -16,6 +16,7 @@ import { DEFAULT_RATE_LIMITS } from './config.ts'
 import { type Env, loadEnv } from './env.ts'
 import { createAssetStorage } from './features/assets/index.ts'
 import { activePriceIds, seedCatalog } from './features/billing/catalog.ts'
+import { createBillingGateway } from './features/billing/index.ts'
 import { createAiProviders } from './features/generation/providers/index.ts'
 import { BackgroundTasks } from './lib/background-tasks.ts'
 import { createLogger } from './lib/logger.ts'
@@ -75,6 +76,7 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     documents: createDocumentGateway(sync),
     ai: createAiProviders(env, logger),
     assets: createAssetStorage(env),
+    billing: createBillingGateway(env, db),
   }
   const app = createApp(deps, { webDistDir: env.WEB_DIST_DIR || undefined })
   const server = await new Promise<ServerType>((resolve) => {

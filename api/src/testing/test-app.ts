@@ -14,6 +14,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimitRules } from '../config.ts'
 import { loadEnv } from '../env.ts'
 import { createAssetStorage } from '../features/assets/index.ts'
 import { activePriceIds, seedCatalog } from '../features/billing/catalog.ts'
+import { createBillingGateway } from '../features/billing/index.ts'
 import { createAiProviders } from '../features/generation/providers/index.ts'
 import { BackgroundTasks } from '../lib/background-tasks.ts'
 import { createLogger } from '../lib/logger.ts'
@@ -85,6 +86,7 @@ export async function createTestApp(
     documents: createDocumentGateway(sync),
     ai: createAiProviders(env, logger),
     assets: createAssetStorage(env),
+    billing: createBillingGateway(env, db),
   }
   const app = createApp(deps)
   return {
