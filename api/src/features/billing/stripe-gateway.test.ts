@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { BillingGateway } from './billing-gateway.ts'
 import { BillingProviderError, createStripeGateway, stripeNetworkConfig } from './stripe-gateway.ts'
 import {
+  HANG,
   parseForm,
   STRIPE_TEST_SECRET_KEY,
   startStripeServer,
@@ -424,6 +425,20 @@ describe('createStripeGateway', () => {
       })
     })
 
+    it('is an error when the subscription has no item to read the price from', async () => {
+      const subscription = server.seedSubscription({
+        id: 'sub_empty',
+        customer: 'cus_seeded',
+        price: 'price_basic',
+        currentPeriodStart: PERIOD_START,
+        currentPeriodEnd: PERIOD_END,
+      })
+      ;(subscription.items as { data: unknown[] }).data = []
+
+      const error = await failure(gateway.getSubscription('sub_empty'))
+      expect(error.reason).toBe('malformed')
+    })
+
     it('answers null when Stripe has no such subscription', async () => {
       expect(await gateway.getSubscription('sub_missing')).toBeNull()
       onlyRequest('GET', '/v1/subscriptions/sub_missing')
@@ -522,6 +537,23 @@ describe('createStripeGateway', () => {
       expect(error.message).toBe(
         "Stripe refused the request to create the customer: check the server's Stripe key.",
       )
+    })
+
+    it('gives up after the timeout (and its one retry) with a clear error', async () => {
+      const impatient = createStripeGateway({
+        secretKey: STRIPE_TEST_SECRET_KEY,
+        apiBase: server.url,
+        timeoutMs: 100,
+      })
+      server.failNext({ method: 'GET', path: '/v1/subscriptions/sub_slow' }, HANG, 2)
+
+      const error = await failure(impatient.getSubscription('sub_slow'))
+
+      expect(error.reason).toBe('unavailable')
+      expect(error.message).toBe(
+        'Stripe did not answer in time to read the subscription. Please try again.',
+      )
+      expect(server.requestsTo('GET', '/v1/subscriptions/sub_slow')).toHaveLength(2)
     })
 
     it('answers a clear error when Stripe cannot be reached', async () => {

@@ -68,6 +68,13 @@ export function toBillingError(error: unknown, action: string): BillingProviderE
     const status = typeof error.statusCode === 'number' ? error.statusCode : undefined
     const stripeCode = typeof error.code === 'string' ? error.code : undefined
     const options = { status, stripeCode, cause: error }
+    if (isTimeout(error)) {
+      return new BillingProviderError(
+        'unavailable',
+        `Stripe did not answer in time to ${action}. Please try again.`,
+        options,
+      )
+    }
     if (error instanceof Stripe.errors.StripeConnectionError || status === undefined) {
       return new BillingProviderError(
         'unavailable',
@@ -113,6 +120,17 @@ export function toBillingError(error: unknown, action: string): BillingProviderE
     'unavailable',
     `Stripe could not be reached to ${action}. Please try again.`,
     { cause: error },
+  )
+}
+
+/** The SDK's connection error for a request that outlived its timeout. */
+function isTimeout(error: InstanceType<typeof Stripe.errors.StripeError>): boolean {
+  const detail: unknown = error.detail
+  return (
+    error instanceof Stripe.errors.StripeConnectionError &&
+    typeof detail === 'object' &&
+    detail !== null &&
+    (detail as { code?: unknown }).code === 'ETIMEDOUT'
   )
 }
 

@@ -48,7 +48,12 @@ export interface StripeReply {
   status: number
   body: unknown
   headers?: Record<string, string>
+  /** Never answer (the client's timeout must end the call). */
+  hang?: boolean
 }
+
+/** A reply that never comes. */
+export const HANG: StripeReply = { status: 0, body: null, hang: true }
 
 /**
  * Decides an answer before the normal routes: return a reply to send it, undefined to let
@@ -657,6 +662,7 @@ function ok(body: unknown): StripeReply {
 }
 
 function send(response: ServerResponse, reply: StripeReply): void {
+  if (reply.hang) return
   response.writeHead(reply.status, {
     'content-type': 'application/json',
     'request-id': newId('req'),
