@@ -150,6 +150,42 @@ export interface StripeEventsTable {
   received_at: Timestamp
 }
 
+/** A checkout of the offline billing sandbox (standing in for a Stripe Checkout Session). */
+export interface SandboxCheckoutSessionsTable {
+  /** `sandbox_cs_<random>`. */
+  id: string
+  user_id: number
+  customer_id: string
+  /** `payment` (a credit package) or `subscription` (a plan). */
+  mode: 'payment' | 'subscription'
+  price_id: string
+  /** The plan id (subscription) or package id (payment). */
+  plan_or_package_id: string
+  /** Reactivation: the subscription that fulfilment cancels once this one is paid. */
+  replaces_subscription_id: string | null
+  success_url: string
+  cancel_url: string
+  status: Generated<'open' | 'paid' | 'canceled'>
+  /** The subscription created when a subscription checkout was paid. */
+  subscription_id: string | null
+  created_at: Timestamp
+}
+
+/** A subscription of the offline billing sandbox (standing in for a Stripe Subscription). */
+export interface SandboxSubscriptionsTable {
+  /** `sandbox_sub_<random>`. */
+  id: string
+  customer_id: string
+  user_id: number
+  price_id: string
+  /** Stripe's names: active, canceled. */
+  status: string
+  cancel_at_period_end: Generated<boolean>
+  current_period_start: RequiredTimestamp
+  current_period_end: RequiredTimestamp
+  created_at: Timestamp
+}
+
 /** The Kysely database interface. */
 export interface DB {
   users: UsersTable
@@ -163,6 +199,8 @@ export interface DB {
   plans: PlansTable
   credit_packages: CreditPackagesTable
   stripe_events: StripeEventsTable
+  sandbox_checkout_sessions: SandboxCheckoutSessionsTable
+  sandbox_subscriptions: SandboxSubscriptionsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -3,6 +3,7 @@ import * as accounts from './0001-accounts.ts'
 import * as projectDocuments from './0002-project-documents.ts'
 import * as generation from './0003-generation.ts'
 import * as billing from './0004-billing.ts'
+import * as billingSandbox from './0005-billing-sandbox.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-project-documents': projectDocuments,
   '0003-generation': generation,
   '0004-billing': billing,
+  '0005-billing-sandbox': billingSandbox,
 }
