@@ -3,22 +3,24 @@ import { CircleCheckIcon } from 'lucide-react'
 import { useEffect } from 'react'
 import { Link } from 'wouter'
 import { Button } from '@/components/ui/button'
+import { Spinner } from '@/components/ui/spinner'
 import { useDocumentTitle } from '@/hooks/use-document-title'
-import { QUERY_KEYS } from '@/lib/query-keys'
+import { refreshBillingState } from '@/lib/billing-api'
+import { useBillingPortal } from '../hooks/use-billing-portal'
 import { ResultCard } from './result-card'
 
 /**
- * /subscription/success: "Payment Successful". Refreshes the user, the credits and the
- * subscription status, since the payment changed them.
+ * /subscription/success: "Payment Successful". Refreshes the user (the header's "Active"
+ * badge), the credits and the subscription status on mount, since the payment changed
+ * them. Manage Subscription opens the billing portal.
  * @see spec §2 /subscription/success, §7 "The credits are re-queried on the success page"
  */
 export function SubscriptionSuccessPage() {
   useDocumentTitle('Payment Successful')
   const queryClient = useQueryClient()
+  const portal = useBillingPortal()
   useEffect(() => {
-    for (const queryKey of [QUERY_KEYS.credits, QUERY_KEYS.user, QUERY_KEYS.subscriptionStatus]) {
-      void queryClient.invalidateQueries({ queryKey })
-    }
+    void refreshBillingState(queryClient)
   }, [queryClient])
 
   return (
@@ -28,8 +30,13 @@ export function SubscriptionSuccessPage() {
       title="Payment Successful"
       description="Thank you! Your payment went through. Your plan and credits are updated and may take a few seconds to show."
     >
-      <Button asChild>
-        <Link href="/subscription">Manage Subscription</Link>
+      <Button
+        onClick={() => void portal.open()}
+        disabled={portal.busy}
+        aria-busy={portal.busy || undefined}
+      >
+        {portal.busy ? <Spinner /> : null}
+        {portal.busy ? 'Opening billing portal...' : 'Manage Subscription'}
       </Button>
       <Button asChild variant="outline">
         <Link href="/projects">Back to Projects</Link>

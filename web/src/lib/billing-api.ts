@@ -1,0 +1,174 @@
+import {
+  type CreditPackage,
+  type Credits,
+  type Plan,
+  type PlanId,
+  SUBSCRIPTION_REFETCH_INTERVAL_MS,
+  SUBSCRIPTION_STALE_TIME_MS,
+  type SubscriptionStatus,
+  type User,
+} from '@reelgraph/shared'
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { apiRequest, getQueryFn } from './api-client'
+import { QUERY_KEYS } from './query-keys'
+
+/**
+ * The billing calls (spec §7; issue 5): plans, credit packages, the subscription status,
+ * and the calls that answer `{url}` for the browser to go to (checkout, portal,
+ * reactivation, credit purchase). No toasts here: the billing pages show the spec §8
+ * messages. An answer without a url is an error (spec §5 Billing).
+ */
+
+/** Query keys of the billing reads; `[0]` is the URL (the default query function reads it). */
+export const BILLING_QUERY_KEYS = {
+  plans: ['/api/subscription/plans'],
+  packages: ['/api/credit-packages'],
+} as const
+
+/** `GET /api/subscription/plans` -> the plans, ordered free, basic, pro (public). */
+export function usePlans() {
+  return useQuery<{ plans: Plan[] }, Error, Plan[]>({
+    queryKey: BILLING_QUERY_KEYS.plans,
+    queryFn: getQueryFn<{ plans: Plan[] }>({ on401: 'throw' }),
+    select: (answer) => answer.plans,
+  })
+}
+
+/** `GET /api/credit-packages` -> the one-time credit packages (public). */
+export function useCreditPackages() {
+  return useQuery<{ packages: CreditPackage[] }, Error, CreditPackage[]>({
+    queryKey: BILLING_QUERY_KEYS.packages,
+    queryFn: getQueryFn<{ packages: CreditPackage[] }>({ on401: 'throw' }),
+    select: (answer) => answer.packages,
+  })
+}
+
+/**
+ * `GET /api/subscription/status` -> {status, subscriptionId, periodEnd}: fresh for 1 min,
+ * re-fetched every 5 min (spec §4, §9). Enable it only while a user is signed in.
+ */
+export function useSubscriptionStatus(enabled = true) {
+  return useQuery<SubscriptionStatus>({
+    queryKey: QUERY_KEYS.subscriptionStatus,
+    queryFn: getQueryFn<SubscriptionStatus>({ on401: 'throw' }),
+    staleTime: SUBSCRIPTION_STALE_TIME_MS,
+    refetchInterval: SUBSCRIPTION_REFETCH_INTERVAL_MS,
+    enabled,
+  })
+}
+
+/**
+ * The signed-in user and the credit balance as the auth provider keeps them, read from
+ * the shared cache (never fetched from here: the provider owns those queries).
+ */
+export function useAccountSnapshot(): { user: User | null; credits: number | null } {
+  const user = useQuery<User | null>({ queryKey: QUERY_KEYS.user, enabled: false }).data ?? null
+  const credits = useQuery<Credits | null>({ queryKey: QUERY_KEYS.credits, enabled: false }).data
+  return { user, credits: user ? (credits?.credits ?? user.credits) : null }
+}
+
+/**
+ * Refetches what a payment or a plan change may have changed: the user (the header's
+ * "Active" badge reads its subscriptionStatus), the credits and the subscription status.
+ */
+export async function refreshBillingState(queryClient: QueryClient): Promise<void> {
+  await Promise.all(
+    [QUERY_KEYS.user, QUERY_KEYS.credits, QUERY_KEYS.subscriptionStatus].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey, exact: true }),
+    ),
+  )
+}
+
+/** The url of a `{url}` answer. @throws {Error} with `message` when there is none. */
+export function requireUrl(answer: unknown, message: string): string {
+  const url =
+    typeof answer === 'object' && answer !== null && 'url' in answer
+      ? (answer as { url: unknown }).url
+      : undefined
+  if (typeof url !== 'string' || url.trim() === '') throw new Error(message)
+  return url
+}
+
+/** Sends the browser to a checkout or portal page ("then the browser redirects", spec §7). */
+export function redirectTo(url: string): void {
+  window.location.href = url
+}
+
+/** The message when the portal answers without a url (spec §8 Billing). */
+export const PORTAL_NO_URL_MESSAGE = 'Failed to create customer portal session'
+/** The message when a checkout call answers without a url. */
+export const CHECKOUT_NO_URL_MESSAGE = 'Failed to create checkout session'
+
+/** `POST /api/subscription/create-checkout-session` {priceId} -> the checkout url. */
+export function useCreateCheckoutSession() {
+  return useMutation<string, Error, { priceId: string }>({
+    mutationFn: async (input) =>
+      requireUrl(
+        await apiRequest('POST', '/api/subscription/create-checkout-session', input),
+        CHECKOUT_NO_URL_MESSAGE,
+      ),
+  })
+}
+
+/** `POST /api/subscription/create-portal-session` {targetPlanId?} -> the portal url. */
+export function useCreatePortalSession() {
+  return useMutation<string, Error, { targetPlanId?: PlanId } | undefined>({
+    mutationFn: async (input) =>
+      requireUrl(
+        await apiRequest('POST', '/api/subscription/create-portal-session', input ?? {}),
+        PORTAL_NO_URL_MESSAGE,
+      ),
+  })
+}
+
+/**
+ * `POST /api/subscription/calculate-proration` {currentPlanId, newPlanId} -> the amount
+ * in dollars charged (or, when negative, credited) for the change.
+ */
+export function useCalculateProration() {
+  return useMutation<number, Error, { currentPlanId: PlanId; newPlanId: PlanId }>({
+    mutationFn: async (input) => {
+      const answer = await apiRequest<{ amount?: unknown }>(
+        'POST',
+        '/api/subscription/calculate-proration',
+        input,
+      )
+      const amount = answer?.amount
+      if (typeof amount !== 'number' || !Number.isFinite(amount)) {
+        throw new Error('The server did not return a prorated amount')
+      }
+      return amount
+    },
+  })
+}
+
+/** `POST /api/subscription/cancel` {cancelAtPeriodEnd: true}; refreshes the account. */
+export function useCancelSubscription() {
+  const queryClient = useQueryClient()
+  return useMutation<{ success: boolean }, Error, void>({
+    mutationFn: () =>
+      apiRequest<{ success: boolean }>('POST', '/api/subscription/cancel', {
+        cancelAtPeriodEnd: true,
+      }),
+    onSuccess: () => refreshBillingState(queryClient),
+  })
+}
+
+/** `POST /api/subscription/reactivate-with-checkout` {newPlanId, priceId} -> the checkout url. */
+export function useReactivateWithCheckout() {
+  return useMutation<string, Error, { newPlanId: PlanId; priceId: string }>({
+    mutationFn: async (input) =>
+      requireUrl(
+        await apiRequest('POST', '/api/subscription/reactivate-with-checkout', input),
+        CHECKOUT_NO_URL_MESSAGE,
+      ),
+  })
+}
+
+/** `POST /api/purchase-credits` {packageId} -> the checkout url. */
+export function usePurchaseCredits() {
+  return useMutation<string, Error, { packageId: string }>({
+    mutationFn: async (input) =>
+      requireUrl(await apiRequest('POST', '/api/purchase-credits', input), CHECKOUT_NO_URL_MESSAGE),
+  })
+}
