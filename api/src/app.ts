@@ -7,7 +7,12 @@ import type { AppDeps, AppEnv } from './app-env.ts'
 import { BODY_LIMIT_BYTES, PROJECT_BODY_LIMIT_BYTES } from './config.ts'
 import { assetRoutes } from './features/assets/asset-routes.ts'
 import { authRoutes } from './features/auth/auth-routes.ts'
-import { creditPackageRoutes, subscriptionRoutes } from './features/billing/billing-routes.ts'
+import {
+  creditPackageRoutes,
+  purchaseCreditsRoutes,
+  subscriptionRoutes,
+} from './features/billing/billing-routes.ts'
+import { webhookRoutes } from './features/billing/webhook-routes.ts'
 import { aiRoutes, imageRoutes } from './features/generation/generation-routes.ts'
 import { healthRoutes } from './features/health/health-routes.ts'
 import { projectRoutes } from './features/projects/project-routes.ts'
@@ -57,21 +62,27 @@ const defaultBodyLimit = limitBody(BODY_LIMIT_BYTES)
 const projectBodyLimit = limitBody(PROJECT_BODY_LIMIT_BYTES)
 
 function buildApi() {
-  return new Hono<AppEnv>()
-    .use('*', (c, next) =>
-      (c.req.path.startsWith('/api/projects') ? projectBodyLimit : defaultBodyLimit)(c, next),
-    )
-    .use(requireJsonBody)
-    .use(originCheck)
-    .use(loadSession)
-    .route('/', authRoutes)
-    .route('/user', userRoutes)
-    .route('/projects', projectRoutes)
-    .route('/assets', assetRoutes)
-    .route('/subscription', subscriptionRoutes)
-    .route('/credit-packages', creditPackageRoutes)
-    .route('/ai', aiRoutes)
-    .route('/csas', imageRoutes)
+  return (
+    new Hono<AppEnv>()
+      .use('*', (c, next) =>
+        (c.req.path.startsWith('/api/projects') ? projectBodyLimit : defaultBodyLimit)(c, next),
+      )
+      // Stripe's webhook is authenticated by its signature, not by Origin or session: it is
+      // answered here, before those checks run.
+      .route('/stripe', webhookRoutes)
+      .use(requireJsonBody)
+      .use(originCheck)
+      .use(loadSession)
+      .route('/', authRoutes)
+      .route('/user', userRoutes)
+      .route('/projects', projectRoutes)
+      .route('/assets', assetRoutes)
+      .route('/subscription', subscriptionRoutes)
+      .route('/credit-packages', creditPackageRoutes)
+      .route('/purchase-credits', purchaseCreditsRoutes)
+      .route('/ai', aiRoutes)
+      .route('/csas', imageRoutes)
+  )
 }
 
 /** The typed API, for the `hc` client in `web`. */

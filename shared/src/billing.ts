@@ -107,3 +107,82 @@ export function planTransition(status: string, target: PlanId): PlanTransition {
   if (PLAN_ORDER[target] < PLAN_ORDER[current]) return { kind: 'portal-downgrade' }
   return { kind: 'checkout' }
 }
+
+/** Messages of the billing calls' request bodies (spec §7). */
+export const BILLING_MESSAGES = {
+  priceRequired: 'Choose a plan (priceId is required)',
+  planRequired: 'Choose one of the plans: free, basic or pro',
+  packageRequired: 'Choose a credit package (packageId is required)',
+  cancelAtPeriodEnd:
+    'cancelAtPeriodEnd must be true: subscriptions cancel at the end of the period',
+} as const
+
+const planIdField = z.enum(PLAN_IDS, { error: BILLING_MESSAGES.planRequired })
+
+/** `POST /api/subscription/create-checkout-session` body (spec §7). */
+export const createCheckoutSessionInput = z
+  .object({
+    priceId: z
+      .string({ error: BILLING_MESSAGES.priceRequired })
+      .trim()
+      .min(1, BILLING_MESSAGES.priceRequired),
+  })
+  .meta({ id: 'CreateCheckoutSessionInput' })
+
+/** `POST /api/subscription/create-portal-session` body (spec §7): an optional target plan. */
+export const createPortalSessionInput = z
+  .object({ targetPlanId: planIdField.optional() })
+  .meta({ id: 'CreatePortalSessionInput' })
+
+/** `POST /api/subscription/calculate-proration` body (spec §7). */
+export const calculateProrationInput = z
+  .object({ currentPlanId: planIdField, newPlanId: planIdField })
+  .meta({ id: 'CalculateProrationInput' })
+
+/** `POST /api/subscription/cancel` body (spec §7): always at period end. */
+export const cancelSubscriptionInput = z
+  .object({
+    cancelAtPeriodEnd: z.literal(true, { error: BILLING_MESSAGES.cancelAtPeriodEnd }),
+  })
+  .meta({ id: 'CancelSubscriptionInput' })
+
+/** `POST /api/subscription/reactivate-with-checkout` body (spec §7). */
+export const reactivateWithCheckoutInput = z
+  .object({
+    newPlanId: planIdField,
+    priceId: z
+      .string({ error: BILLING_MESSAGES.priceRequired })
+      .trim()
+      .min(1, BILLING_MESSAGES.priceRequired),
+  })
+  .meta({ id: 'ReactivateWithCheckoutInput' })
+
+/** `POST /api/purchase-credits` body (spec §7). */
+export const purchaseCreditsInput = z
+  .object({
+    packageId: z
+      .string({ error: BILLING_MESSAGES.packageRequired })
+      .trim()
+      .min(1, BILLING_MESSAGES.packageRequired),
+  })
+  .meta({ id: 'PurchaseCreditsInput' })
+
+/** A page to send the browser to: checkout or portal (spec §5: an answer without url is an error). */
+export const billingUrlOutput = z.object({ url: z.string().min(1) }).meta({ id: 'BillingUrl' })
+
+/** `POST /api/subscription/calculate-proration` answer: US dollars due now. */
+export const prorationOutput = z.object({ amount: z.number() }).meta({ id: 'Proration' })
+
+/** `POST /api/subscription/cancel` answer. */
+export const billingSuccessOutput = z
+  .object({ success: z.literal(true) })
+  .meta({ id: 'BillingSuccess' })
+
+/** `POST /api/stripe/webhook` answer: received, and whether it was a duplicate or ignored. */
+export const webhookReceivedOutput = z
+  .object({
+    received: z.literal(true),
+    duplicate: z.boolean().optional(),
+    ignored: z.boolean().optional(),
+  })
+  .meta({ id: 'WebhookReceived' })
