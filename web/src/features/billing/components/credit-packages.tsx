@@ -11,6 +11,7 @@ import { redirectTo, usePurchaseCredits } from '@/lib/billing-api'
 import { cn } from '@/lib/utils'
 import { BILLING_ERRORS } from '../lib/billing-messages'
 import { formatPrice } from '../lib/billing-view'
+import { usePageRestored } from '../hooks/use-page-restored'
 
 /** Props of {@link CreditPackages}. */
 export interface CreditPackagesProps {
@@ -27,6 +28,7 @@ export interface CreditPackagesProps {
 export function CreditPackages({ packages, signedIn }: CreditPackagesProps) {
   const purchase = usePurchaseCredits()
   const [busyId, setBusyId] = useState<string | null>(null)
+  usePageRestored(() => setBusyId(null))
 
   if (packages.length === 0) {
     return <p className="text-muted-foreground">{BILLING_ERRORS.noPackages}</p>

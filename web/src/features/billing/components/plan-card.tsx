@@ -101,7 +101,9 @@ export function PlanCard({
       <CardFooter>
         {transition === null || current === null ? (
           <Button asChild className="w-full" variant={featured ? 'default' : 'outline'}>
-            <Link href="/auth">Sign in to subscribe</Link>
+            <Link href="/auth">
+              {plan.id === 'free' ? 'Sign in to get started' : 'Sign in to subscribe'}
+            </Link>
           </Button>
         ) : (
           <Button

@@ -6,6 +6,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { useDocumentTitle } from '@/hooks/use-document-title'
 import { errorMessage } from '@/lib/api-client'
 import {
+  refreshBillingState,
   useAccountSnapshot,
   useCreditPackages,
   usePlans,
@@ -13,6 +14,7 @@ import {
 } from '@/lib/billing-api'
 import { QUERY_KEYS } from '@/lib/query-keys'
 import { useBillingPortal } from '../hooks/use-billing-portal'
+import { usePageRestored } from '../hooks/use-page-restored'
 import { usePlanChange } from '../hooks/use-plan-change'
 import { currentPlan, FEATURED_PLAN_ID, orderPlans } from '../lib/billing-view'
 import { BillingFaq } from './billing-faq'
@@ -67,6 +69,8 @@ export function SubscriptionPage() {
   const status = statusQuery.data?.status ?? user?.subscriptionStatus ?? 'free'
   const portal = useBillingPortal()
   const planChange = usePlanChange(status)
+  // Back from a checkout or portal: what happened there may have changed the account.
+  usePageRestored(() => void refreshBillingState(queryClient))
 
   // The header's "Active" badge reads the user's status: refresh the user when the
   // (periodically re-fetched) subscription status says it changed.

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { toast } from '@/hooks/use-toast'
 import { PORTAL_NO_URL_MESSAGE, redirectTo, useCreatePortalSession } from '@/lib/billing-api'
 import { BILLING_ERRORS } from '../lib/billing-messages'
+import { usePageRestored } from './use-page-restored'
 
 /**
  * Opens the billing portal ("Manage billing", "Manage Subscription"): asks for a portal
@@ -12,6 +13,7 @@ import { BILLING_ERRORS } from '../lib/billing-messages'
 export function useBillingPortal() {
   const portal = useCreatePortalSession()
   const [redirecting, setRedirecting] = useState(false)
+  usePageRestored(() => setRedirecting(false))
 
   const open = async (targetPlanId?: PlanId) => {
     try {

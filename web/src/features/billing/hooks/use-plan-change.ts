@@ -12,6 +12,7 @@ import {
   useReactivateWithCheckout,
 } from '@/lib/billing-api'
 import { BILLING_ERRORS } from '../lib/billing-messages'
+import { usePageRestored } from './use-page-restored'
 
 /** A change that waits for the person to confirm it in a dialog. */
 export interface PendingConfirmation {
@@ -39,6 +40,11 @@ export function usePlanChange(status: string) {
   const [busyPlanId, setBusyPlanId] = useState<PlanId | null>(null)
   const [confirmation, setConfirmation] = useState<PendingConfirmation | null>(null)
   const [confirming, setConfirming] = useState(false)
+  usePageRestored(() => {
+    setBusyPlanId(null)
+    setConfirming(false)
+    setConfirmation(null)
+  })
 
   const fail = (title: string, description: string) =>
     toast({ title, description, variant: 'destructive' })
