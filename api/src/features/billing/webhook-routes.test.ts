@@ -33,12 +33,18 @@ function stripeEvent(type: string, object: Record<string, unknown>, id?: string)
   }
 }
 
-function packageCheckout(sessionId: string, userId: number, packageId: string) {
-  return stripeEvent('checkout.session.completed', {
+function packageCheckout(
+  sessionId: string,
+  userId: number,
+  packageId: string,
+  type = 'checkout.session.completed',
+  paymentStatus = 'paid',
+) {
+  return stripeEvent(type, {
     id: sessionId,
     object: 'checkout.session',
     mode: 'payment',
-    payment_status: 'paid',
+    payment_status: paymentStatus,
     status: 'complete',
     subscription: null,
     metadata: { userId: String(userId), packageId },
@@ -232,6 +238,38 @@ describe.each(testDatabaseKinds())('Stripe webhook on $name', (kind) => {
       env.STRIPE_WEBHOOK_SECRET = saved
     }
     expect((await account(userId)).balance.purchased).toBe(20)
+  })
+
+  it('a package paid by a delayed method is credited when its payment succeeds, once', async () => {
+    const { userId } = await newCustomer()
+    const session = `cs_delayed_${userId}`
+    const unpaid = await deliver(
+      packageCheckout(session, userId, 'small', 'checkout.session.completed', 'unpaid'),
+    )
+    expect(await unpaid.json()).toEqual({ received: true, ignored: true })
+    expect((await account(userId)).balance.purchased).toBe(20)
+    const paid = packageCheckout(
+      session,
+      userId,
+      'small',
+      'checkout.session.async_payment_succeeded',
+    )
+    expect((await deliver(paid)).status).toBe(200)
+    expect((await deliver(packageCheckout(session, userId, 'small'))).status).toBe(200)
+    expect((await account(userId)).balance.purchased).toBe(70)
+  })
+
+  it('a failed payment email that cannot be sent does not fail the event', async () => {
+    const c = await newCustomer()
+    const mailer = t.deps.mailer
+    t.deps.mailer = { send: () => Promise.reject(new Error('SMTP down')) }
+    try {
+      const res = await deliver(invoiceEvent('invoice.payment_failed', 'sub_x', c.customerId))
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ received: true })
+    } finally {
+      t.deps.mailer = mailer
+    }
   })
 
   it('ignores event types billing does not handle', async () => {

@@ -30,6 +30,9 @@ function invoiceSubscription(invoice: Loose): string | undefined {
   return idOf(details.subscription) ?? idOf(invoice.subscription)
 }
 
+/** Checkout `payment_status` values that mean the money is there. */
+const PAID = new Set(['paid', 'no_payment_required'])
+
 /**
  * The billing event a Stripe event means, or null for types billing ignores (and for
  * events that are not ours, e.g. a checkout without our metadata).
@@ -37,12 +40,16 @@ function invoiceSubscription(invoice: Loose): string | undefined {
 export function toBillingEvent(event: Stripe.Event): BillingEvent | null {
   const object = asObject(event.data.object)
   switch (event.type) {
-    case 'checkout.session.completed': {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
       const metadata = asObject(object.metadata)
       const sessionId = idOf(object.id)
       const userId = Number(metadata.userId)
       if (!sessionId || !Number.isSafeInteger(userId) || userId <= 0) return null
       if (object.mode === 'payment') {
+        // A delayed payment method (bank debit) completes the session unpaid: the credits
+        // wait for `checkout.session.async_payment_succeeded`.
+        if (!PAID.has(String(object.payment_status))) return null
         const packageId = metadata.packageId
         if (typeof packageId !== 'string' || !packageId) return null
         return { type: 'checkout.completed', mode: 'payment', sessionId, userId, packageId }
