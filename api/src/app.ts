@@ -12,6 +12,7 @@ import {
   purchaseCreditsRoutes,
   subscriptionRoutes,
 } from './features/billing/billing-routes.ts'
+import { sandboxRoutes } from './features/billing/sandbox-routes.ts'
 import { webhookRoutes } from './features/billing/webhook-routes.ts'
 import { aiRoutes, imageRoutes } from './features/generation/generation-routes.ts'
 import { healthRoutes } from './features/health/health-routes.ts'
@@ -117,6 +118,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.use(requestContext(deps))
   app.use(secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY }))
   app.route('/', healthRoutes)
+  // Server-rendered pages posting forms, so outside the JSON API (and before its catch-all).
+  app.route('/api/billing-sandbox', sandboxRoutes)
   app.route('/api', api)
   if (options.webDistDir) app.route('/', webRoutes(options.webDistDir))
   app.notFound((c) => errorHandler(new AppError('NOT_FOUND', 'Not found.'), c))
