@@ -168,4 +168,34 @@ describe.each(testDatabaseKinds())('billing fulfilment on $name', (kind) => {
     })
     expect(state.balance.plan).toBe(600)
   })
+
+  it('a past_due period keeps the plan but grants no credits until its invoice is paid', async () => {
+    const { userId, customerId } = await newCustomer(t.db)
+    const first = snapshot(customerId)
+    await applySubscription(t.db, { snapshot: first, userId, reason: 'subscription_created' })
+    await spendCredits(t.db, {
+      userId,
+      amount: 100,
+      type: 'image_generation',
+      description: 'x',
+      idempotencyKey: `pd:${userId}`,
+    })
+    const next = {
+      currentPeriodStart: first.currentPeriodEnd,
+      currentPeriodEnd: new Date(first.currentPeriodEnd.getTime() + 30 * day),
+    }
+    await applySubscription(t.db, {
+      snapshot: snapshot(customerId, { ...next, status: 'past_due' }),
+      reason: 'subscription_renewal',
+    })
+    let state = await account(t.db, userId)
+    expect(state.subscription_status).toBe('basic')
+    expect(state.balance.plan).toBe(100)
+    await applySubscription(t.db, {
+      snapshot: snapshot(customerId, next),
+      reason: 'subscription_renewal',
+    })
+    state = await account(t.db, userId)
+    expect(state.balance.plan).toBe(200)
+  })
 })

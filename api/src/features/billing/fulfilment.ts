@@ -125,6 +125,9 @@ export async function applySubscription(
     })
     .where('id', '=', user.id)
     .execute()
+  // A period whose invoice is unpaid (past_due) keeps the plan but grants nothing yet;
+  // invoice.paid for it grants the credits.
+  if (snapshot.status === 'past_due') return true
   await resetPlanCredits(db, {
     userId: user.id,
     amount: plan.credits,
