@@ -135,6 +135,23 @@ describe.each(testDatabaseKinds())('sandbox gateway on $name', (kind) => {
           newPriceId: 'sandbox_price_pro',
         }),
       ).toBe(850)
+      await db
+        .updateTable('sandbox_subscriptions')
+        .set({ price_id: 'sandbox_price_pro' })
+        .where('id', '=', 'sandbox_sub_1')
+        .execute()
+      expect(
+        await gateway.previewProration({
+          customerId,
+          subscriptionId: 'sandbox_sub_1',
+          newPriceId: 'sandbox_price_basic',
+        }),
+      ).toBe(0)
+      await db
+        .updateTable('sandbox_subscriptions')
+        .set({ price_id: 'sandbox_price_basic' })
+        .where('id', '=', 'sandbox_sub_1')
+        .execute()
       expect(await gateway.getSubscription('sandbox_sub_nope')).toBeNull()
       const cancelled = await gateway.cancelAtPeriodEnd('sandbox_sub_1')
       expect(cancelled).toEqual({

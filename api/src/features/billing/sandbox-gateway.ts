@@ -167,12 +167,14 @@ export function createSandboxGateway(
       const from = sandboxPriceItem(sub.price_id)
       const to = sandboxPriceItem(args.newPriceId)
       if (to?.kind !== 'plan') throw new Error(`The sandbox has no plan price "${args.newPriceId}"`)
-      return prorationCents(
+      const cents = prorationCents(
         from?.priceCents ?? 0,
         to.priceCents,
         { start: sub.current_period_start, end: sub.current_period_end },
         now(),
       )
+      // The amount due, as Stripe's preview answers: a downgrade's credit is not paid out.
+      return Math.max(0, cents)
     },
 
     async cancelAtPeriodEnd(subscriptionId) {

@@ -306,6 +306,61 @@ describe.each(testDatabaseKinds())('billing sandbox pages on $name', (kind) => {
     expect(old?.status).toBe('canceled')
   })
 
+  it('runs the API’s billing actions end to end: purchase, subscribe, proration, portal', async () => {
+    n += 1
+    const res = await t.request('POST', '/api/register', {
+      body: {
+        name: 'Flow',
+        email: `flow-${n}-${Date.now()}@example.com`,
+        password: 'paper lantern river',
+      },
+    })
+    const cookie = sessionCookieFrom(res) ?? ''
+
+    const purchase = await t.request('POST', '/api/purchase-credits', {
+      cookie,
+      body: { packageId: 'medium' },
+    })
+    expect(purchase.status).toBe(200)
+    const packageUrl = new URL((await purchase.json()).url)
+    expect(packageUrl.pathname).toMatch(/^\/api\/billing-sandbox\/checkout\//)
+    const pay = await t.request('POST', `${packageUrl.pathname}/pay`, { cookie })
+    expect(pay.headers.get('location')).toMatch(/\/subscription\/success\?session_id=sandbox_cs_/)
+
+    const checkout = await t.request('POST', '/api/subscription/create-checkout-session', {
+      cookie,
+      body: { priceId: 'sandbox_price_pro' },
+    })
+    expect(checkout.status).toBe(200)
+    const planUrl = new URL((await checkout.json()).url)
+    await t.request('POST', `${planUrl.pathname}/pay`, { cookie })
+    expect((await status(cookie)).status).toBe('pro')
+    const me = await t.deps.db
+      .selectFrom('users')
+      .select('id')
+      .where('stripe_customer_id', 'is not', null)
+      .where('email', 'like', `flow-${n}-%`)
+      .executeTakeFirstOrThrow()
+    expect(await getBalance(t.deps.db, me.id)).toMatchObject({ plan: 600, purchased: 170 })
+
+    const proration = await t.request('POST', '/api/subscription/calculate-proration', {
+      cookie,
+      body: { currentPlanId: 'pro', newPlanId: 'basic' },
+    })
+    expect(await proration.json()).toEqual({ amount: 0 })
+
+    const portalRes = await t.request('POST', '/api/subscription/create-portal-session', {
+      cookie,
+      body: { targetPlanId: 'basic' },
+    })
+    expect(portalRes.status).toBe(200)
+    const portalUrl = new URL((await portalRes.json()).url)
+    expect(portalUrl.searchParams.get('target')).toBe('sandbox_price_basic')
+    const page = await t.request('GET', `${portalUrl.pathname}${portalUrl.search}`, { cookie })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toMatch(/<li aria-current="true">Basic/)
+  })
+
   it('keeps the portal and its controls to their own user', async () => {
     const owner = await signUp()
     const stranger = await signUp()
