@@ -7,7 +7,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /**
  * CSRF defence for state-changing requests (Lucia guide, OWASP): the Origin header must be
  * the app's own origin (APP_URL, ALLOWED_ORIGINS, or the Host the request was sent to).
- * Requests without Origin pass only when the browser vouches `Sec-Fetch-Site: same-origin`.
+ * Requests without Origin (or with `Origin: null`) pass only when the browser vouches
+ * `Sec-Fetch-Site: same-origin`.
  */
 export const originCheck = createMiddleware<AppEnv>(async (c, next) => {
   if (SAFE_METHODS.has(c.req.method)) return next()
@@ -15,7 +16,9 @@ export const originCheck = createMiddleware<AppEnv>(async (c, next) => {
   const host = c.req.header('host')
   const allowed = c.var.deps.env.allowedOrigins
   let ok: boolean
-  if (origin) {
+  // Browsers send "Origin: null" for form posts under Referrer-Policy: no-referrer (and from
+  // opaque contexts); then only Sec-Fetch-Site can vouch for the request.
+  if (origin && origin !== 'null') {
     try {
       const url = new URL(origin)
       ok = allowed.includes(url.origin) || (host !== undefined && url.host === host)

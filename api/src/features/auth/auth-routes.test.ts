@@ -258,6 +258,17 @@ describe.each(testDatabaseKinds())('accounts on $name', (kind) => {
       expect((await evil.json()).error.code).toBe('FORBIDDEN_ORIGIN')
       const none = await t.request('POST', '/api/logout', { headers: { origin: '' } })
       expect(none.status).toBe(403)
+      // A form post under no-referrer carries "Origin: null": only Sec-Fetch-Site can vouch.
+      const opaque = await t.request('POST', '/api/logout', { headers: { origin: 'null' } })
+      expect(opaque.status).toBe(403)
+      const crossSite = await t.request('POST', '/api/logout', {
+        headers: { origin: 'null', 'sec-fetch-site': 'cross-site' },
+      })
+      expect(crossSite.status).toBe(403)
+      const sameOrigin = await t.request('POST', '/api/logout', {
+        headers: { origin: 'null', 'sec-fetch-site': 'same-origin' },
+      })
+      expect(sameOrigin.status).toBe(200)
     })
   })
 
