@@ -1,4 +1,5 @@
 import {
+  GENERATION_MESSAGES,
   IMAGE_GUIDANCE_MAX,
   IMAGE_GUIDANCE_MIN,
   IMAGE_GUIDANCE_STEP,
@@ -10,16 +11,12 @@ import {
   IMAGE_STEPS_MIN,
 } from '@reelgraph/shared'
 
-/**
- * The generation rules of spec §5, as messages a node shows next to its button. Each
- * check returns the message, or null when the input is fine.
+/*
+ * The generation rules of spec §5, as messages a node shows next to its button (the
+ * messages are shared's GENERATION_MESSAGES, which the API answers with too). Each check
+ * returns the message, or null when the input is fine.
  */
-export const GENERATION_MESSAGES = {
-  topicRequired: 'Please enter a topic for your video',
-  contentRequired: 'Please enter content before generating scenes',
-  promptRequired: 'Please enter a prompt for image generation',
-  modelRequired: 'Please select a model for image generation',
-} as const
+export { GENERATION_MESSAGES }
 
 /** Generate Script needs a topic (spec §5 Script generation). */
 export function scriptGenerationIssue(data: { topic: string }): string | null {
