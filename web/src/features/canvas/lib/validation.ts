@@ -12,11 +12,10 @@ import {
 } from '@reelgraph/shared'
 
 /*
- * The generation rules of spec §5, as messages a node shows next to its button (the
- * messages are shared's GENERATION_MESSAGES, which the API answers with too). Each check
- * returns the message, or null when the input is fine.
+ * The generation rules of spec §5, as messages a node shows next to its button (shared's
+ * GENERATION_MESSAGES, which the API answers with too). Each check returns the message, or
+ * null when the input is fine.
  */
-export { GENERATION_MESSAGES }
 
 /** Generate Script needs a topic (spec §5 Script generation). */
 export function scriptGenerationIssue(data: { topic: string }): string | null {
