@@ -30,6 +30,8 @@ export const envSchema = z
     DATA_DIR: z.string().default('./data'),
     /** Postgres URL; when unset the embedded PGlite database is used. */
     DATABASE_URL: optionalString.pipe(z.url().optional()),
+    /** Redis shared by several sync servers (embedded one included); unset: this one alone. */
+    REDIS_URL: optionalString.pipe(z.url().optional()),
     /** SMTP URL for nodemailer; when unset emails are written to DATA_DIR/mail. */
     SMTP_URL: optionalString.pipe(z.url().optional()),
     /** The From header of outgoing email. */

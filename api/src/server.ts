@@ -59,6 +59,7 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     db,
     logger: syncLogger,
     secureCookies: env.NODE_ENV === 'production',
+    redisUrl: env.REDIS_URL,
     allowedOrigins: env.allowedOrigins,
   })
   const deps: AppDeps = {

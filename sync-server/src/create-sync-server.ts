@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely'
 import { SHUTDOWN_TIMEOUT_MS } from './config.ts'
 import { AuthExtension, type SyncContext } from './extensions/auth.ts'
 import { PersistenceExtension } from './extensions/persistence.ts'
+import { ReelgraphRedis } from './extensions/redis.ts'
 import type { SyncLogger } from './logger.ts'
 
 /** The sync server: a Hocuspocus instance whose connections carry a {@link SyncContext}. */
@@ -23,6 +24,13 @@ export interface SyncServerOptions {
   maxDebounceMs?: number | undefined
   /** First wait after a failed store in milliseconds, doubling (default 500). */
   retryBaseMs?: number | undefined
+  /**
+   * `redis://` URL: when set, documents are shared with every other sync server on the same
+   * Redis (several processes behind one `/sync`). Absent: this process is the only one.
+   */
+  redisUrl?: string | undefined
+  /** Namespace of the Redis channels (default `reelgraph`; tests use one per run). */
+  redisPrefix?: string | undefined
 }
 
 /**
@@ -50,6 +58,9 @@ export function createSyncServer(options: SyncServerOptions): SyncServer {
         logger: options.logger,
         retryBaseMs: options.retryBaseMs,
       }),
+      ...(options.redisUrl
+        ? [new ReelgraphRedis({ url: options.redisUrl, prefix: options.redisPrefix })]
+        : []),
     ],
   })
 }

@@ -27,6 +27,16 @@ describe('loadSyncEnv', () => {
     expect(env.SYNC_PORT).toBe(4000)
   })
 
+  it('reads an optional REDIS_URL (empty means none)', () => {
+    const base = { DATABASE_URL: 'postgres://u@db:5432/reelgraph' }
+    expect(loadSyncEnv(base).REDIS_URL).toBeUndefined()
+    expect(loadSyncEnv({ ...base, REDIS_URL: '' }).REDIS_URL).toBeUndefined()
+    expect(loadSyncEnv({ ...base, REDIS_URL: 'redis://cache:6379' }).REDIS_URL).toBe(
+      'redis://cache:6379',
+    )
+    expect(() => loadSyncEnv({ ...base, REDIS_URL: 'nope' })).toThrow(/REDIS_URL/)
+  })
+
   it('lists every bad variable', () => {
     let message = ''
     try {

@@ -13,6 +13,15 @@ export const syncEnvSchema = z
     SYNC_HOST: z.string().default('0.0.0.0'),
     /** Postgres URL: required, the process is stateless and shares the api's database. */
     DATABASE_URL: z.url({ error: 'DATABASE_URL must be a postgres:// URL' }),
+    /**
+     * Redis shared by every sync-server process (`redis://host:6379`): required to run more
+     * than one, so clients on different processes edit one document live.
+     */
+    REDIS_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v : undefined))
+      .pipe(z.url({ error: 'REDIS_URL must be a redis:// URL' }).optional()),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),

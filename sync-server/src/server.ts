@@ -30,6 +30,8 @@ export interface StartSyncServerOptions {
   debounceMs?: number | undefined
   maxDebounceMs?: number | undefined
   retryBaseMs?: number | undefined
+  redisUrl?: string | undefined
+  redisPrefix?: string | undefined
 }
 
 /**
@@ -85,8 +87,12 @@ export async function main(): Promise<void> {
     host: env.SYNC_HOST,
     secureCookies: env.secureCookies,
     allowedOrigins: env.allowedOrigins,
+    redisUrl: env.REDIS_URL,
   })
-  logger.info({ port: running.port }, 'sync server listening (WebSocket path /sync)')
+  logger.info(
+    { port: running.port, redis: env.REDIS_URL !== undefined },
+    'sync server listening (WebSocket path /sync)',
+  )
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return

@@ -2,6 +2,7 @@ import type {
   connectedPayload,
   Extension,
   LocalTransactionOrigin,
+  onChangePayload,
   onLoadDocumentPayload,
   onStoreDocumentPayload,
 } from '@hocuspocus/server'
@@ -76,8 +77,10 @@ function savedMessage(document: Y.Doc, savedAt: Date): SavedMessage {
  * - Only documents whose load succeeded are ever stored, so a failed or empty load can never
  *   overwrite stored data (Hocuspocus issue #382).
  * - Store (Hocuspocus debounces it: 1 s after the last change, at least every 10 s): one
- *   transaction updates `projects` (nodes/connections = `docToGraph`, updated_at) and upserts
- *   `project_documents`; a project deleted meanwhile is skipped and never resurrected. Then
+ *   transaction locks the `projects` row, merges the document into the stored state (other
+ *   sync-server processes store too), and updates `projects` (nodes/connections =
+ *   `docToGraph` of the merge, updated_at) and upserts `project_documents`, unless the merge
+ *   adds nothing; a project deleted meanwhile is skipped and never resurrected. Then
  *   a stateless `saved` message goes to every client. A failed store sends `save-failed` and
  *   is retried (PERSIST_RETRY_BASE_MS doubling to PERSIST_RETRY_MAX_MS) until it succeeds;
  *   the document stays in memory meanwhile. A store with nothing new writes nothing.
@@ -129,6 +132,23 @@ export class PersistenceExtension implements Extension {
     )
   }
 
+  /**
+   * With several sync servers (Redis), a change made on another process also schedules a
+   * store here, so it reaches Postgres even when that process dies before storing it. The
+   * store merges with what is stored and writes nothing when it adds nothing.
+   */
+  async onChange({ instance, document, documentName, transactionOrigin }: onChangePayload) {
+    if (!isRedisOrigin(transactionOrigin) || !this.docs.has(document)) return
+    void instance.storeDocumentHooks(document, {
+      instance,
+      clientsCount: document.getConnectionsCount(),
+      document,
+      documentName,
+      lastContext: {},
+      lastTransactionOrigin: transactionOrigin,
+    })
+  }
+
   async connected({ connection }: connectedPayload): Promise<void> {
     const state = this.docs.get(connection.document)
     if (state) connection.sendStateless(JSON.stringify(state.lastSaved))
@@ -144,13 +164,12 @@ export class PersistenceExtension implements Extension {
       const changes = state.changes
       if (changes === state.storedChanges) return this.settle(state)
       const update = Y.encodeStateAsUpdate(document)
-      const graph = docToGraph(document)
       const savedAt = new Date()
-      const saved = savedMessage(document, savedAt)
       const started = performance.now()
+      let result: WriteResult | null
       try {
-        const written = await this.write(state.projectId, update, graph, savedAt)
-        if (!written) {
+        result = await this.write(state.projectId, update, savedAt)
+        if (!result) {
           this.logger.info({ projectId: state.projectId }, 'project deleted; document not stored')
           this.forget(document)
           return
@@ -176,13 +195,16 @@ export class PersistenceExtension implements Extension {
         continue
       }
       state.storedChanges = changes
-      state.lastSaved = saved
+      state.lastSaved = result.saved
       this.settle(state)
-      document.broadcastStateless(JSON.stringify(saved))
+      // Nothing new (another process stored it first, and told its clients and ours through
+      // Redis): no second `saved` message.
+      if (!result.written) return
+      document.broadcastStateless(JSON.stringify(result.saved))
       this.logger.debug(
         {
           projectId: state.projectId,
-          bytes: update.byteLength,
+          bytes: result.bytes,
           ms: Math.round(performance.now() - started),
         },
         'project document stored',
@@ -300,28 +322,75 @@ export class PersistenceExtension implements Extension {
     return row ? { state: row.state, savedAt: row.updated_at } : null
   }
 
-  /** One transaction; false when the project no longer exists (nothing written). */
-  private write(projectId: number, state: Uint8Array, graph: Graph, now: Date): Promise<boolean> {
+  /**
+   * One transaction: locks the project row (every store does, so stores of one project from
+   * any process are serialized), merges `update` into the stored state (Yjs merges never lose
+   * or duplicate items) and writes the merged state and its materialized JSON, unless the merge
+   * adds nothing. Null when the project no longer exists (nothing written).
+   */
+  private write(projectId: number, update: Uint8Array, now: Date): Promise<WriteResult | null> {
     return this.db.transaction().execute(async (trx) => {
       const project = await trx
-        .updateTable('projects')
-        .set({
-          nodes: JSON.stringify(graph.nodes),
-          connections: JSON.stringify(graph.connections),
-          updated_at: now,
-        })
+        .selectFrom('projects')
+        .select('id')
         .where('id', '=', projectId)
-        .returning('id')
+        .forUpdate()
         .executeTakeFirst()
-      if (!project) return false
-      await trx
-        .insertInto('project_documents')
-        .values({ project_id: projectId, state, updated_at: now })
-        .onConflict((oc) => oc.column('project_id').doUpdateSet({ state, updated_at: now }))
-        .execute()
-      return true
+      if (!project) return null
+      const stored = await trx
+        .selectFrom('project_documents')
+        .select('state')
+        .where('project_id', '=', projectId)
+        .executeTakeFirst()
+      const merged = new Y.Doc()
+      try {
+        let before: Y.Snapshot | null = null
+        if (stored) {
+          Y.applyUpdate(merged, stored.state)
+          before = Y.snapshot(merged)
+        }
+        Y.applyUpdate(merged, update)
+        const saved = savedMessage(merged, now)
+        if (before && Y.equalSnapshots(before, Y.snapshot(merged))) {
+          return { written: false, saved, bytes: 0 }
+        }
+        const state = stored ? Y.encodeStateAsUpdate(merged) : update
+        const graph = docToGraph(merged)
+        await trx
+          .updateTable('projects')
+          .set({
+            nodes: JSON.stringify(graph.nodes),
+            connections: JSON.stringify(graph.connections),
+            updated_at: now,
+          })
+          .where('id', '=', projectId)
+          .execute()
+        await trx
+          .insertInto('project_documents')
+          .values({ project_id: projectId, state, updated_at: now })
+          .onConflict((oc) => oc.column('project_id').doUpdateSet({ state, updated_at: now }))
+          .execute()
+        return { written: true, saved, bytes: state.byteLength }
+      } finally {
+        merged.destroy()
+      }
     })
   }
+}
+
+/** What a store did: `written` false when the stored state already held everything. */
+interface WriteResult {
+  written: boolean
+  /** The `saved` message of the state now stored (the merge). */
+  saved: SavedMessage
+  bytes: number
+}
+
+/** A change that came from another sync-server process through Redis. */
+function isRedisOrigin(origin: unknown): boolean {
+  return (
+    typeof origin === 'object' && origin !== null && 'source' in origin && origin.source === 'redis'
+  )
 }
 
 /** The Yjs state of a new document holding `graph`. */
