@@ -3,7 +3,8 @@
  * inside the debounce window and restarted").
  *
  *   node sync-server/src/testing/sync-server-process.ts --port 0 \
- *     (--database-url postgres://... | --pglite-dir DIR) [--debounce-ms N]
+ *     (--database-url postgres://... | --pglite-dir DIR) [--debounce-ms N] \
+ *     [--redis-url redis://... --redis-prefix P]
  *
  * Migrates the database, listens on 127.0.0.1, then prints one JSON line `{"port":N}` on
  * stdout. SIGTERM stores pending documents and exits 0; SIGKILL loses what was not stored.
@@ -20,6 +21,8 @@ const { values } = parseArgs({
     'pglite-dir': { type: 'string' },
     'debounce-ms': { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
+    'redis-url': { type: 'string' },
+    'redis-prefix': { type: 'string' },
   },
 })
 if (!values['database-url'] && !values['pglite-dir']) {
@@ -39,6 +42,8 @@ const running = await startSyncServer({
   host: '127.0.0.1',
   secureCookies: false,
   debounceMs: values['debounce-ms'] ? Number(values['debounce-ms']) : undefined,
+  redisUrl: values['redis-url'],
+  redisPrefix: values['redis-prefix'],
 })
 process.stdout.write(`${JSON.stringify({ port: running.port })}\n`)
 process.once('SIGTERM', () => {
