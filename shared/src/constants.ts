@@ -128,3 +128,23 @@ export const GENERATED_IMAGE_FILENAME = 'generated-image.jpg'
  * small to read or edit there, and a 1,000-node graph fitted in view then renders quickly.
  */
 export const CANVAS_COMPACT_NODE_ZOOM = 0.4
+/**
+ * Presence: a client sends its cursor at most once per this many ms (20 a second) — smooth
+ * enough to follow, and a fraction of the awareness traffic of every pointer event.
+ */
+export const PRESENCE_CURSOR_INTERVAL_MS = 50
+/**
+ * Presence colours (cursors, selection outlines, avatars), one per user chosen from the
+ * user id, so a person keeps their colour in every tab and on every client. Dark enough
+ * for white initials on them.
+ */
+export const PRESENCE_COLORS = [
+  '#e11d48',
+  '#d97706',
+  '#16a34a',
+  '#0891b2',
+  '#2563eb',
+  '#7c3aed',
+  '#c026d3',
+  '#0d9488',
+] as const

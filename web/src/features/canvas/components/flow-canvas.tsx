@@ -17,13 +17,14 @@ import {
   ReactFlow,
   useReactFlow,
 } from '@xyflow/react'
-import { type DragEvent, useCallback, useRef, useState } from 'react'
+import { type DragEvent, type PointerEvent, useCallback, useRef, useState } from 'react'
 import { toast } from '@/hooks/use-toast'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useCanvasEdges } from '../hooks/use-canvas-edges'
 import { useCanvasNodes } from '../hooks/use-canvas-nodes'
 import { useCanvasShortcuts } from '../hooks/use-canvas-shortcuts'
 import { useCanvasStoreApi } from '../hooks/use-canvas-store'
+import { usePresenceChannel } from '../hooks/use-presence'
 import { useWheelZoom } from '../hooks/use-wheel-zoom'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { LIBRARY_DRAG_MIME } from '../lib/node-defaults'
@@ -32,6 +33,7 @@ import { fitViewport, type Viewport } from '../lib/viewport'
 import { NODE_COMPONENTS } from '../nodes/node-types'
 import { CanvasControls } from './canvas-controls'
 import { toastNodeAdded } from './node-added-toast'
+import { PresenceCursors } from './presence-cursors'
 
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control']
 const DELETE_KEYS = ['Delete', 'Backspace']
@@ -58,6 +60,7 @@ export function FlowCanvas() {
   const actions = useCanvasActions()
   const store = useCanvasStoreApi()
   const { screenToFlowPosition } = useReactFlow<CanvasNode, CanvasEdge>()
+  const presence = usePresenceChannel()
   const wrapper = useRef<HTMLDivElement>(null)
   useWheelZoom(wrapper)
   useCanvasShortcuts()
@@ -111,6 +114,15 @@ export function FlowCanvas() {
     [actions, screenToFlowPosition],
   )
 
+  // The cursor others see, in flow coordinates (the channel throttles it); gone on leave.
+  const onPointerMove = useCallback(
+    (event: PointerEvent) => {
+      presence?.setCursor(screenToFlowPosition({ x: event.clientX, y: event.clientY }))
+    },
+    [presence, screenToFlowPosition],
+  )
+  const onPointerLeave = useCallback(() => presence?.setCursor(null), [presence])
+
   // Open on the whole graph (spec §9: fit with padding 100, unmeasured nodes 300 x 200),
   // computed before React Flow's first render: a large graph then renders zoomed out, in
   // compact nodes, instead of in full at 100% first.
@@ -130,7 +142,14 @@ export function FlowCanvas() {
   )
 
   return (
-    <div ref={measure} className="absolute inset-0" onDragOver={onDragOver} onDrop={onDrop}>
+    <div
+      ref={measure}
+      className="absolute inset-0"
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      onPointerMove={onPointerMove}
+      onPointerLeave={onPointerLeave}
+    >
       {initialViewport ? (
         <ReactFlow<CanvasNode, CanvasEdge>
           nodes={nodes}
@@ -159,6 +178,7 @@ export function FlowCanvas() {
           <Background variant={BackgroundVariant.Dots} gap={CANVAS_GRID_SIZE} size={1.5} />
           <MiniMap pannable zoomable ariaLabel="Minimap" className="hidden sm:block" />
           <CanvasControls />
+          <PresenceCursors />
         </ReactFlow>
       ) : null}
     </div>

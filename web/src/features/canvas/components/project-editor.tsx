@@ -9,14 +9,17 @@ import { useDocumentTitle } from '@/hooks/use-document-title'
 import { toast } from '@/hooks/use-toast'
 import { isApiError } from '@/lib/api-client'
 import { useProject, useProjects } from '@/lib/projects-api'
+import { useAnnounceUser } from '../hooks/use-presence'
 import { useProjectSession } from '../hooks/use-project-session'
 import { useSaveStatusBridge } from '../hooks/use-save-status-bridge'
 import { useSessionStatus } from '../hooks/use-session-status'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { CanvasStoreContext } from '../stores/canvas-store-context'
+import { PresenceContext } from '../stores/presence-context'
 import { ProjectIdContext } from '../stores/project-id-context'
 import { FlowCanvas } from './flow-canvas'
 import { NodesLibrary, NodesLibraryBar } from './nodes-library'
+import { PresenceAvatars } from './presence-avatars'
 import { ProjectBreadcrumb } from './project-breadcrumb'
 import { SavingIndicator } from './saving-indicator'
 
@@ -60,7 +63,10 @@ function EditorBody({ projectId }: { projectId: number }) {
     <div className="flex flex-1 flex-col">
       <div className="flex h-12 shrink-0 items-center justify-between gap-4 border-b px-4">
         <ProjectBreadcrumb projectId={projectId} name={name} />
-        <SavingIndicator />
+        <div className="flex items-center gap-3">
+          <PresenceAvatars />
+          <SavingIndicator />
+        </div>
       </div>
       {ready ? <NodesLibraryBar /> : null}
       <div className="flex min-h-[32rem] flex-1">
@@ -79,13 +85,16 @@ function EditorBody({ projectId }: { projectId: number }) {
  */
 export function ProjectEditor({ projectId }: { projectId: number }) {
   const session = useProjectSession(projectId)
+  useAnnounceUser(session.presence)
   return (
     <CanvasStoreContext.Provider value={session.store}>
-      <ProjectIdContext.Provider value={projectId}>
-        <ReactFlowProvider>
-          <EditorBody projectId={projectId} />
-        </ReactFlowProvider>
-      </ProjectIdContext.Provider>
+      <PresenceContext.Provider value={session.presence}>
+        <ProjectIdContext.Provider value={projectId}>
+          <ReactFlowProvider>
+            <EditorBody projectId={projectId} />
+          </ReactFlowProvider>
+        </ProjectIdContext.Provider>
+      </PresenceContext.Provider>
     </CanvasStoreContext.Provider>
   )
 }

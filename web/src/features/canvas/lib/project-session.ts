@@ -14,6 +14,7 @@ import type { SaveStatus } from '@/stores/save-status'
 import { type CanvasStore, createCanvasStore } from '../stores/canvas-store'
 import { keepClockMoving } from './clock-bump'
 import { pendingStoreOf, readPendingChanges } from './pending-changes'
+import { PresenceChannel } from './presence-channel'
 import { SaveTracker } from './save-tracker'
 import { syncUrl } from './sync-url'
 
@@ -34,6 +35,7 @@ interface Connections {
   tracker: SaveTracker
   stopClock: () => void
   stopNetworkEvents: () => void
+  stopPresence: () => void
   timers: Set<ReturnType<typeof setTimeout>>
   lingerTimer: ReturnType<typeof setTimeout> | null
   deviceLoaded: boolean
@@ -57,6 +59,8 @@ export class ProjectSession {
   readonly projectId: number
   readonly doc = new Y.Doc()
   readonly store: CanvasStore
+  /** Who else is here (cursors, selections, avatars), over the provider's awareness. */
+  readonly presence = new PresenceChannel()
   private running: Connections | null = null
   private closed = false
 
@@ -101,6 +105,7 @@ export class ProjectSession {
       tracker,
       stopClock,
       stopNetworkEvents: this.followNetwork(provider),
+      stopPresence: this.sharePresence(provider),
       timers: new Set(),
       lingerTimer: null,
       deviceLoaded: false,
@@ -134,6 +139,7 @@ export class ProjectSession {
     for (const t of run.timers) clearTimeout(t)
     if (run.lingerTimer) clearTimeout(run.lingerTimer)
     run.stopNetworkEvents()
+    run.stopPresence()
     run.tracker.destroy()
     run.provider.destroy()
     run.stopClock()
@@ -169,6 +175,23 @@ export class ProjectSession {
     return () => {
       window.removeEventListener('offline', offline)
       window.removeEventListener('online', online)
+    }
+  }
+
+  // Presence rides on the provider's awareness; the selection is read from the store.
+  private sharePresence(provider: HocuspocusProvider): () => void {
+    const { awareness } = provider
+    if (!awareness) return () => {}
+    const selectedIds = (nodes: readonly { id: string; selected?: boolean }[]) =>
+      nodes.filter((n) => n.selected).map((n) => n.id)
+    this.presence.attach(awareness)
+    this.presence.setSelected(selectedIds(this.store.getState().nodes))
+    const unsubscribe = this.store.subscribe((state, previous) => {
+      if (state.nodes !== previous.nodes) this.presence.setSelected(selectedIds(state.nodes))
+    })
+    return () => {
+      unsubscribe()
+      this.presence.detach()
     }
   }
 

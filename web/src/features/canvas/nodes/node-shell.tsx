@@ -6,10 +6,11 @@ import {
   NODE_MAX_WIDTH_PX,
   NODE_MIN_WIDTH_PX,
 } from '@reelgraph/shared'
-import { Handle, Position } from '@xyflow/react'
+import { Handle, Position, useNodeId } from '@xyflow/react'
 import type { LucideIcon } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { cn } from '@/lib/utils'
+import { useRemoteSelectionColors } from '../hooks/use-presence'
 
 /** Props of {@link NodeShell}. */
 export interface NodeShellProps {
@@ -49,21 +50,19 @@ export function NodeShell({
 }: NodeShellProps) {
   const input = connectionPoints === 'input' || connectionPoints === 'both'
   const output = connectionPoints === 'output' || connectionPoints === 'both'
+  // Selected by someone else: an outline in their colour (a second user's as a halo).
+  const remote = useRemoteSelectionColors(useNodeId())
+  const size = wide
+    ? { minWidth: IMAGE_NODE_MIN_WIDTH_PX, maxWidth: IMAGE_NODE_MAX_WIDTH_PX }
+    : { width: CANVAS_ASSUMED_NODE_WIDTH, minWidth: NODE_MIN_WIDTH_PX, maxWidth: NODE_MAX_WIDTH_PX }
   return (
     <div
       className={cn(
         'rounded-xl border bg-card text-card-foreground shadow-sm transition-shadow',
         selected && 'shadow-md ring-2 ring-primary',
       )}
-      style={
-        wide
-          ? { minWidth: IMAGE_NODE_MIN_WIDTH_PX, maxWidth: IMAGE_NODE_MAX_WIDTH_PX }
-          : {
-              width: CANVAS_ASSUMED_NODE_WIDTH,
-              minWidth: NODE_MIN_WIDTH_PX,
-              maxWidth: NODE_MAX_WIDTH_PX,
-            }
-      }
+      style={remote.length > 0 ? { ...size, ...remoteOutline(remote) } : size}
+      data-remote-selected={remote.length > 0 ? remote.join(' ') : undefined}
     >
       <div className={cn('flex items-center gap-2 rounded-t-xl border-b px-3 py-2', accent)}>
         <Icon className="size-4 shrink-0" aria-hidden />
@@ -94,4 +93,12 @@ export function NodeShell({
       ) : null}
     </div>
   )
+}
+
+function remoteOutline(colors: readonly string[]) {
+  return {
+    outline: `2px solid ${colors[0]}`,
+    outlineOffset: 3,
+    boxShadow: colors[1] ? `0 0 0 7px ${colors[1]}` : undefined,
+  }
 }
