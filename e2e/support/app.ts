@@ -29,3 +29,23 @@ export async function registerFreshUser(
   })
   expect(res.status(), await res.text()).toBe(201)
 }
+
+/** Creates a project through the API (setup only) and returns its id. */
+export async function createProject(
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  name: string,
+): Promise<number> {
+  const res = await request.post('/api/projects', {
+    headers: { origin: baseURL ?? '' },
+    data: { name },
+  })
+  expect(res.status(), await res.text()).toBe(201)
+  const { id } = (await res.json()) as { id: number }
+  return id
+}
+
+/** A node on the canvas, by its label. */
+export function canvasNode(page: Page, label: string) {
+  return page.getByRole('group', { name: label, exact: true })
+}

@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test'
-import { notifications, registerFreshUser } from '../support/app.ts'
+import { expect, type Locator, type Page, test } from '@playwright/test'
+import { canvasNode, createProject, notifications, registerFreshUser } from '../support/app.ts'
 
 // The canvas editor at /, as spec §2 ("/ (canvas editor)"), §4 (Canvas behaviour, Save
 // status), §8 (Projects) and issue 3 items 5 and 6 describe it: a graph built on the
@@ -11,29 +11,9 @@ function saveStatus(page: Page, text: 'Saved' | 'Saving...' | 'Unsaved') {
   return page.getByRole('banner').getByText(text, { exact: true })
 }
 
-/** A node on the canvas, by its label. */
-function canvasNode(page: Page, label: string) {
-  return page.getByRole('group', { name: label, exact: true })
-}
-
 /** The connections drawn on the canvas. */
 function connections(page: Page) {
   return page.locator('[aria-roledescription="edge"]')
-}
-
-/** Creates a project through the API (setup only) and returns its id. */
-async function createProject(
-  request: APIRequestContext,
-  baseURL: string | undefined,
-  name: string,
-): Promise<number> {
-  const res = await request.post('/api/projects', {
-    headers: { origin: baseURL ?? '' },
-    data: { name },
-  })
-  expect(res.status(), await res.text()).toBe(201)
-  const { id } = (await res.json()) as { id: number }
-  return id
 }
 
 /** Drags a Nodes Library entry onto the canvas at `at` (relative to the canvas). */

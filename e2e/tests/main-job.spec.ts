@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { expect, type Page, test } from '@playwright/test'
-import { notifications, registerFreshUser } from '../support/app.ts'
+import { canvasNode, notifications, registerFreshUser } from '../support/app.ts'
 
 // The main job (issue 4, spec §4 Canvas behaviour, §5, §8, §9) on the builtin offline
 // providers the e2e app runs with: a topic becomes a script, the script three scenes, a
@@ -9,11 +9,6 @@ import { notifications, registerFreshUser } from '../support/app.ts'
 
 // Room for the whole graph at a zoom where node fields still show (not compact).
 test.use({ viewport: { width: 1600, height: 1200 } })
-
-/** A node on the canvas, by its label. */
-function canvasNode(page: Page, label: string) {
-  return page.getByRole('group', { name: label, exact: true })
-}
 
 /** The header's credits pill ("N Credits", spec §2 Header). */
 function creditsPill(page: Page, credits: number) {

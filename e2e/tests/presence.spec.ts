@@ -1,26 +1,9 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { registerFreshUser } from '../support/app.ts'
+import { expect, test } from '@playwright/test'
+import { canvasNode, createProject, registerFreshUser } from '../support/app.ts'
 
 // Presence through Yjs awareness (issue 6 item 2): the people on the project in the
 // toolbar, live cursors and remote selections. One person in two pages: a second person
 // would need project membership (issue 6 item 1), which does not exist yet.
-
-async function createProject(
-  request: APIRequestContext,
-  baseURL: string | undefined,
-  name: string,
-): Promise<number> {
-  const res = await request.post('/api/projects', {
-    headers: { origin: baseURL ?? '' },
-    data: { name },
-  })
-  expect(res.status(), await res.text()).toBe(201)
-  return ((await res.json()) as { id: number }).id
-}
-
-function canvasNode(page: Page, label: string) {
-  return page.getByRole('group', { name: label, exact: true })
-}
 
 test('a second page sees the first one’s avatar, cursor and selection', async ({
   page,
