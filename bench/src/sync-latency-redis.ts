@@ -23,8 +23,6 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadavg } from 'node:os'
 import { createDb, migrateToLatest } from '@reelgraph/db'
-import { getNodesMap, moveNodes, updateNodeData } from '@reelgraph/shared'
-import * as Y from 'yjs'
 import {
   connectClient,
   createProject,
@@ -36,13 +34,12 @@ import {
 } from '../../sync-server/src/testing/sync-test-kit.ts'
 import { freshDataDir } from './app-process.ts'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
+import { measureWriteLatency, sleep } from './write-latency.ts'
 
 const PER_INSTANCE_ARGS = process.argv.slice(2).map(Number).filter(Boolean)
 /** Clients per instance; the first step (25 per instance = 50 clients) is the headline. */
 const STEPS = PER_INSTANCE_ARGS.length > 0 ? PER_INSTANCE_ARGS : [25, 50, 100, 200, 300, 400, 500]
-const WRITE_INTERVAL_MS = 50
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000)
-const WARMUP_WRITES = 20
 const TARGET_P99_MS = 100
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 const prefix = `reelgraph-bench-${randomUUID()}`
@@ -80,7 +77,6 @@ const serverB: SyncServerProcess = await spawnSyncServer([
   ...redisArgs,
 ])
 const servers = [serverA, serverB]
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface Figures {
   readers: number
@@ -127,46 +123,17 @@ async function run(perInstance: number, projectId: number, durationMs = DURATION
   await sleep(1000)
   const [writer, ...readersA] = onA
   if (!writer) throw new Error('no writer')
-  const nodeId = [...getNodesMap(writer.doc).keys()][0] ?? ''
-  const latenciesA: number[] = []
-  const latenciesB: number[] = []
-  const seen = new Map<TestClient, number>()
-  const listen = (reader: TestClient, into: number[]) => {
-    seen.set(reader, -1)
-    reader.doc.on('update', () => {
-      const data = getNodesMap(reader.doc).get(nodeId)?.get('data')
-      if (!(data instanceof Y.Map)) return
-      const seq = data.get('benchSeq')
-      const sentAt = data.get('benchSentAt')
-      if (typeof seq !== 'number' || typeof sentAt !== 'number' || seq === seen.get(reader)) return
-      seen.set(reader, seq)
-      if (seq >= WARMUP_WRITES) into.push(performance.now() - sentAt)
-    })
-  }
-  for (const reader of readersA) listen(reader, latenciesA)
-  for (const reader of onB) listen(reader, latenciesB)
-  const writes = WARMUP_WRITES + durationMs / WRITE_INTERVAL_MS
-  const start = performance.now()
-  for (let seq = 0; seq < writes; seq++) {
-    const wait = start + seq * WRITE_INTERVAL_MS - performance.now()
-    if (wait > 0) await sleep(wait)
-    writer.doc.transact(() => {
-      moveNodes(writer.doc, new Map([[nodeId, { x: seq, y: seq }]]))
-      updateNodeData(writer.doc, nodeId, { benchSeq: seq, benchSentAt: performance.now() })
-    })
-  }
-  await waitFor(
-    () => [...seen.values()].every((s) => s === writes - 1),
-    'every reader has the last write',
-    10_000,
-  ).catch(() => null)
+  const {
+    writes,
+    latencies: [latenciesA = [], latenciesB = []],
+  } = await measureWriteLatency(writer, [readersA, onB], durationMs)
   for (const client of clients) client.destroy()
   await sleep(500)
   const all = [...latenciesA, ...latenciesB]
   return {
     perInstance,
     clients: clients.length,
-    writes: writes - WARMUP_WRITES,
+    writes,
     readersOnA: figures(readersA.length, latenciesA),
     readersOnB: figures(onB.length, latenciesB),
     p99Ms: round(quantile(all, 0.99)),

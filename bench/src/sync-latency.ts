@@ -20,8 +20,6 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createDb, migrateToLatest } from '@reelgraph/db'
-import { getNodesMap, moveNodes, updateNodeData } from '@reelgraph/shared'
-import * as Y from 'yjs'
 import {
   connectClient,
   createProject,
@@ -32,12 +30,11 @@ import {
 } from '../../sync-server/src/testing/sync-test-kit.ts'
 import { freshDataDir } from './app-process.ts'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
+import { measureWriteLatency, sleep } from './write-latency.ts'
 
 const PROVIDER_COUNTS = process.argv.slice(2).map(Number).filter(Boolean)
 const NS = PROVIDER_COUNTS.length > 0 ? PROVIDER_COUNTS : [10, 50, 200]
-const WRITE_INTERVAL_MS = 50
 const DURATION_MS = 10_000
-const WARMUP_WRITES = 20
 
 const databaseUrl = process.env.BENCH_DATABASE_URL
 const dataDir = freshDataDir()
@@ -59,7 +56,6 @@ if (!databaseUrl) await db.destroy()
 const server = await spawnSyncServer(
   databaseUrl ? ['--database-url', databaseUrl] : ['--pglite-dir', pgliteDir],
 )
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface Result {
   providers: number
@@ -82,43 +78,17 @@ async function run(n: number, projectId: number, durationMs = DURATION_MS): Prom
   await sleep(1000)
   const [writer, ...readers] = clients
   if (!writer) throw new Error('no writer')
-  const nodeId = [...getNodesMap(writer.doc).keys()][0] ?? ''
-  const latencies: number[] = []
-  const seen = new Map<TestClient, number>()
-  for (const reader of readers) {
-    seen.set(reader, -1)
-    reader.doc.on('update', () => {
-      const data = getNodesMap(reader.doc).get(nodeId)?.get('data')
-      if (!(data instanceof Y.Map)) return
-      const seq = data.get('benchSeq')
-      const sentAt = data.get('benchSentAt')
-      if (typeof seq !== 'number' || typeof sentAt !== 'number' || seq === seen.get(reader)) return
-      seen.set(reader, seq)
-      if (seq >= WARMUP_WRITES) latencies.push(performance.now() - sentAt)
-    })
-  }
-  const writes = WARMUP_WRITES + durationMs / WRITE_INTERVAL_MS
-  const start = performance.now()
-  for (let seq = 0; seq < writes; seq++) {
-    const wait = start + seq * WRITE_INTERVAL_MS - performance.now()
-    if (wait > 0) await sleep(wait)
-    writer.doc.transact(() => {
-      moveNodes(writer.doc, new Map([[nodeId, { x: seq, y: seq }]]))
-      updateNodeData(writer.doc, nodeId, { benchSeq: seq, benchSentAt: performance.now() })
-    })
-  }
-  await waitFor(
-    () => readers.every((r) => seen.get(r) === writes - 1),
-    'every reader has the last write',
-    10_000,
-  ).catch(() => null)
-  const expected = readers.length * (writes - WARMUP_WRITES)
+  const {
+    writes,
+    latencies: [latencies = []],
+  } = await measureWriteLatency(writer, [readers], durationMs)
+  const expected = readers.length * writes
   for (const client of clients) client.destroy()
   await sleep(500)
   return {
     providers: n,
     readers: readers.length,
-    writes: writes - WARMUP_WRITES,
+    writes,
     samples: latencies.length,
     // A reader that sees two writes in one update records only the later (no sample lost
     // to the network, just coalesced), so `missed` counts coalesced as well as lost writes.
