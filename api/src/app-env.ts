@@ -24,6 +24,13 @@ export interface DocumentGateway {
   applyGraph(projectId: number, graph: Graph): Promise<void>
   /** Disconnects every client of the project's document (after the project is deleted). */
   closeDocument(projectId: number): Promise<void>
+  /**
+   * Closes `userId`'s open connections to the project's document on every sync server
+   * (their role changed or they were removed, issue 6 item 1): they reconnect and are
+   * authenticated again with what they may do now. Resolves once this process's are closed
+   * and the request is published to the others.
+   */
+  closeUserConnections(projectId: number, userId: number): Promise<void>
 }
 
 /** What the api needs from the outside world; tests pass their own. */

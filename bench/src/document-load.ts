@@ -14,7 +14,7 @@
  * Run: npm run document -w bench   (optional: NODES SEED)
  */
 import { gzipSync } from 'node:zlib'
-import { createDb, migrateToLatest } from '@reelgraph/db'
+import { createDb, insertProjectWithOwner, migrateToLatest } from '@reelgraph/db'
 import { docToGraph, getNodesMap, moveNodes, updateNodeData } from '@reelgraph/shared'
 import * as Y from 'yjs'
 import { PersistenceExtension, seedState } from '../../sync-server/src/extensions/persistence.ts'
@@ -87,17 +87,15 @@ const user = await db
   })
   .returning('id')
   .executeTakeFirstOrThrow()
-const project = await db
-  .insertInto('projects')
-  .values({
+const project = {
+  id: await insertProjectWithOwner(db, {
     user_id: user.id,
     name: 'Bench',
     description: '',
     nodes: JSON.stringify(graph.nodes),
     connections: JSON.stringify(graph.connections),
-  })
-  .returning('id')
-  .executeTakeFirstOrThrow()
+  }),
+}
 await db
   .insertInto('project_documents')
   .values({ project_id: project.id, state: editedState })

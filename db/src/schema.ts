@@ -105,6 +105,35 @@ export interface ProjectDocumentsTable {
   updated_at: Timestamp
 }
 
+/** A project's role of a member (issue 6 item 1). */
+export type ProjectRole = 'owner' | 'editor' | 'viewer'
+
+/**
+ * Who may open a project, and how. The owner (`projects.user_id`) has the one `owner` row;
+ * a user without a row gets 404 for the project.
+ */
+export interface ProjectMembersTable {
+  project_id: number
+  user_id: number
+  role: ProjectRole
+  created_at: Timestamp
+}
+
+/** An emailed invitation to a project; the link carries the secret, stored as SHA-256 hex. */
+export interface ProjectInvitationsTable {
+  id: Generated<number>
+  project_id: number
+  /** Lower-cased, trimmed. */
+  email: string
+  role: Exclude<ProjectRole, 'owner'>
+  token_hash: string
+  invited_by: number
+  created_at: Timestamp
+  expires_at: RequiredTimestamp
+  /** Set once accepted; an accepted invitation is never accepted again. */
+  accepted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+}
+
 /** A generated file (image); its bytes live in the asset storage under `storage_key`. */
 export interface AssetsTable {
   /** Random, unguessable id; the URL is /api/assets/:id. */
@@ -195,6 +224,8 @@ export interface DB {
   credit_transactions: CreditTransactionsTable
   projects: ProjectsTable
   project_documents: ProjectDocumentsTable
+  project_members: ProjectMembersTable
+  project_invitations: ProjectInvitationsTable
   assets: AssetsTable
   plans: PlansTable
   credit_packages: CreditPackagesTable
@@ -209,6 +240,8 @@ export type UserUpdate = Updateable<UsersTable>
 export type SessionRow = Selectable<SessionsTable>
 export type CreditTransactionRow = Selectable<CreditTransactionsTable>
 export type ProjectRow = Selectable<ProjectsTable>
+export type ProjectMemberRow = Selectable<ProjectMembersTable>
+export type ProjectInvitationRow = Selectable<ProjectInvitationsTable>
 export type AssetRow = Selectable<AssetsTable>
 export type PlanRow = Selectable<PlansTable>
 export type CreditPackageRow = Selectable<CreditPackagesTable>

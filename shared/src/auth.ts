@@ -96,7 +96,8 @@ export const passwordResetRequestInput = z
   .meta({ id: 'PasswordResetRequestInput' })
 export type PasswordResetRequestInput = z.infer<typeof passwordResetRequestInput>
 
-const tokenSchema = z
+/** An emailed secret (reset, verification, invitation links): 1 to 200 characters. */
+export const tokenSchema = z
   .string({ error: AUTH_MESSAGES.tokenRequired })
   .min(1, AUTH_MESSAGES.tokenRequired)
   .max(200, AUTH_MESSAGES.tokenRequired)

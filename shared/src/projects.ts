@@ -9,6 +9,7 @@ import {
   PROJECT_NAME_MAX_LENGTH,
   refineGraph,
 } from './graph.ts'
+import { projectRoleSchema } from './members.ts'
 
 /** Messages of the projects forms and API (spec §5 Projects). */
 export const PROJECT_MESSAGES = {
@@ -112,6 +113,10 @@ export const projectSummarySchema = z
     nodeCount: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    /** The caller's role on it (issue 6): `owner` for their own projects. */
+    role: projectRoleSchema,
+    /** The owner's name, shown on projects shared with the caller. */
+    ownerName: z.string(),
   })
   .meta({ id: 'ProjectSummary' })
 export type ProjectSummary = z.infer<typeof projectSummarySchema>

@@ -29,6 +29,14 @@ export const SYNC_CLOSE_REASONS = {
   /** The document could not be loaded from the database; nothing was overwritten. */
   loadFailed: 'load-failed',
 } as const
+
+/**
+ * A member's access changed (role changed, or removed from the project): the sync server
+ * closes their sockets with this code and reason (issue 6 item 1). The provider reconnects
+ * and authenticates again: a new role takes effect, a removed member is refused as
+ * `project-not-found`. 4205 is Hocuspocus' "Reset Connection" code.
+ */
+export const SYNC_ACCESS_CHANGED = { code: 4205, reason: 'access-changed' } as const
 export type SyncCloseReason = (typeof SYNC_CLOSE_REASONS)[keyof typeof SYNC_CLOSE_REASONS]
 
 /** Stateless message types the sync server sends to clients. */

@@ -1,5 +1,10 @@
 import type { Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server'
-import { applyGraphToDoc, type Graph, projectDocumentName } from '@reelgraph/shared'
+import {
+  applyGraphToDoc,
+  type Graph,
+  projectDocumentName,
+  SYNC_ACCESS_CHANGED,
+} from '@reelgraph/shared'
 import { GATEWAY_STORE_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
 import { persistenceOf } from './create-sync-server.ts'
 import { SyncRefusal } from './refusal.ts'
@@ -22,6 +27,12 @@ export interface DocumentGateway {
    * (call it after the project is deleted; clients reconnecting are refused as not found).
    */
   closeDocument(projectId: number): Promise<void>
+  /**
+   * Closes `userId`'s connections to the project's document on every sync server sharing
+   * this one's Redis (here at once; elsewhere through the access channel) with
+   * `SYNC_ACCESS_CHANGED`, so they authenticate again with their current role (issue 6).
+   */
+  closeUserConnections(projectId: number, userId: number): Promise<void>
 }
 
 /** The transaction origin of a REST change (a local, server-side write). */
@@ -78,6 +89,14 @@ export function createDocumentGateway(
       const deadline = Date.now() + unloadTimeoutMs
       while (hocuspocus.documents.get(name) === document && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    },
+
+    async closeUserConnections(projectId, userId) {
+      const document = hocuspocus.documents.get(projectDocumentName(projectId))
+      for (const connection of document?.getConnections() ?? []) {
+        if ((connection.context as { userId?: number }).userId !== userId) continue
+        connection.webSocket.close(SYNC_ACCESS_CHANGED.code, SYNC_ACCESS_CHANGED.reason)
       }
     },
   }

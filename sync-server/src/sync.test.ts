@@ -149,16 +149,21 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
         .onAuthenticate({
           requestHeaders: new Headers(headers),
           documentName: String(projectId),
+          connectionConfig: { readOnly: false, isAuthenticated: false },
         } as any)
         .then(
           (context) => context,
           (err: { reason?: string }) => err.reason,
         )
-    expect(await attempt({ cookie: `__Host-session=${token}` })).toEqual({ userId, projectId })
+    expect(await attempt({ cookie: `__Host-session=${token}` })).toEqual({
+      userId,
+      projectId,
+      role: 'owner',
+    })
     expect(await attempt({ cookie })).toBe(SYNC_CLOSE_REASONS.unauthenticated)
     expect(
       await attempt({ cookie: `__Host-session=${token}`, origin: 'https://app.example' }),
-    ).toEqual({ userId, projectId })
+    ).toEqual({ userId, projectId, role: 'owner' })
     expect(
       await attempt({ cookie: `__Host-session=${token}`, origin: 'https://evil.example' }),
     ).toBe(SYNC_CLOSE_REASONS.unauthenticated)
@@ -233,6 +238,7 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
         new PersistenceExtension({ db, logger }).onLoadDocument({
           document,
           documentName: String(projectId),
+          connectionConfig: { readOnly: false, isAuthenticated: false },
         } as any),
       ),
     )

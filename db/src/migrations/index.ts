@@ -4,6 +4,7 @@ import * as projectDocuments from './0002-project-documents.ts'
 import * as generation from './0003-generation.ts'
 import * as billing from './0004-billing.ts'
 import * as billingSandbox from './0005-billing-sandbox.ts'
+import * as projectMembers from './0006-project-members.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003-generation': generation,
   '0004-billing': billing,
   '0005-billing-sandbox': billingSandbox,
+  '0006-project-members': projectMembers,
 }

@@ -1,5 +1,5 @@
 import type { Extension, onAuthenticatePayload } from '@hocuspocus/server'
-import { type DB, validateSessionToken } from '@reelgraph/db'
+import { type DB, type ProjectRole, projectRole, validateSessionToken } from '@reelgraph/db'
 import { projectIdOfDocument, SYNC_CLOSE_REASONS, sessionCookieName } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import { readCookie } from '../cookies.ts'
@@ -10,6 +10,8 @@ import { SyncRefusal } from '../refusal.ts'
 export interface SyncContext {
   userId: number
   projectId: number
+  /** The member's role when the connection opened; a viewer's connection is read-only. */
+  role: ProjectRole
 }
 
 export interface AuthOptions {
@@ -28,15 +30,17 @@ export interface AuthOptions {
 /**
  * Authenticates each document connection by the api's session cookie, sent with the
  * WebSocket upgrade (Hocuspocus passes the upgrade request's headers to every hook).
- * The document name is the project id; only the project's owner may open it.
+ * The document name is the project id; only the project's members may open it, and a
+ * viewer's connection is read-only (Hocuspocus refuses its updates, issue 6 item 1).
  *
  * Refusals (the provider's `onAuthenticationFailed({ reason })`):
  * - `SYNC_CLOSE_REASONS.unauthenticated`: no cookie, an unknown, forged or expired session,
  *   or a browser Origin that is not ours;
- * - `SYNC_CLOSE_REASONS.notFound`: no such project, or someone else's (they look the same);
+ * - `SYNC_CLOSE_REASONS.notFound`: no such project, or one the user is not a member of
+ *   (they look the same);
  * - `SYNC_CLOSE_REASONS.loadFailed`: the database could not answer.
  *
- * On success `{ userId, projectId }` is added to the connection's context.
+ * On success `{ userId, projectId, role }` is added to the connection's context.
  * @see issue 3 item 3
  */
 export class AuthExtension implements Extension {
@@ -55,6 +59,7 @@ export class AuthExtension implements Extension {
     requestHeaders,
     documentName,
     socketId,
+    connectionConfig,
   }: onAuthenticatePayload): Promise<SyncContext> {
     const { db, logger, allowedOrigins } = this.options
     const refuse = (reason: SyncRefusal['reason'], why: string): never => {
@@ -72,14 +77,10 @@ export class AuthExtension implements Extension {
       const auth = await validateSessionToken(db, token)
       if (!auth) return refuse(SYNC_CLOSE_REASONS.unauthenticated, 'invalid session')
       if (projectId === null) return refuse(SYNC_CLOSE_REASONS.notFound, 'not a project id')
-      const project = await db
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', projectId)
-        .where('user_id', '=', auth.user.id)
-        .executeTakeFirst()
-      if (!project) return refuse(SYNC_CLOSE_REASONS.notFound, 'no such project of this user')
-      return { userId: auth.user.id, projectId }
+      const role = await projectRole(db, projectId, auth.user.id)
+      if (!role) return refuse(SYNC_CLOSE_REASONS.notFound, 'not a member of such a project')
+      connectionConfig.readOnly = role === 'viewer'
+      return { userId: auth.user.id, projectId, role }
     } catch (err) {
       if (err instanceof SyncRefusal) throw err
       logger.error({ err, documentName }, 'sync authentication failed: database error')

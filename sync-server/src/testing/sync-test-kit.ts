@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
-import { createSession, type DB } from '@reelgraph/db'
+import { createSession, type DB, insertProjectWithOwner } from '@reelgraph/db'
 import {
   createNodeId,
   type Graph,
@@ -80,18 +80,13 @@ export async function createProject(
   userId: number,
   graph: Graph = { nodes: [], connections: [] },
 ): Promise<number> {
-  const row = await db
-    .insertInto('projects')
-    .values({
-      user_id: userId,
-      name: 'Sync Project',
-      description: 'for sync tests',
-      nodes: JSON.stringify(graph.nodes),
-      connections: JSON.stringify(graph.connections),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return row.id
+  return insertProjectWithOwner(db, {
+    user_id: userId,
+    name: 'Sync Project',
+    description: 'for sync tests',
+    nodes: JSON.stringify(graph.nodes),
+    connections: JSON.stringify(graph.connections),
+  })
 }
 
 /** A text node at `x`. */

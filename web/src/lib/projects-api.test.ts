@@ -10,6 +10,8 @@ function summary(id: number, name: string, updatedAt: string): ProjectSummary {
     nodeCount: 0,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt,
+    role: 'owner',
+    ownerName: 'Ada',
   }
 }
 

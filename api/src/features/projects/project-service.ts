@@ -1,4 +1,4 @@
-import type { DB, ProjectRow } from '@reelgraph/db'
+import { type DB, insertProjectWithOwner, type ProjectRow } from '@reelgraph/db'
 import {
   type CreatedProject,
   defaultProjectDescription,
@@ -47,21 +47,28 @@ function assertProjectSize(graph: Graph): void {
   }
 }
 
-/** The user's projects, most recently updated first, with their node counts. */
+/**
+ * The projects the user is a member of (their own and those shared with them), most
+ * recently updated first, with node counts, the user's role and the owner's name.
+ */
 export async function listProjects(db: Kysely<DB>, userId: number): Promise<ProjectSummary[]> {
   const rows = await db
-    .selectFrom('projects')
+    .selectFrom('project_members as m')
+    .innerJoin('projects as p', 'p.id', 'm.project_id')
+    .innerJoin('users as o', 'o.id', 'p.user_id')
     .select([
-      'id',
-      'name',
-      'description',
-      'created_at',
-      'updated_at',
-      sql<number>`jsonb_array_length(nodes)`.as('node_count'),
+      'p.id',
+      'p.name',
+      'p.description',
+      'p.created_at',
+      'p.updated_at',
+      'm.role',
+      'o.name as owner_name',
+      sql<number>`jsonb_array_length(p.nodes)`.as('node_count'),
     ])
-    .where('user_id', '=', userId)
-    .orderBy('updated_at', 'desc')
-    .orderBy('id', 'desc')
+    .where('m.user_id', '=', userId)
+    .orderBy('p.updated_at', 'desc')
+    .orderBy('p.id', 'desc')
     .execute()
   return rows.map((r) => ({
     id: r.id,
@@ -70,12 +77,14 @@ export async function listProjects(db: Kysely<DB>, userId: number): Promise<Proj
     nodeCount: Number(r.node_count),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
+    role: r.role,
+    ownerName: r.owner_name,
   }))
 }
 
 /**
- * One project with its graph.
- * @throws AppError 404 NOT_FOUND when it does not exist or is not the user's.
+ * One project with its graph, for any member.
+ * @throws AppError 404 NOT_FOUND when it does not exist or the user is not a member.
  */
 export async function getProject(
   db: Kysely<DB>,
@@ -83,10 +92,13 @@ export async function getProject(
   projectId: number,
 ): Promise<Project> {
   const row = await db
-    .selectFrom('projects')
-    .selectAll()
-    .where('id', '=', projectId)
-    .where('user_id', '=', userId)
+    .selectFrom('project_members as m')
+    .innerJoin('projects as p', 'p.id', 'm.project_id')
+    .innerJoin('users as o', 'o.id', 'p.user_id')
+    .selectAll('p')
+    .select(['m.role', 'o.name as owner_name'])
+    .where('m.project_id', '=', projectId)
+    .where('m.user_id', '=', userId)
     .executeTakeFirst()
   if (!row) throw notFound()
   return {
@@ -96,6 +108,8 @@ export async function getProject(
     ...graphOf(row),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    role: row.role,
+    ownerName: row.owner_name,
   }
 }
 
@@ -111,20 +125,16 @@ export async function createProject(
 ): Promise<CreatedProject> {
   const graph = { nodes: input.nodes, connections: input.connections }
   assertProjectSize(graph)
-  const row = await db
-    .insertInto('projects')
-    .values({
-      user_id: userId,
-      name: input.name,
-      description: input.description ?? defaultProjectDescription(now),
-      nodes: JSON.stringify(graph.nodes),
-      connections: JSON.stringify(graph.connections),
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(['id', 'name'])
-    .executeTakeFirstOrThrow()
-  return { id: row.id, name: row.name }
+  const id = await insertProjectWithOwner(db, {
+    user_id: userId,
+    name: input.name,
+    description: input.description ?? defaultProjectDescription(now),
+    nodes: JSON.stringify(graph.nodes),
+    connections: JSON.stringify(graph.connections),
+    created_at: now,
+    updated_at: now,
+  })
+  return { id, name: input.name }
 }
 
 /**
