@@ -39,12 +39,78 @@ const HOST_SETTINGS_TO_DROP = [
 
 const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
 
-const serverCommand = [
-  `rm -rf ${q(DATA_DIR)} &&`,
-  'exec env',
-  ...HOST_SETTINGS_TO_DROP.map((name) => `-u ${name}`),
-  'node scripts/start.ts',
-].join(' ')
+/** `exec`s the app without the host's settings; `before` runs first (in the repo root). */
+function appCommand(before: string, drop: readonly string[]): string {
+  return [before, 'exec env', ...drop.map((name) => `-u ${name}`), 'node scripts/start.ts'].join(
+    ' ',
+  )
+}
+
+const serverCommand = appCommand(`rm -rf ${q(DATA_DIR)} &&`, HOST_SETTINGS_TO_DROP)
+
+/**
+ * Two more app processes for the team-editing test (issue 6: two people, two browsers, two
+ * sync servers), when the environment has a Postgres and a Redis to share (`.ci/run` and
+ * `npm test` with TEST_DATABASE_URL and REDIS_URL set): ports 3101 and 3102 on one fresh
+ * database (`reelgraph_e2e` on TEST_DATABASE_URL's server, reset before the first starts)
+ * and one Redis channel prefix. They share DATA_DIR (mail files, assets) with the main app;
+ * they do not use its PGlite folder. Without those settings the test uses the main app alone.
+ */
+const TWO_SERVER_PORTS = [3101, 3102] as const
+const twoServers = (() => {
+  const database = process.env.TEST_DATABASE_URL
+  const redis = process.env.REDIS_URL
+  if (!database || !redis) return null
+  const url = new URL(database)
+  url.pathname = '/reelgraph_e2e'
+  return { databaseUrl: url.toString(), redisUrl: redis }
+})()
+// Tests read the servers' addresses from here (workers load this file too).
+process.env.E2E_TEAM_SERVERS = twoServers
+  ? TWO_SERVER_PORTS.map((port) => `http://localhost:${port}`).join(' ')
+  : ''
+
+/** Settings every app process under test gets. */
+function appEnv(port: number): Record<string, string> {
+  return {
+    // The repo's Node 24 (the `node` devDependency) first, also when Playwright was started
+    // without npm: the machine's own node (20) cannot run the TypeScript server.
+    PATH: [join(repoRoot, 'node_modules', '.bin'), process.env.PATH].join(delimiter),
+    PORT: String(port),
+    DATA_DIR,
+    APP_URL: `http://localhost:${port}`,
+    NODE_ENV: 'test',
+  }
+}
+
+/** Playwright's settings of one app process (it waits for /healthz, then starts the next). */
+function appServer(command: string, port: number, env: Record<string, string> = {}) {
+  return {
+    command,
+    cwd: repoRoot,
+    env: { ...appEnv(port), ...env },
+    url: `http://localhost:${port}/healthz`,
+    // The first run builds web/ before serving.
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+  }
+}
+
+const teamServers = twoServers
+  ? TWO_SERVER_PORTS.map((port, i) =>
+      appServer(
+        appCommand(
+          i === 0 ? `node e2e/support/reset-database.ts ${q(twoServers.databaseUrl)} &&` : '',
+          HOST_SETTINGS_TO_DROP.filter((n) => n !== 'DATABASE_URL' && n !== 'REDIS_URL'),
+        ),
+        port,
+        { DATABASE_URL: twoServers.databaseUrl, REDIS_URL: twoServers.redisUrl },
+      ),
+    )
+  : []
 
 export default defineConfig({
   testDir: './tests',
@@ -84,24 +150,6 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: serverCommand,
-    cwd: repoRoot,
-    env: {
-      // The repo's Node 24 (the `node` devDependency) first, also when Playwright was started
-      // without npm: the machine's own node (20) cannot run the TypeScript server.
-      PATH: [join(repoRoot, 'node_modules', '.bin'), process.env.PATH].join(delimiter),
-      PORT: String(PORT),
-      DATA_DIR,
-      APP_URL: BASE_URL,
-      NODE_ENV: 'test',
-    },
-    url: `${BASE_URL}/healthz`,
-    // The first run builds web/ before serving.
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
-  },
+  // In order: the main app (it builds web/ when needed), then the team servers if any.
+  webServer: [appServer(serverCommand, PORT), ...teamServers],
 })
