@@ -6,6 +6,7 @@ import { PageLoader } from '@/components/layout/page-loader'
 import { Button } from '@/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useDocumentTitle } from '@/hooks/use-document-title'
+import { safeNextPath } from '@/lib/next-path'
 import { useAuth } from '../hooks/use-auth'
 import { AuthSidePanel } from './auth-side-panel'
 import { LoginForm } from './login-form'
@@ -37,18 +38,21 @@ function initialView(param: string | null): AuthView {
 /**
  * /auth: Login and Register tabs with toggle links, the password-reset request view, and a
  * side panel on wide screens. A signed-in user is sent to / and sees nothing here.
- * `?view=register` or `?view=reset-password` opens that view first.
+ * `?view=register` or `?view=reset-password` opens that view first. `?next=<path>` (a
+ * same-site path only, `safeNextPath`) is where signing in or registering leads instead of
+ * /, and `?email=` prefills the address (an invitation link, issue 6 item 1).
  * @see spec §2 /auth, §4 Sign-in page views
  */
 export function AuthPage() {
   const { user, isLoading } = useAuth()
   const [params] = useSearchParams()
   const [view, setView] = useState<AuthView>(() => initialView(params.get('view')))
-  const [email, setEmail] = useState('')
+  const [email, setEmail] = useState(() => params.get('email') ?? '')
+  const [next] = useState(() => safeNextPath(params.get('next')) ?? '/')
   const heading = HEADINGS[view]
   useDocumentTitle(view === 'register' ? 'Create account' : 'Sign in')
 
-  if (user) return <Redirect to="/" replace />
+  if (user) return <Redirect to={next} replace />
   if (isLoading) return <PageLoader label="Loading your account..." />
 
   const toggle =
@@ -96,6 +100,7 @@ export function AuthPage() {
                 <TabsContent value="login">
                   <LoginForm
                     defaultEmail={email}
+                    redirectTo={next}
                     onForgotPassword={(typed) => {
                       setEmail(typed)
                       setView('reset-password')
@@ -103,7 +108,7 @@ export function AuthPage() {
                   />
                 </TabsContent>
                 <TabsContent value="register">
-                  <RegisterForm />
+                  <RegisterForm defaultEmail={email} redirectTo={next} />
                 </TabsContent>
               </Tabs>
             )}

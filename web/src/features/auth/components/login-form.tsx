@@ -19,14 +19,20 @@ export interface LoginFormProps {
   onForgotPassword: (email: string) => void
   /** An email to start with (the one a reset was just requested for, say). */
   defaultEmail?: string
+  /** Where success leads (a safe same-site path); / by default. */
+  redirectTo?: string
 }
 
 /**
  * Email, password, "Remember me" (not connected to any call, spec §2) and "Sign in"
- * ("Signing in..." while pending). Success goes to /.
+ * ("Signing in..." while pending). Success goes to `redirectTo` (/ by default).
  * @see spec §2 /auth, §5 Login, §8 Auth toasts
  */
-export function LoginForm({ onForgotPassword, defaultEmail = '' }: LoginFormProps) {
+export function LoginForm({
+  onForgotPassword,
+  defaultEmail = '',
+  redirectTo = '/',
+}: LoginFormProps) {
   const { login } = useAuth()
   const [, navigate] = useLocation()
   const rememberId = useId()
@@ -38,7 +44,7 @@ export function LoginForm({ onForgotPassword, defaultEmail = '' }: LoginFormProp
 
   const onSubmit = (values: LoginInput) =>
     login.mutate(values, {
-      onSuccess: () => navigate('/'),
+      onSuccess: () => navigate(redirectTo),
       onError: (error) => {
         applyServerFieldErrors(error, form.setError, ['email', 'password'])
       },

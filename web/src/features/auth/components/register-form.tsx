@@ -25,17 +25,29 @@ const LINK_CLASS = 'text-primary underline underline-offset-4 hover:text-primary
 /**
  * Name, email, password (with the password hint), confirmation and the terms agreement;
  * "Create account" ("Creating account..." while pending). Only name, email and password
- * are sent. Success goes to /.
+ * are sent. Success goes to `redirectTo` (/ by default); `defaultEmail` prefills the address.
  * @see spec §2 /auth, §5 Register, §8 Auth toasts
  */
-export function RegisterForm() {
+export function RegisterForm({
+  defaultEmail = '',
+  redirectTo = '/',
+}: {
+  defaultEmail?: string
+  redirectTo?: string
+} = {}) {
   const { register: registerAccount } = useAuth()
   const [, navigate] = useLocation()
   const termsId = useId()
   const termsErrorId = `${termsId}-error`
   const form = useForm({
     resolver: zodResolver(registerForm),
-    defaultValues: { name: '', email: '', password: '', confirmPassword: '', termsAgreed: false },
+    defaultValues: {
+      name: '',
+      email: defaultEmail,
+      password: '',
+      confirmPassword: '',
+      termsAgreed: false,
+    },
   })
   const { errors } = form.formState
 
@@ -43,7 +55,7 @@ export function RegisterForm() {
     registerAccount.mutate(
       { name, email, password },
       {
-        onSuccess: () => navigate('/'),
+        onSuccess: () => navigate(redirectTo),
         onError: (error) => {
           applyServerFieldErrors(error, form.setError, ['name', 'email', 'password'], {
             EMAIL_TAKEN: 'email',
