@@ -12,3 +12,17 @@ export const QUERY_KEYS = {
   /** `GET /api/subscription/status`: invalidated on logout (spec §4 Auth). */
   subscriptionStatus: ['/api/subscription/status'],
 } as const
+
+/**
+ * `GET /api/projects/:id/members`: the caller's role, the members and (owner only) the open
+ * invitations (issue 6 item 1). The canvas refetches it when its connection authenticates
+ * again; the Share dialog reads it.
+ */
+export function projectMembersKey(projectId: number): readonly [string] {
+  return [`/api/projects/${String(projectId)}/members`] as const
+}
+
+/** `GET /api/invitations/:token`: what an invitation link offers (issue 6 item 1). */
+export function invitationPreviewKey(token: string): readonly [string] {
+  return [`/api/invitations/${encodeURIComponent(token)}`] as const
+}

@@ -10,6 +10,7 @@ import {
 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
+import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useUndoRedoState } from '../hooks/use-undo-redo-state'
 import { fitViewport, stepZoom, zoomPercent } from '../lib/viewport'
@@ -63,6 +64,7 @@ export function CanvasControls() {
   const zoom = useStore((s) => s.transform[2])
   const { canUndo, canRedo } = useUndoRedoState()
   const { undo, redo } = useCanvasActions()
+  const canEdit = useCanEdit()
   const fitView = useFitView()
   return (
     <Panel position="bottom-left" className="m-3!">
@@ -105,10 +107,10 @@ export function CanvasControls() {
           <RotateCcwIcon aria-hidden />
         </ControlButton>
         <span className="mx-1 h-5 w-px bg-border" aria-hidden />
-        <ControlButton label="Undo" onClick={undo} disabled={!canUndo}>
+        <ControlButton label="Undo" onClick={undo} disabled={!canUndo || !canEdit}>
           <Undo2Icon aria-hidden />
         </ControlButton>
-        <ControlButton label="Redo" onClick={redo} disabled={!canRedo}>
+        <ControlButton label="Redo" onClick={redo} disabled={!canRedo || !canEdit}>
           <Redo2Icon aria-hidden />
         </ControlButton>
       </div>

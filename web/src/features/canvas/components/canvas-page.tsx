@@ -1,5 +1,5 @@
 import { projectIdOfDocument } from '@reelgraph/shared'
-import { useEffect } from 'react'
+import { type ComponentType, useEffect } from 'react'
 import { useSearch } from 'wouter'
 import { PageLoader } from '@/components/layout/page-loader'
 import { Button } from '@/components/ui/button'
@@ -9,7 +9,7 @@ import { toast } from '@/hooks/use-toast'
 import { useProjects } from '@/lib/projects-api'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { CreateFirstProject } from './create-first-project'
-import { ProjectEditor, ProjectUnavailable } from './project-editor'
+import { ProjectEditor, ProjectUnavailable, type ShareControlProps } from './project-editor'
 
 function ProjectsLoadError({ onRetry }: { onRetry: () => void }) {
   return (
@@ -31,9 +31,11 @@ function ProjectsLoadError({ onRetry }: { onRetry: () => void }) {
  * / (Dashboard): the canvas editor (spec §2). Opens the project of the `id` query
  * parameter, else the first (most recently updated) project, else offers to create one.
  * "Loading your canvas..." while the list loads; "Error - Failed to load projects. Please
- * try again." when it cannot (spec §8).
+ * try again." when it cannot (spec §8). `ShareControl` goes to the editor's top bar.
  */
-export function CanvasPage() {
+export function CanvasPage({
+  ShareControl,
+}: { ShareControl?: ComponentType<ShareControlProps> } = {}) {
   useDocumentTitle('Dashboard')
   const idParam = new URLSearchParams(useSearch()).get('id')
   const byParam = idParam === null ? null : projectIdOfDocument(idParam)
@@ -48,12 +50,12 @@ export function CanvasPage() {
     return byParam === null ? (
       <ProjectUnavailable />
     ) : (
-      <ProjectEditor key={byParam} projectId={byParam} />
+      <ProjectEditor key={byParam} projectId={byParam} ShareControl={ShareControl} />
     )
   }
   if (projects.isPending) return <PageLoader label="Loading your canvas..." />
   if (projects.isError) return <ProjectsLoadError onRetry={() => void projects.refetch()} />
   const first = projects.data[0]
   if (!first) return <CreateFirstProject />
-  return <ProjectEditor key={first.id} projectId={first.id} />
+  return <ProjectEditor key={first.id} projectId={first.id} ShareControl={ShareControl} />
 }

@@ -19,6 +19,7 @@ import {
 } from '@xyflow/react'
 import { type DragEvent, type PointerEvent, useCallback, useRef, useState } from 'react'
 import { toast } from '@/hooks/use-toast'
+import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useCanvasEdges } from '../hooks/use-canvas-edges'
 import { useCanvasNodes } from '../hooks/use-canvas-nodes'
@@ -52,13 +53,15 @@ function isNodeType(value: string): value is NodeType {
  * behaviour, §9 Canvas): pan by dragging the background, wheel zoom in 0.05 steps,
  * limits 0.05 to 2.5, a 20-unit grid, bezier connections, box select with Shift+drag,
  * Shift/Ctrl/Cmd+click to add to the selection, Delete/Backspace to delete, drop from the
- * Nodes Library, a minimap and the controls.
+ * Nodes Library, a minimap and the controls. For a viewer nothing moves, connects or
+ * deletes (issue 6 item 1); panning, zooming and selecting (shown to others) still work.
  */
 export function FlowCanvas() {
   const nodes = useCanvasNodes()
   const edges = useCanvasEdges()
   const actions = useCanvasActions()
   const store = useCanvasStoreApi()
+  const canEdit = useCanEdit()
   const { screenToFlowPosition } = useReactFlow<CanvasNode, CanvasEdge>()
   const presence = usePresenceChannel()
   const wrapper = useRef<HTMLDivElement>(null)
@@ -105,13 +108,13 @@ export function FlowCanvas() {
   const onDrop = useCallback(
     (event: DragEvent) => {
       const type = event.dataTransfer.getData(LIBRARY_DRAG_MIME)
-      if (!isNodeType(type)) return
+      if (!isNodeType(type) || !store.getState().access.canEdit) return
       event.preventDefault()
       const position = screenToFlowPosition({ x: event.clientX, y: event.clientY })
       actions.addNode(type, position)
       toastNodeAdded(type)
     },
-    [actions, screenToFlowPosition],
+    [actions, screenToFlowPosition, store],
   )
 
   // The cursor others see, in flow coordinates (the channel throttles it); gone on leave.
@@ -168,7 +171,9 @@ export function FlowCanvas() {
           panOnDrag
           selectionKeyCode="Shift"
           multiSelectionKeyCode={MULTI_SELECT_KEYS}
-          deleteKeyCode={DELETE_KEYS}
+          deleteKeyCode={canEdit ? DELETE_KEYS : null}
+          nodesDraggable={canEdit}
+          nodesConnectable={canEdit}
           snapGrid={SNAP_GRID}
           defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
           connectionLineType={ConnectionLineType.Bezier}

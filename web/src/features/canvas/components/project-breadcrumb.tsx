@@ -5,9 +5,18 @@ import { RenameProjectDialog } from './rename-project-dialog'
 
 /**
  * "Projects / <project name>" (spec §2): Projects goes to /projects, the name opens the
- * rename dialog. Until the name is known it reads "Projects / ...".
+ * rename dialog. Until the name is known it reads "Projects / ...". Without `canRename` (a
+ * viewer, issue 6 item 1) the name is plain text.
  */
-export function ProjectBreadcrumb({ projectId, name }: { projectId: number; name?: string }) {
+export function ProjectBreadcrumb({
+  projectId,
+  name,
+  canRename = true,
+}: {
+  projectId: number
+  name?: string | undefined
+  canRename?: boolean
+}) {
   const [renaming, setRenaming] = useState(false)
   return (
     <nav aria-label="Breadcrumb" className="min-w-0">
@@ -26,6 +35,10 @@ export function ProjectBreadcrumb({ projectId, name }: { projectId: number; name
         <li className="min-w-0">
           {name === undefined ? (
             <span className="text-muted-foreground">...</span>
+          ) : !canRename ? (
+            <span aria-current="page" className="block truncate font-semibold">
+              {name}
+            </span>
           ) : (
             <button
               type="button"
@@ -44,7 +57,7 @@ export function ProjectBreadcrumb({ projectId, name }: { projectId: number; name
           )}
         </li>
       </ol>
-      {name !== undefined ? (
+      {name !== undefined && canRename ? (
         <RenameProjectDialog
           projectId={projectId}
           currentName={name}

@@ -1,6 +1,6 @@
 import { ReactFlowProvider } from '@xyflow/react'
 import { FileQuestionIcon } from 'lucide-react'
-import { useEffect } from 'react'
+import { type ComponentType, useEffect } from 'react'
 import { Link } from 'wouter'
 import { PageLoader } from '@/components/layout/page-loader'
 import { Button } from '@/components/ui/button'
@@ -9,8 +9,10 @@ import { useDocumentTitle } from '@/hooks/use-document-title'
 import { toast } from '@/hooks/use-toast'
 import { isApiError } from '@/lib/api-client'
 import { useProject, useProjects } from '@/lib/projects-api'
+import { useCanEdit } from '../hooks/use-can-edit'
 import { useAnnounceUser } from '../hooks/use-presence'
 import { useProjectSession } from '../hooks/use-project-session'
+import { useRoleBridge } from '../hooks/use-role-bridge'
 import { useSaveStatusBridge } from '../hooks/use-save-status-bridge'
 import { useSessionStatus } from '../hooks/use-session-status'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
@@ -22,18 +24,43 @@ import { NodesLibrary, NodesLibraryBar } from './nodes-library'
 import { PresenceAvatars } from './presence-avatars'
 import { ProjectBreadcrumb } from './project-breadcrumb'
 import { SavingIndicator } from './saving-indicator'
+import { ViewOnlyBadge } from './view-only-badge'
 
-/** A project that does not exist or is not this person's (spec §8 Load Failed). */
-export function ProjectUnavailable() {
+/** What the editor hands the Share control of its top bar (composed by `app/`). */
+export interface ShareControlProps {
+  projectId: number
+  /** The project's name, once known. */
+  projectName: string | undefined
+}
+
+/** Why {@link ProjectUnavailable} shows. */
+export type UnavailableReason = 'not-found' | 'access-lost'
+
+const UNAVAILABLE_TEXT: Record<UnavailableReason, { title: string; description: string }> = {
+  'not-found': {
+    title: 'This project could not be opened',
+    description: 'Failed to load project data. It may have been deleted, or the link is wrong.',
+  },
+  'access-lost': {
+    title: 'You no longer have access to this project',
+    description:
+      'Its owner removed you from it, or it was deleted. Ask the owner to invite you again.',
+  },
+}
+
+/**
+ * A project that does not exist or is not this person's (spec §8 Load Failed), or, with
+ * `reason="access-lost"`, one that was open until its owner removed this person (issue 6).
+ */
+export function ProjectUnavailable({ reason = 'not-found' }: { reason?: UnavailableReason }) {
+  const text = UNAVAILABLE_TEXT[reason]
   return (
     <div className="flex flex-1 items-center justify-center p-4">
       <Card className="w-full max-w-md" role="alert">
         <CardHeader>
           <FileQuestionIcon className="size-8 text-muted-foreground" aria-hidden />
-          <CardTitle as="h1">This project could not be opened</CardTitle>
-          <CardDescription>
-            Failed to load project data. It may have been deleted, or the link is wrong.
-          </CardDescription>
+          <CardTitle as="h1">{text.title}</CardTitle>
+          <CardDescription>{text.description}</CardDescription>
         </CardHeader>
         <CardContent>
           <Button asChild>
@@ -45,32 +72,45 @@ export function ProjectUnavailable() {
   )
 }
 
-function EditorBody({ projectId }: { projectId: number }) {
+function EditorBody({
+  projectId,
+  ShareControl,
+}: {
+  projectId: number
+  ShareControl: ComponentType<ShareControlProps> | undefined
+}) {
   const { ready, failure } = useSessionStatus()
+  const canEdit = useCanEdit()
   const project = useProject(projectId)
   const summary = useProjects().data?.find((p) => p.id === projectId)
   const name = project.data?.name ?? summary?.name
-  const missing = failure === 'not-found' || isApiError(project.error, 404)
+  const lost = failure === 'access-lost'
+  const missing = lost || failure === 'not-found' || isApiError(project.error, 404)
+  useRoleBridge(project.data?.role ?? summary?.role ?? null)
   useSaveStatusBridge()
   useDocumentTitle(name ?? 'Dashboard')
 
+  // The session already said so when it was refused (access lost): one toast is enough.
+  const restMissing = isApiError(project.error, 404) && failure === null
   useEffect(() => {
-    if (isApiError(project.error, 404)) toast({ ...CANVAS_TOASTS.loadFailed })
-  }, [project.error])
+    if (restMissing) toast({ ...CANVAS_TOASTS.loadFailed })
+  }, [restMissing])
 
-  if (missing) return <ProjectUnavailable />
+  if (missing) return <ProjectUnavailable reason={lost ? 'access-lost' : 'not-found'} />
   return (
     <div className="flex flex-1 flex-col">
       <div className="flex h-12 shrink-0 items-center justify-between gap-4 border-b px-4">
-        <ProjectBreadcrumb projectId={projectId} name={name} />
+        <ProjectBreadcrumb projectId={projectId} name={name} canRename={canEdit} />
         <div className="flex items-center gap-3">
+          {canEdit ? null : <ViewOnlyBadge />}
           <PresenceAvatars />
           <SavingIndicator />
+          {ShareControl ? <ShareControl projectId={projectId} projectName={name} /> : null}
         </div>
       </div>
-      {ready ? <NodesLibraryBar /> : null}
+      {ready && canEdit ? <NodesLibraryBar /> : null}
       <div className="flex min-h-[32rem] flex-1">
-        <NodesLibrary />
+        {canEdit ? <NodesLibrary /> : null}
         <section aria-label="Canvas" className="relative flex-1 bg-muted/30">
           {ready ? <FlowCanvas /> : <PageLoader label="Loading your canvas..." />}
         </section>
@@ -81,9 +121,18 @@ function EditorBody({ projectId }: { projectId: number }) {
 
 /**
  * The editor of one project (spec §2 "/ (canvas editor)"): breadcrumb with rename, the
- * Nodes Library and the canvas, over the project's session. Key it by project id.
+ * Nodes Library and the canvas, over the project's session. Key it by project id. For a
+ * viewer (issue 6 item 1) the canvas is read-only, the library and rename are gone and the
+ * top bar says "View only". `ShareControl` (the Share button, from `app/`) sits in the top
+ * bar.
  */
-export function ProjectEditor({ projectId }: { projectId: number }) {
+export function ProjectEditor({
+  projectId,
+  ShareControl,
+}: {
+  projectId: number
+  ShareControl?: ComponentType<ShareControlProps> | undefined
+}) {
   const session = useProjectSession(projectId)
   useAnnounceUser(session.presence)
   return (
@@ -91,7 +140,7 @@ export function ProjectEditor({ projectId }: { projectId: number }) {
       <PresenceContext.Provider value={session.presence}>
         <ProjectIdContext.Provider value={projectId}>
           <ReactFlowProvider>
-            <EditorBody projectId={projectId} />
+            <EditorBody projectId={projectId} ShareControl={ShareControl} />
           </ReactFlowProvider>
         </ProjectIdContext.Provider>
       </PresenceContext.Provider>

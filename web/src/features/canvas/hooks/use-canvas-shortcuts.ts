@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { toast } from '@/hooks/use-toast'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { useCanvasActions } from './use-canvas-actions'
+import { useCanvasStoreApi } from './use-canvas-store'
 
 /** True when a key press belongs to a text field, a select, or an open dialog. */
 function isTypingTarget(target: EventTarget | null): boolean {
@@ -19,15 +20,17 @@ function isTypingTarget(target: EventTarget | null): boolean {
  * The editor's keyboard shortcuts, beyond React Flow's own (Delete/Backspace deletes the
  * selection, arrows move it): Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z and Ctrl+Y redo,
  * Ctrl/Cmd+C copy and Ctrl/Cmd+V paste of nodes. Inside a text field the browser's own
- * undo, copy and paste apply instead.
+ * undo, copy and paste apply instead. For a viewer only copy is left (issue 6 item 1).
  */
 export function useCanvasShortcuts(): void {
   const actions = useCanvasActions()
+  const store = useCanvasStoreApi()
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey) return
       if (!(event.ctrlKey || event.metaKey) || isTypingTarget(event.target)) return
       const key = event.key.toLowerCase()
+      if (!store.getState().access.canEdit && key !== 'c') return
       if (key === 'z' && !event.shiftKey) {
         event.preventDefault()
         actions.undo()
@@ -51,5 +54,5 @@ export function useCanvasShortcuts(): void {
     }
     window.addEventListener('keydown', onKeyDown)
     return () => window.removeEventListener('keydown', onKeyDown)
-  }, [actions])
+  }, [actions, store])
 }

@@ -1,7 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { toast } from '@/hooks/use-toast'
-import { QUERY_KEYS } from '@/lib/query-keys'
+import { projectQueryKey } from '@/lib/projects-api'
+import { projectMembersKey, QUERY_KEYS } from '@/lib/query-keys'
+import { ACCESS_TOASTS } from '../lib/access'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { ProjectSession } from '../lib/project-session'
 
@@ -19,8 +21,17 @@ export function useProjectSession(projectId: number): ProjectSession {
       onUnauthenticated: () => void queryClient.refetchQueries({ queryKey: QUERY_KEYS.user }),
       onLoadFailed: () => toast({ ...CANVAS_TOASTS.loadFailed }),
       onSaveFailed: () => toast({ ...CANVAS_TOASTS.saveFailed }),
+      // A new role may come with a reconnect (issue 6 item 1): read the project, its
+      // members and the list again.
+      onReauthenticated: () => {
+        void queryClient.invalidateQueries({ queryKey: projectQueryKey(projectId), exact: true })
+        void queryClient.invalidateQueries({ queryKey: projectMembersKey(projectId) })
+        void queryClient.invalidateQueries({ queryKey: QUERY_KEYS.projects, exact: true })
+      },
+      onAccessChanged: (content) => toast({ ...content }),
+      onAccessLost: () => toast({ ...ACCESS_TOASTS.lost }),
     })
     return () => session.stop()
-  }, [session, queryClient])
+  }, [session, queryClient, projectId])
   return session
 }

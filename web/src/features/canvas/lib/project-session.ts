@@ -1,4 +1,4 @@
-import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider'
+import { type AuthorizedScope, HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider'
 import {
   CANVAS_REMOTE_LOAD_TIMEOUT_MS,
   isDocEmpty,
@@ -12,6 +12,7 @@ import * as Y from 'yjs'
 import { clearDeviceCopy, deviceCopyName } from '@/lib/device-copies'
 import type { SaveStatus } from '@/stores/save-status'
 import { type CanvasStore, createCanvasStore } from '../stores/canvas-store'
+import { type ACCESS_TOASTS, accessChangeToast, isAccessChangedClose } from './access'
 import { keepClockMoving } from './clock-bump'
 import { pendingStoreOf, readPendingChanges } from './pending-changes'
 import { PresenceChannel } from './presence-channel'
@@ -26,6 +27,15 @@ export interface ProjectSessionEvents {
   onLoadFailed: () => void
   /** A store failed on the server (it retries). */
   onSaveFailed: (message: string) => void
+  /**
+   * The connection authenticated again after being connected before (a reconnect, or the
+   * server's access-changed close): what REST says about the project may have changed.
+   */
+  onReauthenticated: () => void
+  /** This person's access changed while the project was open (issue 6 item 1). */
+  onAccessChanged: (toast: (typeof ACCESS_TOASTS)['changed' | 'viewOnly']) => void
+  /** The project was open and is now refused: removed from it, or it was deleted. */
+  onAccessLost: () => void
 }
 
 /** The connections of a started session. */
@@ -41,6 +51,8 @@ interface Connections {
   deviceLoaded: boolean
   remoteSynced: boolean
   loadFailedShown: boolean
+  /** The sync server closed the socket because this person's access changed. */
+  accessChangedClose: boolean
 }
 
 /**
@@ -63,6 +75,8 @@ export class ProjectSession {
   readonly presence = new PresenceChannel()
   private running: Connections | null = null
   private closed = false
+  /** The connection authenticated at least once: a later refusal means access was lost. */
+  private wasAuthenticated = false
 
   constructor(projectId: number) {
     this.projectId = projectId
@@ -87,9 +101,9 @@ export class ProjectSession {
       onStatus: ({ status }) => {
         if (status !== WebSocketStatus.Connected) tracker.setLinkUp(false)
       },
-      onAuthenticated: () => {
-        run.loadFailedShown = false
-        tracker.setLinkUp(true)
+      onAuthenticated: ({ scope }) => this.authenticated(run, scope, events),
+      onClose: ({ event }) => {
+        if (isAccessChangedClose(event)) run.accessChangedClose = true
       },
       onSynced: () => {
         run.remoteSynced = true
@@ -111,6 +125,7 @@ export class ProjectSession {
       deviceLoaded: false,
       remoteSynced: false,
       loadFailedShown: false,
+      accessChangedClose: false,
     }
     this.running = run
 
@@ -207,6 +222,27 @@ export class ProjectSession {
     if (ready) this.store.getState().actions.setSession({ ready: true })
   }
 
+  // The connection's scope is the authority on editing (a viewer's is read-only). A
+  // re-authentication may come with another role: the canvas flips live, and says so.
+  private authenticated(
+    run: Connections,
+    scope: AuthorizedScope,
+    events: ProjectSessionEvents,
+  ): void {
+    if (this.running !== run) return
+    run.loadFailedShown = false
+    run.tracker.setLinkUp(true)
+    const { access, actions } = this.store.getState()
+    actions.setAccess({ scope })
+    if (this.wasAuthenticated) {
+      const toast = accessChangeToast(access.scope, scope, run.accessChangedClose)
+      if (toast) events.onAccessChanged(toast)
+      events.onReauthenticated()
+    }
+    this.wasAuthenticated = true
+    run.accessChangedClose = false
+  }
+
   private refused(run: Connections, reason: string, events: ProjectSessionEvents): void {
     if (this.running !== run) return
     run.tracker.setLinkUp(false)
@@ -214,13 +250,17 @@ export class ProjectSession {
       events.onUnauthenticated()
       return
     }
+    const lost = reason === SYNC_CLOSE_REASONS.notFound && this.wasAuthenticated
     if (!run.loadFailedShown) {
       run.loadFailedShown = true
-      events.onLoadFailed()
+      if (lost) events.onAccessLost()
+      else events.onLoadFailed()
     }
     if (reason === SYNC_CLOSE_REASONS.notFound) {
-      // Deleted, or never this person's: the device copy is of no use any more.
-      this.store.getState().actions.setSession({ failure: 'not-found', ready: true })
+      // Deleted, removed, or never this person's: the device copy is of no use any more.
+      this.store
+        .getState()
+        .actions.setSession({ failure: lost ? 'access-lost' : 'not-found', ready: true })
       this.closed = true
       this.stop()
       void clearDeviceCopy(this.projectId)

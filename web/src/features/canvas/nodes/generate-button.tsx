@@ -4,6 +4,7 @@ import { useId } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
+import { useCanEdit } from '../hooks/use-can-edit'
 import type { GenerationInfo } from '../hooks/use-generation'
 import { buttonLabelWithCost } from '../lib/generation'
 
@@ -17,7 +18,7 @@ export function offlineExplanation(providerName: string | undefined): string {
  * 1 credit"). Disabled while `issue` (the spec §5 message, shown under it) or while busy
  * ("Generating...", which also blocks repeat clicks, spec §4). An "Offline draft" badge
  * says when the active provider is the offline one; `error` (the spec §8 alert of the last
- * failure) shows under it.
+ * failure) shows under it. Disabled for a viewer (issue 6 item 1).
  */
 export function GenerateButton({
   label,
@@ -35,6 +36,7 @@ export function GenerateButton({
   onGenerate: () => void
 }) {
   const id = useId()
+  const canEdit = useCanEdit()
   const explanation = offlineExplanation(info.providerName)
   return (
     <div className="grid gap-1">
@@ -42,7 +44,7 @@ export function GenerateButton({
         type="button"
         size="sm"
         className="nodrag w-full"
-        disabled={issue !== null || busy}
+        disabled={issue !== null || busy || !canEdit}
         aria-busy={busy || undefined}
         aria-describedby={issue ? `${id}-issue` : error ? `${id}-error` : undefined}
         onClick={onGenerate}

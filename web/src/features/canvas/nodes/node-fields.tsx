@@ -1,10 +1,12 @@
 import { type ReactNode, useId, useState } from 'react'
 import { cn } from '@/lib/utils'
+import { useCanEdit } from '../hooks/use-can-edit'
 
 /**
  * The small form controls inside nodes. Each is labelled, marks itself invalid with its
  * message, and carries React Flow's `nodrag` (typing and selecting text must not drag the
- * node) and, where it scrolls, `nowheel` (scrolling it must not zoom the canvas).
+ * node) and, where it scrolls, `nowheel` (scrolling it must not zoom the canvas). For a
+ * viewer they are read-only (text can still be selected and copied) or disabled (issue 6).
  */
 
 const controlClass =
@@ -57,11 +59,13 @@ export function TextField(props: {
   hint?: ReactNode
 }) {
   const id = useId()
+  const readOnly = !useCanEdit()
   return (
     <FieldFrame id={id} label={props.label} error={props.error} hint={props.hint}>
       <input
         id={id}
-        className={cn(controlClass, 'h-8')}
+        className={cn(controlClass, 'h-8 read-only:bg-muted/40')}
+        readOnly={readOnly}
         value={props.value}
         placeholder={props.placeholder}
         onChange={(e) => props.onChange(e.target.value)}
@@ -83,12 +87,17 @@ export function TextAreaField(props: {
   hint?: ReactNode
 }) {
   const id = useId()
+  const readOnly = !useCanEdit()
   return (
     <FieldFrame id={id} label={props.label} error={props.error} hint={props.hint}>
       <textarea
         id={id}
+        readOnly={readOnly}
         // Scrollable boxes are costly to composite on large canvases: scroll only while focused.
-        className={cn(controlClass, 'nowheel resize-y overflow-hidden focus:overflow-auto')}
+        className={cn(
+          controlClass,
+          'nowheel resize-y overflow-hidden read-only:bg-muted/40 focus:overflow-auto',
+        )}
         rows={props.rows ?? 3}
         value={props.value}
         placeholder={props.placeholder}
@@ -118,6 +127,8 @@ export function SelectField(props: {
   hint?: ReactNode
 }) {
   const id = useId()
+  const canEdit = useCanEdit()
+  const disabled = props.disabled || !canEdit
   const options: readonly SelectOption[] =
     props.value && !props.options.some((o) => optionValue(o) === props.value)
       ? [props.value, ...props.options]
@@ -128,7 +139,7 @@ export function SelectField(props: {
         id={id}
         className={cn(controlClass, 'h-8')}
         value={props.value}
-        disabled={props.disabled}
+        disabled={disabled}
         onChange={(e) => props.onChange(e.target.value)}
         aria-invalid={props.error ? true : undefined}
         aria-describedby={describedBy(id, props.error, props.hint)}
@@ -163,6 +174,7 @@ export function NumberField(props: {
   step: number
 }) {
   const id = useId()
+  const readOnly = !useCanEdit()
   const { value, validate, onCommit } = props
   const [draft, setDraft] = useState<string | null>(null)
   const shown = draft ?? String(value)
@@ -174,7 +186,8 @@ export function NumberField(props: {
         id={id}
         type="number"
         inputMode="decimal"
-        className={cn(controlClass, 'h-8')}
+        className={cn(controlClass, 'h-8 read-only:bg-muted/40')}
+        readOnly={readOnly}
         value={shown}
         min={props.min}
         max={props.max}
@@ -205,6 +218,7 @@ export function SliderField(props: {
   onChange: (value: number) => void
 }) {
   const id = useId()
+  const disabled = !useCanEdit()
   return (
     <FieldFrame
       id={id}
@@ -218,7 +232,8 @@ export function SliderField(props: {
       <input
         id={id}
         type="range"
-        className="nodrag w-full accent-primary"
+        className="nodrag w-full accent-primary disabled:opacity-50"
+        disabled={disabled}
         min={props.min}
         max={props.max}
         step={props.step ?? 1}

@@ -3,6 +3,7 @@ import { ClapperboardIcon, ImagePlusIcon } from 'lucide-react'
 import { memo } from 'react'
 import { Button } from '@/components/ui/button'
 import { toast } from '@/hooks/use-toast'
+import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useCompactNodes } from '../hooks/use-compact-nodes'
 import { useNodeData } from '../hooks/use-node-data'
@@ -20,6 +21,7 @@ import { NodeShell } from './node-shell'
 export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<SceneFlowNode>) {
   const data = useNodeData(id, 'scene')
   const { updateNodeData, addGraph, getNode } = useCanvasActions()
+  const canEdit = useCanEdit()
   const compact = useCompactNodes()
   if (!data) return null
   const createImageGenerator = () => {
@@ -68,6 +70,7 @@ export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<Sce
         size="sm"
         variant="outline"
         className="nodrag"
+        disabled={!canEdit}
         onClick={createImageGenerator}
       >
         <ImagePlusIcon aria-hidden />

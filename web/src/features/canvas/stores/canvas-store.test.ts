@@ -205,3 +205,36 @@ describe('undo steps', () => {
     s.destroy()
   })
 })
+
+describe('view-only access (issue 6 item 1)', () => {
+  it('writes nothing while access says view only, and writes again once it allows', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const a = s.addNode('scene', { x: 0, y: 0 })
+    const b = s.addNode('editable-text', { x: 400, y: 0 })
+    const before = JSON.stringify(docToGraph(doc))
+
+    s.setAccess({ role: 'editor', scope: 'readonly' })
+    expect(store.getState().access.canEdit).toBe(false)
+    s.addNode('scene', { x: 800, y: 0 })
+    s.updateNodeData(a.id, { narration: 'changed' })
+    s.fillNodeDefaults(a.id, { narration: 'filled' })
+    expect(s.connect({ source: a.id, target: b.id }).added).toBe(false)
+    s.onNodesChange([{ type: 'position', id: a.id, position: { x: 90, y: 90 }, dragging: false }])
+    s.selectOnly([a.id])
+    expect(s.copySelection()).toBe(1)
+    expect(s.paste()).toBe(0)
+    s.undo()
+    expect(s.deleteElements({ nodeIds: [a.id, b.id], edgeIds: [] })).toBe(0)
+    expect(JSON.stringify(docToGraph(doc))).toBe(before)
+    // Selection stays local and allowed: presence shows what a viewer looks at.
+    expect(store.getState().nodes.find((n) => n.id === a.id)?.selected).toBe(true)
+
+    s.setAccess({ scope: 'read-write' })
+    expect(store.getState().access.canEdit).toBe(true)
+    s.updateNodeData(a.id, { narration: 'changed' })
+    expect(store.getState().dataById.get(a.id)).toMatchObject({ narration: 'changed' })
+    store.getState().actions.destroy()
+  })
+})

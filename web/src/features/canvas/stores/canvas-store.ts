@@ -19,6 +19,7 @@ import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange } 
 import * as Y from 'yjs'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SaveStatus } from '@/stores/save-status'
+import { type CanvasAccess, INITIAL_ACCESS, nextAccess } from '../lib/access'
 import { type ClipboardContent, copyNodes, remapForPaste } from '../lib/clipboard'
 import {
   reconcileEdges,
@@ -32,8 +33,12 @@ import type { CanvasEdge, CanvasNode } from '../lib/node-types'
 import { PositionWriter } from '../lib/position-writer'
 import { scenePromptUpdate } from '../lib/scene-prompt'
 
-/** Why a project could not be opened from the server. */
-export type SessionFailure = 'not-found' | 'load-failed'
+/**
+ * Why a project could not be opened from the server: `not-found` (never theirs, or gone
+ * before it opened), `access-lost` (it was open and then refused: removed, or deleted,
+ * issue 6 item 1), `load-failed`.
+ */
+export type SessionFailure = 'not-found' | 'access-lost' | 'load-failed'
 
 /** How the project's session is doing: loading, the save status, a refusal. */
 export interface SessionStatus {
@@ -70,6 +75,8 @@ export interface CanvasState {
   canUndo: boolean
   canRedo: boolean
   session: SessionStatus
+  /** Whether this person may edit (viewers may not, issue 6 item 1); write actions check it. */
+  access: CanvasAccess
   actions: CanvasActions
 }
 
@@ -107,6 +114,8 @@ export interface CanvasActions {
   selectOnly: (nodeIds: readonly string[]) => void
   undo: () => void
   redo: () => void
+  /** Sets the connection's scope or the REST role; `access.canEdit` follows. */
+  setAccess: (patch: Partial<Pick<CanvasAccess, 'scope' | 'role'>>) => void
   /** Sets part of the session status (the session calls it). */
   setSession: (patch: Partial<SessionStatus>) => void
   /** Stops observing the doc. */
@@ -126,7 +135,10 @@ function dataIndex(nodes: readonly CanvasNode[]): Map<string, CanvasNode['data']
   return new Map(nodes.map((n) => [n.id, n.data]))
 }
 
-/** Creates the canvas store of one project's doc. */
+/**
+ * Creates the canvas store of one project's doc. While `access.canEdit` is false every
+ * action that writes to the doc does nothing (the view-only canvas, issue 6 item 1).
+ */
 export function createCanvasStore(doc: Y.Doc): CanvasStore {
   const origin = { source: 'canvas', clientID: doc.clientID }
   /** Local writes that undo leaves alone (see `fillNodeDefaults`). */
@@ -165,173 +177,193 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
     if (c) initialEdges.push(toFlowEdge(c))
   }
 
-  const store = createStore<CanvasState>()((set, get) => ({
-    nodes: initialNodes,
-    edges: initialEdges,
-    dataById: dataIndex(initialNodes),
-    canUndo: false,
-    canRedo: false,
-    session: { ready: false, failure: null, saveStatus: 'saved', savingIndicator: false },
-    actions: {
-      onNodesChange: (changes) => {
-        let dragEnded = false
-        const local: NodeChange<CanvasNode>[] = []
-        for (const change of changes) {
-          if (change.type === 'remove' || change.type === 'add' || change.type === 'replace')
-            continue
-          local.push(change)
-          if (change.type !== 'position' || !change.position) continue
-          if (change.dragging) {
-            if (!dragging) {
-              dragging = true
-              undoManager.stopCapturing()
+  const store = createStore<CanvasState>()((set, get) => {
+    const canEdit = () => get().access.canEdit
+    return {
+      nodes: initialNodes,
+      edges: initialEdges,
+      dataById: dataIndex(initialNodes),
+      canUndo: false,
+      canRedo: false,
+      session: { ready: false, failure: null, saveStatus: 'saved', savingIndicator: false },
+      access: INITIAL_ACCESS,
+      actions: {
+        onNodesChange: (changes) => {
+          let dragEnded = false
+          const local: NodeChange<CanvasNode>[] = []
+          for (const change of changes) {
+            if (change.type === 'remove' || change.type === 'add' || change.type === 'replace')
+              continue
+            if (change.type === 'position' && !canEdit()) continue
+            local.push(change)
+            if (change.type !== 'position' || !change.position) continue
+            if (change.dragging) {
+              if (!dragging) {
+                dragging = true
+                undoManager.stopCapturing()
+              }
+            } else {
+              dragEnded = true
             }
-          } else {
-            dragEnded = true
+            writer.queue(change.id, change.position)
           }
-          writer.queue(change.id, change.position)
-        }
-        if (local.length > 0) set({ nodes: applyNodeChanges(local, get().nodes) })
-        if (dragEnded) {
+          if (local.length > 0) set({ nodes: applyNodeChanges(local, get().nodes) })
+          if (dragEnded) {
+            writer.flush()
+            undoManager.stopCapturing()
+            dragging = false
+          }
+        },
+
+        onEdgesChange: (changes) => {
+          const local = changes.filter((c) => c.type === 'select')
+          if (local.length > 0) set({ edges: applyEdgeChanges(local, get().edges) })
+        },
+
+        addNode: (type, position) => {
+          const existing = get().nodes.map((n) => ({
+            type: n.type,
+            data: n.data as unknown as NodeData,
+          }))
+          const node = createGraphNode(type, position, existing)
+          if (canEdit()) ownStep(() => addNode(doc, node, origin))
+          return node
+        },
+
+        addGraph: ({ nodes, connections }) => {
+          if (!canEdit() || (nodes.length === 0 && connections.length === 0)) return
+          ownStep(() => {
+            for (const node of nodes) addNode(doc, node, origin)
+            for (const c of connections) addConnection(doc, c, origin)
+          })
+        },
+
+        getNode: (id) => readGraphNode(id),
+
+        updateNodeData: (id, patch) => {
+          if (canEdit()) updateNodeData(doc, id, patch, origin)
+        },
+
+        fillNodeDefaults: (id, patch) => {
+          if (canEdit()) updateNodeData(doc, id, patch, defaultsOrigin)
+        },
+
+        connect: ({ source, target }) => {
+          const result: ConnectResult = { added: false, promptCopied: false }
+          if (!source || !target || !canEdit()) return result
+          ownStep(() => {
+            if (!addConnection(doc, { source, target }, origin)) return
+            result.added = true
+            const update = scenePromptUpdate(readGraphNode(source), readGraphNode(target))
+            if (update) {
+              updateNodeData(doc, update.generatorId, update.patch, origin)
+              result.promptCopied = true
+            }
+          })
+          return result
+        },
+
+        deleteElements: ({ nodeIds, edgeIds }) => {
+          if (!canEdit()) return 0
+          const present = nodeIds.filter((id) => nodesMap.has(id))
+          const edges = edgeIds.filter((key) => connectionsMap.has(key))
+          if (present.length === 0 && edges.length === 0) return 0
           writer.flush()
-          undoManager.stopCapturing()
-          dragging = false
-        }
-      },
+          ownStep(() => {
+            if (present.length > 0) removeNodes(doc, present, origin)
+            if (edges.length > 0) removeConnections(doc, edges, origin)
+          })
+          return present.length
+        },
 
-      onEdgesChange: (changes) => {
-        const local = changes.filter((c) => c.type === 'select')
-        if (local.length > 0) set({ edges: applyEdgeChanges(local, get().edges) })
-      },
-
-      addNode: (type, position) => {
-        const existing = get().nodes.map((n) => ({
-          type: n.type,
-          data: n.data as unknown as NodeData,
-        }))
-        const node = createGraphNode(type, position, existing)
-        ownStep(() => addNode(doc, node, origin))
-        return node
-      },
-
-      addGraph: ({ nodes, connections }) => {
-        if (nodes.length === 0 && connections.length === 0) return
-        ownStep(() => {
-          for (const node of nodes) addNode(doc, node, origin)
-          for (const c of connections) addConnection(doc, c, origin)
-        })
-      },
-
-      getNode: (id) => readGraphNode(id),
-
-      updateNodeData: (id, patch) => {
-        updateNodeData(doc, id, patch, origin)
-      },
-
-      fillNodeDefaults: (id, patch) => {
-        updateNodeData(doc, id, patch, defaultsOrigin)
-      },
-
-      connect: ({ source, target }) => {
-        const result: ConnectResult = { added: false, promptCopied: false }
-        if (!source || !target) return result
-        ownStep(() => {
-          if (!addConnection(doc, { source, target }, origin)) return
-          result.added = true
-          const update = scenePromptUpdate(readGraphNode(source), readGraphNode(target))
-          if (update) {
-            updateNodeData(doc, update.generatorId, update.patch, origin)
-            result.promptCopied = true
+        copySelection: () => {
+          const selected = new Set(
+            get()
+              .nodes.filter((n) => n.selected)
+              .map((n) => n.id),
+          )
+          if (selected.size === 0) return 0
+          const nodes: GraphNode[] = []
+          for (const id of selected) {
+            const node = readGraphNode(id)
+            if (node) nodes.push(node)
           }
-        })
-        return result
-      },
+          clipboard.content = copyNodes(nodes, [...connectionsMap.values()], selected)
+          clipboard.pastes = 0
+          return clipboard.content.nodes.length
+        },
 
-      deleteElements: ({ nodeIds, edgeIds }) => {
-        const present = nodeIds.filter((id) => nodesMap.has(id))
-        const edges = edgeIds.filter((key) => connectionsMap.has(key))
-        if (present.length === 0 && edges.length === 0) return 0
-        writer.flush()
-        ownStep(() => {
-          if (present.length > 0) removeNodes(doc, present, origin)
-          if (edges.length > 0) removeConnections(doc, edges, origin)
-        })
-        return present.length
-      },
+        paste: () => {
+          const content = clipboard.content
+          if (!content || content.nodes.length === 0 || !canEdit()) return 0
+          clipboard.pastes += 1
+          const step = CANVAS_PASTE_OFFSET * clipboard.pastes
+          const copy = remapForPaste(content, { x: step, y: step })
+          ownStep(() => {
+            for (const node of copy.nodes) addNode(doc, node, origin)
+            for (const c of copy.connections) addConnection(doc, c, origin)
+          })
+          get().actions.selectOnly(copy.nodes.map((n) => n.id))
+          return copy.nodes.length
+        },
 
-      copySelection: () => {
-        const selected = new Set(
-          get()
-            .nodes.filter((n) => n.selected)
-            .map((n) => n.id),
-        )
-        if (selected.size === 0) return 0
-        const nodes: GraphNode[] = []
-        for (const id of selected) {
-          const node = readGraphNode(id)
-          if (node) nodes.push(node)
-        }
-        clipboard.content = copyNodes(nodes, [...connectionsMap.values()], selected)
-        clipboard.pastes = 0
-        return clipboard.content.nodes.length
-      },
+        selectOnly: (nodeIds) => {
+          const wanted = new Set(nodeIds)
+          const nodes = get().nodes.map((n) =>
+            !!n.selected === wanted.has(n.id) ? n : { ...n, selected: wanted.has(n.id) },
+          )
+          const edges = get().edges.map((e) => (e.selected ? { ...e, selected: false } : e))
+          set({ nodes, edges })
+        },
 
-      paste: () => {
-        const content = clipboard.content
-        if (!content || content.nodes.length === 0) return 0
-        clipboard.pastes += 1
-        const step = CANVAS_PASTE_OFFSET * clipboard.pastes
-        const copy = remapForPaste(content, { x: step, y: step })
-        ownStep(() => {
-          for (const node of copy.nodes) addNode(doc, node, origin)
-          for (const c of copy.connections) addConnection(doc, c, origin)
-        })
-        get().actions.selectOnly(copy.nodes.map((n) => n.id))
-        return copy.nodes.length
-      },
+        undo: () => {
+          if (!canEdit()) return
+          writer.flush()
+          undoManager.undo()
+        },
 
-      selectOnly: (nodeIds) => {
-        const wanted = new Set(nodeIds)
-        const nodes = get().nodes.map((n) =>
-          !!n.selected === wanted.has(n.id) ? n : { ...n, selected: wanted.has(n.id) },
-        )
-        const edges = get().edges.map((e) => (e.selected ? { ...e, selected: false } : e))
-        set({ nodes, edges })
-      },
+        redo: () => {
+          if (!canEdit()) return
+          writer.flush()
+          undoManager.redo()
+        },
 
-      undo: () => {
-        writer.flush()
-        undoManager.undo()
-      },
+        setAccess: (patch) => {
+          const access = nextAccess(get().access, patch)
+          const prev = get().access
+          if (
+            access.scope === prev.scope &&
+            access.role === prev.role &&
+            access.canEdit === prev.canEdit
+          )
+            return
+          set({ access })
+        },
 
-      redo: () => {
-        writer.flush()
-        undoManager.redo()
-      },
+        setSession: (patch) => {
+          const session = { ...get().session, ...patch }
+          const prev = get().session
+          if (
+            session.ready === prev.ready &&
+            session.failure === prev.failure &&
+            session.saveStatus === prev.saveStatus
+          )
+            return
+          set({ session })
+        },
 
-      setSession: (patch) => {
-        const session = { ...get().session, ...patch }
-        const prev = get().session
-        if (
-          session.ready === prev.ready &&
-          session.failure === prev.failure &&
-          session.saveStatus === prev.saveStatus
-        )
-          return
-        set({ session })
+        destroy: () => {
+          writer.dispose()
+          nodesMap.unobserveDeep(onNodes)
+          connectionsMap.unobserve(onConnections)
+          undoManager.off('stack-item-added', onStacks)
+          undoManager.off('stack-item-popped', onStacks)
+          undoManager.off('stack-cleared', onStacks)
+          undoManager.destroy()
+        },
       },
-
-      destroy: () => {
-        writer.dispose()
-        nodesMap.unobserveDeep(onNodes)
-        connectionsMap.unobserve(onConnections)
-        undoManager.off('stack-item-added', onStacks)
-        undoManager.off('stack-item-popped', onStacks)
-        undoManager.off('stack-cleared', onStacks)
-        undoManager.destroy()
-      },
-    },
-  }))
+    }
+  })
 
   const onNodes = (events: Y.YEvent<Y.AbstractType<unknown>>[]) => {
     const touched = touchedNodeIds(events, nodesMap)
