@@ -1,3 +1,4 @@
+import { INVITATION_PATH } from '@reelgraph/shared'
 import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react'
 import { Route, Switch, useLocation } from 'wouter'
 import { AuthPage } from '@/features/auth/components/auth-page'
@@ -11,8 +12,10 @@ import { SubscriptionSuccessPage } from '@/features/billing/components/subscript
 import { PrivacyPage } from '@/features/legal/components/privacy-page'
 import { TermsPage } from '@/features/legal/components/terms-page'
 import { ProjectsPage } from '@/features/projects/components/projects-page'
+import { ShareButton } from '@/features/sharing/components/share-button'
 import { PageLoader } from '@/components/layout/page-loader'
 import { AppLayout } from './app-layout'
+import { InviteRoute } from './invite-route'
 import { NotFoundPage } from './not-found-page'
 
 /** The editor brings React Flow and Yjs: load it only when / is opened. */
@@ -44,7 +47,8 @@ function ScrollToTopOnNavigate() {
 /**
  * The routes of spec §2. /, /projects and /checkout are guarded; /subscription is not
  * (anonymous visitors may see it, spec §6); the checkout result pages send anonymous
- * visitors to /auth; everything else is public.
+ * visitors to /auth; everything else is public, the invitation page (/invite, issue 6)
+ * included: it reads without an account and leads to /auth and back.
  */
 export function AppRouter() {
   return (
@@ -54,7 +58,7 @@ export function AppRouter() {
         <Route path="/">
           <Protected>
             <Suspense fallback={<PageLoader label="Loading your canvas..." />}>
-              <CanvasPage />
+              <CanvasPage ShareControl={ShareButton} />
             </Suspense>
           </Protected>
         </Route>
@@ -86,6 +90,7 @@ export function AppRouter() {
         <Route path="/auth" component={AuthPage} />
         <Route path="/reset-password" component={ResetPasswordPage} />
         <Route path="/verify-email" component={VerifyEmailPage} />
+        <Route path={INVITATION_PATH} component={InviteRoute} />
         <Route path="/terms" component={TermsPage} />
         <Route path="/privacy" component={PrivacyPage} />
         <Route component={NotFoundPage} />

@@ -1,0 +1,97 @@
+import { type ReactNode, useState } from 'react'
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog'
+import { Spinner } from '@/components/ui/spinner'
+import { errorMessage } from '@/lib/api-client'
+
+/** Props of {@link ConfirmActionDialog}. */
+export interface ConfirmActionDialogProps {
+  /** The button that opens it (rendered as the trigger). */
+  trigger: ReactNode
+  title: string
+  description: ReactNode
+  /** The confirming button's label, and its label while the call runs. */
+  actionLabel: string
+  pendingLabel: string
+  /** Runs the action; a thrown error's message shows in the dialog, which stays open. */
+  onConfirm: () => Promise<void>
+}
+
+/**
+ * Asks before a destructive membership change (remove a member, leave a project; issue 6
+ * item 1). The confirming button shows its pending label while the call runs; the dialog
+ * closes when it succeeds and shows the API's message when it fails.
+ */
+export function ConfirmActionDialog({
+  trigger,
+  title,
+  description,
+  actionLabel,
+  pendingLabel,
+  onConfirm,
+}: ConfirmActionDialogProps) {
+  const [open, setOpen] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+
+  const confirm = async () => {
+    setBusy(true)
+    setFailure(null)
+    try {
+      await onConfirm()
+      setOpen(false)
+    } catch (error) {
+      setFailure(errorMessage(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <AlertDialog
+      open={open}
+      onOpenChange={(next) => {
+        if (busy) return
+        setOpen(next)
+        if (next) setFailure(null)
+      }}
+    >
+      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </AlertDialogHeader>
+        {failure ? (
+          <p role="alert" className="font-medium text-destructive text-sm">
+            {failure}
+          </p>
+        ) : null}
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            variant="destructive"
+            disabled={busy}
+            onClick={(event) => {
+              // Stay open until the call ends: closing is up to `confirm`.
+              event.preventDefault()
+              void confirm()
+            }}
+          >
+            {busy ? <Spinner /> : null}
+            {busy ? pendingLabel : actionLabel}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  )
+}

@@ -1,0 +1,47 @@
+import { UsersIcon } from 'lucide-react'
+import { useState } from 'react'
+import { Button } from '@/components/ui/button'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog'
+import { ShareDialogBody } from './share-dialog-body'
+
+/**
+ * "Share" in the editor's top bar and its "Share project" dialog (issue 6 item 1): every
+ * member can open it to see who has access; only the owner invites, changes roles and
+ * removes. The members load when the dialog opens. Given to the canvas by `app/`.
+ */
+export function ShareButton({
+  projectId,
+  projectName,
+}: {
+  projectId: number
+  projectName: string | undefined
+}) {
+  const [open, setOpen] = useState(false)
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button type="button" size="sm" variant="outline">
+          <UsersIcon aria-hidden />
+          Share
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="sm:max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Share project</DialogTitle>
+          <DialogDescription>
+            Who can open {projectName ? `“${projectName}”` : 'this project'}. Its owner invites
+            people by email and chooses whether they can edit or only view.
+          </DialogDescription>
+        </DialogHeader>
+        {open ? <ShareDialogBody projectId={projectId} projectName={projectName} /> : null}
+      </DialogContent>
+    </Dialog>
+  )
+}

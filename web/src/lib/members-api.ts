@@ -1,0 +1,225 @@
+import {
+  type AcceptedInvitation,
+  acceptedInvitationSchema,
+  type InvitationPreview,
+  invitationPreviewSchema,
+  type InviteMemberInput,
+  type MemberRole,
+  type ProjectInvitation,
+  type ProjectMember,
+  type ProjectMembers,
+  type ProjectSummary,
+  projectInvitationSchema,
+  projectMemberSchema,
+  projectMembersSchema,
+} from '@reelgraph/shared'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { z } from 'zod'
+import { apiRequest, isApiError } from './api-client'
+import { clearDeviceCopy } from './device-copies'
+import { projectQueryKey, removeFromList } from './projects-api'
+import { invitationPreviewKey, projectMembersKey, QUERY_KEYS } from './query-keys'
+
+/**
+ * The membership calls of issue 6 item 1 as TanStack hooks. Answers are checked with the
+ * shared schemas; failures are `ApiError`s whose `serverMessage` is shown as it is. No hook
+ * toasts: callers do.
+ */
+
+/** Parses an answer with `schema`, or throws an `Error` a caller can show. */
+export function parseAnswer<T>(schema: z.ZodType<T>, answer: unknown, what: string): T {
+  const parsed = schema.safeParse(answer)
+  if (!parsed.success) throw new Error(`The server gave an unexpected answer to ${what}.`)
+  return parsed.data
+}
+
+/** What {@link useInviteMember} sends: the project and `{ email, role }`. */
+export interface InviteMemberVariables extends InviteMemberInput {
+  projectId: number
+}
+
+/** What {@link useChangeMemberRole} sends. */
+export interface ChangeMemberRoleVariables {
+  projectId: number
+  userId: number
+  role: MemberRole
+}
+
+/** What {@link useRemoveMember} and {@link useLeaveProject} send. */
+export interface RemoveMemberVariables {
+  projectId: number
+  userId: number
+}
+
+/** What {@link useRevokeInvitation} sends. */
+export interface RevokeInvitationVariables {
+  projectId: number
+  invitationId: number
+}
+
+const membersUrl = (projectId: number) => projectMembersKey(projectId)[0]
+
+/**
+ * The members of a project, the caller's role and (owner only) the open invitations:
+ * `GET /api/projects/:id/members`. Disabled while `enabled` is false (the dialog is shut).
+ * @see issue 6 item 1
+ */
+export function useProjectMembers(projectId: number, enabled = true) {
+  return useQuery<ProjectMembers>({
+    queryKey: projectMembersKey(projectId),
+    queryFn: async ({ signal }) =>
+      parseAnswer(
+        projectMembersSchema,
+        await apiRequest<unknown>('GET', membersUrl(projectId), undefined, { signal }),
+        'the members list',
+      ),
+    enabled,
+  })
+}
+
+/**
+ * Invites someone by email as editor or viewer:
+ * `POST /api/projects/:id/invitations` -> 201 invitation. Fails with 409 `ALREADY_MEMBER`,
+ * 400 (invite self, bad fields), 429. Refetches the members query on success.
+ * @see issue 6 item 1
+ */
+export function useInviteMember() {
+  const queryClient = useQueryClient()
+  return useMutation<ProjectInvitation, Error, InviteMemberVariables>({
+    mutationFn: async ({ projectId, email, role }) =>
+      parseAnswer(
+        projectInvitationSchema,
+        await apiRequest<unknown>('POST', `/api/projects/${String(projectId)}/invitations`, {
+          email,
+          role,
+        }),
+        'the invitation',
+      ),
+    onSuccess: (_invitation, { projectId }) =>
+      queryClient.invalidateQueries({ queryKey: projectMembersKey(projectId) }),
+  })
+}
+
+/**
+ * Revokes an open invitation (owner only): `DELETE /api/projects/:id/invitations/:id`.
+ * @see issue 6 item 1
+ */
+export function useRevokeInvitation() {
+  const queryClient = useQueryClient()
+  return useMutation<void, Error, RevokeInvitationVariables>({
+    mutationFn: async ({ projectId, invitationId }) => {
+      await apiRequest<unknown>(
+        'DELETE',
+        `/api/projects/${String(projectId)}/invitations/${String(invitationId)}`,
+      )
+    },
+    onSuccess: (_data, { projectId }) =>
+      queryClient.invalidateQueries({ queryKey: projectMembersKey(projectId) }),
+  })
+}
+
+/**
+ * Changes a member's role (owner only): `PATCH /api/projects/:id/members/:userId` -> member.
+ * @see issue 6 item 1
+ */
+export function useChangeMemberRole() {
+  const queryClient = useQueryClient()
+  return useMutation<ProjectMember, Error, ChangeMemberRoleVariables>({
+    mutationFn: async ({ projectId, userId, role }) =>
+      parseAnswer(
+        projectMemberSchema,
+        await apiRequest<unknown>(
+          'PATCH',
+          `/api/projects/${String(projectId)}/members/${String(userId)}`,
+          { role },
+        ),
+        'the role change',
+      ),
+    onSuccess: (_member, { projectId }) =>
+      queryClient.invalidateQueries({ queryKey: projectMembersKey(projectId) }),
+  })
+}
+
+async function deleteMember({ projectId, userId }: RemoveMemberVariables): Promise<void> {
+  await apiRequest<unknown>(
+    'DELETE',
+    `/api/projects/${String(projectId)}/members/${String(userId)}`,
+  )
+}
+
+/**
+ * Removes a member (owner only): `DELETE /api/projects/:id/members/:userId` -> `{ ok: true }`.
+ * The sync server closes their connections.
+ * @see issue 6 item 1
+ */
+export function useRemoveMember() {
+  const queryClient = useQueryClient()
+  return useMutation<void, Error, RemoveMemberVariables>({
+    mutationFn: deleteMember,
+    onSuccess: (_data, { projectId }) =>
+      queryClient.invalidateQueries({ queryKey: projectMembersKey(projectId) }),
+  })
+}
+
+/**
+ * Leaves a project (a non-owner removes themself): the same DELETE with the caller's own
+ * id. On success the project leaves the list cache, its queries are dropped and its copy on
+ * this device is cleared (the caller navigates away).
+ * @see issue 6 item 1
+ */
+export function useLeaveProject() {
+  const queryClient = useQueryClient()
+  return useMutation<void, Error, RemoveMemberVariables>({
+    mutationFn: deleteMember,
+    onSuccess: async (_data, { projectId }) => {
+      queryClient.setQueryData<ProjectSummary[]>(QUERY_KEYS.projects, (list) =>
+        removeFromList(list, projectId),
+      )
+      queryClient.removeQueries({ queryKey: projectQueryKey(projectId), exact: true })
+      queryClient.removeQueries({ queryKey: projectMembersKey(projectId) })
+      await clearDeviceCopy(projectId).catch((error: unknown) => {
+        console.error('Could not clear the device copy of project', projectId, error)
+      })
+    },
+  })
+}
+
+/**
+ * What an invitation link offers, readable signed out: `GET /api/invitations/:token`.
+ * A 404 (invalid or expired) is not retried. Disabled without a token.
+ * @see issue 6 item 1
+ */
+export function useInvitationPreview(token: string | null) {
+  return useQuery<InvitationPreview>({
+    queryKey: invitationPreviewKey(token ?? ''),
+    queryFn: async ({ signal }) =>
+      parseAnswer(
+        invitationPreviewSchema,
+        await apiRequest<unknown>('GET', invitationPreviewKey(token ?? '')[0], undefined, {
+          signal,
+        }),
+        'the invitation',
+      ),
+    enabled: !!token,
+    retry: (failures, error) => !isApiError(error, 404) && failures < 1,
+  })
+}
+
+/**
+ * Accepts an invitation as the signed-in user: `POST /api/invitations/accept { token }` ->
+ * `{ projectId, role }`. 403 `FORBIDDEN` when signed in with another address, 404 when the
+ * link is invalid. Refetches the projects list on success.
+ * @see issue 6 item 1
+ */
+export function useAcceptInvitation() {
+  const queryClient = useQueryClient()
+  return useMutation<AcceptedInvitation, Error, { token: string }>({
+    mutationFn: async ({ token }) =>
+      parseAnswer(
+        acceptedInvitationSchema,
+        await apiRequest<unknown>('POST', '/api/invitations/accept', { token }),
+        'the invitation',
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: QUERY_KEYS.projects, exact: true }),
+  })
+}
