@@ -1,7 +1,13 @@
-import { formatLongDate, type ProjectSummary } from '@reelgraph/shared'
+import {
+  canEditProject,
+  formatLongDate,
+  PROJECT_ROLE_LABELS,
+  type ProjectSummary,
+} from '@reelgraph/shared'
 import { ArrowRightIcon, PencilIcon, Trash2Icon } from 'lucide-react'
 import { memo, useId } from 'react'
 import { Link } from 'wouter'
+import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 
 /** Props of {@link ProjectCard}. */
@@ -26,7 +32,9 @@ export function projectHref(id: number): string {
 /**
  * One project on the /projects grid: name, description, last updated (long US date),
  * node count, and Open, Rename and Delete. An `article` named by its title, so each card
- * is a landmark-like unit for assistive technology and tests.
+ * is a landmark-like unit for assistive technology and tests. A project shared with the
+ * user says "Shared by <owner>" with their role; editors may rename it, only its owner
+ * delete it (issue 6 item 1).
  */
 export const ProjectCard = memo(function ProjectCard({
   project,
@@ -34,6 +42,7 @@ export const ProjectCard = memo(function ProjectCard({
   onDelete,
 }: ProjectCardProps) {
   const titleId = useId()
+  const shared = project.role !== 'owner'
   return (
     <article
       aria-labelledby={titleId}
@@ -47,6 +56,12 @@ export const ProjectCard = memo(function ProjectCard({
         >
           {project.name}
         </h2>
+        {shared ? (
+          <div className="flex flex-wrap items-center gap-2 text-muted-foreground text-xs">
+            <span>Shared by {project.ownerName}</span>
+            <Badge variant="secondary">{PROJECT_ROLE_LABELS[project.role]}</Badge>
+          </div>
+        ) : null}
         {project.description ? (
           <p className="line-clamp-3 break-words text-muted-foreground text-sm">
             {project.description}
@@ -66,28 +81,32 @@ export const ProjectCard = memo(function ProjectCard({
             <ArrowRightIcon aria-hidden />
           </Link>
         </Button>
-        <Button
-          type="button"
-          variant="outline"
-          size="icon"
-          className="size-8"
-          aria-label={`Rename ${project.name}`}
-          title="Rename"
-          onClick={() => onRename(project)}
-        >
-          <PencilIcon aria-hidden />
-        </Button>
-        <Button
-          type="button"
-          variant="outline"
-          size="icon"
-          className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
-          aria-label={`Delete ${project.name}`}
-          title="Delete"
-          onClick={() => onDelete(project)}
-        >
-          <Trash2Icon aria-hidden />
-        </Button>
+        {canEditProject(project.role) ? (
+          <Button
+            type="button"
+            variant="outline"
+            size="icon"
+            className="size-8"
+            aria-label={`Rename ${project.name}`}
+            title="Rename"
+            onClick={() => onRename(project)}
+          >
+            <PencilIcon aria-hidden />
+          </Button>
+        ) : null}
+        {shared ? null : (
+          <Button
+            type="button"
+            variant="outline"
+            size="icon"
+            className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
+            aria-label={`Delete ${project.name}`}
+            title="Delete"
+            onClick={() => onDelete(project)}
+          >
+            <Trash2Icon aria-hidden />
+          </Button>
+        )}
       </div>
     </article>
   )
