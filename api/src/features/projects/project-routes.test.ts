@@ -1,6 +1,7 @@
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { createNodeId, type GraphNode, MAX_CONNECTIONS, MAX_NODES } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addMember, addUser, type TestUser } from '../../testing/members.ts'
 import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/test-app.ts'
 
 function node(type: GraphNode['type'], x = 0, data: GraphNode['data'] = {}): GraphNode {
@@ -218,5 +219,146 @@ describe.each(testDatabaseKinds())('projects REST on $name', (kind) => {
     expect((await t.request('GET', `/api/projects/${id}`, { cookie: owner })).status).toBe(200)
     expect((await t.request('GET', '/api/projects')).status).toBe(401)
     expect((await t.request('GET', '/api/projects/abc', { cookie: owner })).status).toBe(404)
+  })
+
+  describe('by role (issue 6)', () => {
+    let owner: TestUser
+    let editor: TestUser
+    let viewer: TestUser
+    let outsider: TestUser
+    const people = () => ({ owner, editor, viewer, stranger: outsider })
+    type Who = keyof ReturnType<typeof people>
+
+    beforeAll(async () => {
+      owner = await addUser(t, 'Olive')
+      editor = await addUser(t, 'Eddie')
+      viewer = await addUser(t, 'Vera')
+      outsider = await addUser(t, 'Sam')
+    })
+
+    async function sharedProject(name = 'Team film'): Promise<number> {
+      const a = node('editable-text', 0, { content: 'Original' })
+      const res = await t.request('POST', '/api/projects', {
+        body: { name, nodes: [a], connections: [] },
+        cookie: owner.cookie,
+      })
+      const { id } = await res.json()
+      await addMember(t, id, editor.id, 'editor')
+      await addMember(t, id, viewer.id, 'viewer')
+      return id
+    }
+
+    async function stored(id: number) {
+      return t.deps.db
+        .selectFrom('projects')
+        .select(['name', 'nodes'])
+        .where('id', '=', id)
+        .executeTakeFirst()
+    }
+
+    it.each<[Who, number, string | undefined]>([
+      ['owner', 200, undefined],
+      ['editor', 200, undefined],
+      ['viewer', 200, undefined],
+      ['stranger', 404, 'NOT_FOUND'],
+    ])('GET a project as %s answers %i', async (who, status, code) => {
+      const id = await sharedProject()
+      const res = await t.request('GET', `/api/projects/${id}`, { cookie: people()[who].cookie })
+      expect(res.status).toBe(status)
+      const body = await res.json()
+      if (code) expect(body.error.code).toBe(code)
+      else expect(body).toMatchObject({ id, role: who, ownerName: 'Olive' })
+    })
+
+    it.each<[Who, number, string | undefined]>([
+      ['owner', 200, undefined],
+      ['editor', 200, undefined],
+      ['viewer', 403, 'FORBIDDEN'],
+      ['stranger', 404, 'NOT_FOUND'],
+    ])('renaming and replacing the graph as %s answers %i', async (who, status, code) => {
+      const id = await sharedProject()
+      const before = await stored(id)
+      const cookie = people()[who].cookie
+      const b = node('scene', 10, { narration: 'New' })
+      const rename = await t.request('PATCH', `/api/projects/${id}`, {
+        body: { name: `By ${who}` },
+        cookie,
+      })
+      const graph = await t.request('PATCH', `/api/projects/${id}`, {
+        body: { nodes: [b], connections: [] },
+        cookie,
+      })
+      for (const res of [rename, graph]) {
+        expect(res.status).toBe(status)
+        if (code) expect((await res.json()).error.code).toBe(code)
+      }
+      const after = await stored(id)
+      if (code) {
+        expect(after).toEqual(before)
+      } else {
+        expect(after).toEqual({ name: `By ${who}`, nodes: [b] })
+      }
+    })
+
+    it('tells a viewer why they cannot change the project', async () => {
+      const id = await sharedProject()
+      const res = await t.request('PATCH', `/api/projects/${id}`, {
+        body: { name: 'Nope' },
+        cookie: viewer.cookie,
+      })
+      expect((await res.json()).error.message).toBe(
+        'You can view this project but not change it. Ask its owner for edit access.',
+      )
+    })
+
+    it('lets only the owner delete a project, and closes its document', async () => {
+      const id = await sharedProject()
+      for (const who of ['editor', 'viewer', 'stranger'] as const) {
+        const res = await t.request('DELETE', `/api/projects/${id}`, {
+          cookie: people()[who].cookie,
+        })
+        expect(res.status, who).toBe(who === 'stranger' ? 404 : 403)
+        if (who !== 'stranger') {
+          expect((await res.json()).error.message).toBe('Only the project’s owner can do this.')
+        }
+      }
+      expect(await stored(id)).toBeDefined()
+      const res = await t.request('DELETE', `/api/projects/${id}`, { cookie: owner.cookie })
+      expect(res.status).toBe(200)
+      expect(await stored(id)).toBeUndefined()
+      const members = await t.deps.db
+        .selectFrom('project_members')
+        .select('user_id')
+        .where('project_id', '=', id)
+        .execute()
+      expect(members).toEqual([])
+      for (const who of ['editor', 'viewer'] as const) {
+        const get = await t.request('GET', `/api/projects/${id}`, { cookie: people()[who].cookie })
+        expect(get.status).toBe(404)
+      }
+    })
+
+    it('lists shared projects with the member’s role and the owner’s name', async () => {
+      const id = await sharedProject('Listed together')
+      for (const [who, role] of [
+        ['owner', 'owner'],
+        ['editor', 'editor'],
+        ['viewer', 'viewer'],
+      ] as const) {
+        const list = await (
+          await t.request('GET', '/api/projects', { cookie: people()[who].cookie })
+        ).json()
+        expect(list.find((p: { id: number }) => p.id === id)).toMatchObject({
+          name: 'Listed together',
+          role,
+          ownerName: 'Olive',
+          nodeCount: 1,
+        })
+      }
+      const theirs = await (
+        await t.request('GET', '/api/projects', { cookie: outsider.cookie })
+      ).json()
+      expect(theirs.map((p: { id: number }) => p.id)).not.toContain(id)
+    })
   })
 })

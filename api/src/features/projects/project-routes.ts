@@ -11,10 +11,10 @@ import {
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
-import { AppError } from '../../lib/app-error.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
+import { projectIdParam } from './project-access.ts'
 import {
   createProject,
   deleteProject,
@@ -26,23 +26,16 @@ import {
 
 const TAG = 'Projects'
 
-/** A project id in the path; anything else is a project that does not exist (404). */
-function projectIdParam(raw: string): number {
-  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : Number.NaN
-  if (!Number.isSafeInteger(id) || id > 2_147_483_647) {
-    throw new AppError('NOT_FOUND', 'This project does not exist, or you do not have access to it.')
-  }
-  return id
-}
-
 /**
- * The projects REST API (spec §7; issue 3 item 1). Owner only: anyone else gets 404.
+ * The projects REST API (spec §7; issue 3 item 1), by role (issue 6 item 1): any member
+ * reads, owner and editors rename and replace the graph, the owner deletes. Non-members
+ * get 404, members whose role does not allow the call 403 FORBIDDEN.
  */
 export const projectRoutes = new Hono<AppEnv>()
   .get(
     '/',
     docs({
-      summary: 'The user’s projects, most recently updated first',
+      summary: 'The user’s projects and those shared with them, most recently updated first',
       tag: TAG,
       response: z.array(projectSummarySchema),
     }),
@@ -59,14 +52,18 @@ export const projectRoutes = new Hono<AppEnv>()
   )
   .get(
     '/:id',
-    docs({ summary: 'A project with its graph', tag: TAG, response: projectSchema }),
+    docs({
+      summary: 'A project with its graph (any member)',
+      tag: TAG,
+      response: projectSchema,
+    }),
     async (c) =>
       c.json(await getProject(c.var.db, requireAuth(c).user.id, projectIdParam(c.req.param('id')))),
   )
   .patch(
     '/:id',
     docs({
-      summary: 'Rename a project, or replace its graph',
+      summary: 'Rename a project, or replace its graph (owner or editor)',
       description:
         'Send {name} (answers {name, updatedAt}) or {nodes, connections} (answers the stored graph; open editors see it).',
       tag: TAG,
@@ -85,7 +82,7 @@ export const projectRoutes = new Hono<AppEnv>()
   )
   .delete(
     '/:id',
-    docs({ summary: 'Delete a project', tag: TAG, response: okSchema }),
+    docs({ summary: 'Delete a project (owner only)', tag: TAG, response: okSchema }),
     async (c) => {
       const { user } = requireAuth(c)
       await deleteProject(

@@ -13,18 +13,15 @@ import type { DocumentGateway } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { deleteProjectAssets } from '../assets/asset-service.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
+import { projectNotFound as notFound, requireProjectRole } from './project-access.ts'
 
 /**
- * Projects: a user's named graphs (spec §3 Project; issue 3 item 1). Every function takes
- * the acting user and answers 404 for a project they do not own, as for one that does not
- * exist, so ids cannot be probed.
+ * Projects: named graphs shared with members (spec §3 Project; issue 3 item 1, issue 6
+ * item 1). Every function takes the acting user and answers 404 for a project they are not
+ * a member of, as for one that does not exist, so ids cannot be probed; and 403 when their
+ * role does not allow the call (reading: any member; renaming and graph changes: owner or
+ * editor; deleting: the owner).
  */
-
-const NOT_FOUND_MESSAGE = 'This project does not exist, or you do not have access to it.'
-
-function notFound(): AppError {
-  return new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
-}
 
 /** The API's view of a stored graph column: what the sync server materialized. */
 function graphOf(row: Pick<ProjectRow, 'nodes' | 'connections'>): Graph {
@@ -138,8 +135,9 @@ export async function createProject(
 }
 
 /**
- * Renames a project.
- * @throws AppError 404 NOT_FOUND when it does not exist or is not the user's.
+ * Renames a project (owner or editor).
+ * @throws AppError 404 NOT_FOUND when it does not exist or the user is not a member;
+ *   403 FORBIDDEN when the user is a viewer.
  */
 export async function renameProject(
   db: Kysely<DB>,
@@ -147,11 +145,11 @@ export async function renameProject(
   projectId: number,
   name: string,
 ): Promise<{ name: string; updatedAt: string }> {
+  await requireProjectRole(db, userId, projectId, 'editor')
   const row = await db
     .updateTable('projects')
     .set({ name, updated_at: sql`now()` })
     .where('id', '=', projectId)
-    .where('user_id', '=', userId)
     .returning(['name', 'updated_at'])
     .executeTakeFirst()
   if (!row) throw notFound()
@@ -160,9 +158,9 @@ export async function renameProject(
 
 /**
  * Replaces a project's graph through its live document, so open editors see the change,
- * and answers the graph as stored.
- * @throws AppError 404 NOT_FOUND when it does not exist or is not the user's; 413 when the
- *   graph is over MAX_PROJECT_BYTES.
+ * and answers the graph as stored (owner or editor).
+ * @throws AppError 404 NOT_FOUND when it does not exist or the user is not a member;
+ *   403 FORBIDDEN when the user is a viewer; 413 when the graph is over MAX_PROJECT_BYTES.
  */
 export async function replaceProjectGraph(
   db: Kysely<DB>,
@@ -171,17 +169,18 @@ export async function replaceProjectGraph(
   projectId: number,
   graph: Graph,
 ): Promise<Graph> {
+  await requireProjectRole(db, userId, projectId, 'editor')
   assertProjectSize(graph)
-  await getProject(db, userId, projectId)
   await documents.applyGraph(projectId, graph)
   const { nodes, connections } = await getProject(db, userId, projectId)
   return { nodes, connections }
 }
 
 /**
- * Deletes a project with its document and generated files, and disconnects its open
- * editors.
- * @throws AppError 404 NOT_FOUND when it does not exist or is not the user's.
+ * Deletes a project with its document, members, invitations and generated files, and
+ * disconnects everyone's open connections (the owner only).
+ * @throws AppError 404 NOT_FOUND when it does not exist or the user is not a member;
+ *   403 FORBIDDEN when the user is not its owner.
  */
 export async function deleteProject(
   db: Kysely<DB>,
@@ -190,12 +189,11 @@ export async function deleteProject(
   userId: number,
   projectId: number,
 ): Promise<void> {
-  await getProject(db, userId, projectId)
+  await requireProjectRole(db, userId, projectId, 'owner')
   await deleteProjectAssets(db, assets, projectId)
   const deleted = await db
     .deleteFrom('projects')
     .where('id', '=', projectId)
-    .where('user_id', '=', userId)
     .returning('id')
     .executeTakeFirst()
   if (!deleted) throw notFound()

@@ -1,0 +1,61 @@
+import { type DB, projectRole } from '@reelgraph/db'
+import { MEMBER_MESSAGES, type ProjectRole } from '@reelgraph/shared'
+import type { Kysely } from 'kysely'
+import { AppError } from '../../lib/app-error.ts'
+
+/**
+ * Who may do what on a project (issue 6 item 1): every project call, asset read and
+ * generation into a project goes through {@link requireProjectRole}.
+ */
+
+/** The answer to a project that does not exist and to one the user is not a member of. */
+export const PROJECT_NOT_FOUND_MESSAGE =
+  'This project does not exist, or you do not have access to it.'
+
+/** A 404 NOT_FOUND for a project, the same whether it is missing or merely not shared. */
+export function projectNotFound(): AppError {
+  return new AppError('NOT_FOUND', PROJECT_NOT_FOUND_MESSAGE)
+}
+
+/**
+ * What a call needs: `member` (any role: read), `editor` (owner or editor: change the
+ * graph, rename, generate into it) or `owner` (share, change roles, remove, delete).
+ */
+export type RoleNeeded = 'member' | 'editor' | 'owner'
+
+/**
+ * A project id from a URL path: a positive int4; anything else is a project that does not
+ * exist.
+ * @throws AppError 404 NOT_FOUND when `raw` is not such an id.
+ */
+export function projectIdParam(raw: string): number {
+  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : Number.NaN
+  if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw projectNotFound()
+  return id
+}
+
+/**
+ * The user's role on the project, when it allows `needed`.
+ * @returns the role (`owner`, `editor` or `viewer`).
+ * @throws AppError 404 NOT_FOUND when the project does not exist or the user is not a
+ *   member (so ids cannot be probed); 403 FORBIDDEN with MEMBER_MESSAGES.editorsOnly when
+ *   `needed` is `editor` and the user is a viewer, or MEMBER_MESSAGES.ownerOnly when
+ *   `needed` is `owner` and the user is not the owner.
+ * @see issue 6 item 1
+ */
+export async function requireProjectRole(
+  db: Kysely<DB>,
+  userId: number,
+  projectId: number,
+  needed: RoleNeeded,
+): Promise<ProjectRole> {
+  const role = await projectRole(db, projectId, userId)
+  if (!role) throw projectNotFound()
+  if (needed === 'owner' && role !== 'owner') {
+    throw new AppError('FORBIDDEN', MEMBER_MESSAGES.ownerOnly)
+  }
+  if (needed === 'editor' && role === 'viewer') {
+    throw new AppError('FORBIDDEN', MEMBER_MESSAGES.editorsOnly)
+  }
+  return role
+}
