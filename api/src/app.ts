@@ -16,6 +16,8 @@ import { sandboxRoutes } from './features/billing/sandbox-routes.ts'
 import { webhookRoutes } from './features/billing/webhook-routes.ts'
 import { aiRoutes, imageRoutes } from './features/generation/generation-routes.ts'
 import { healthRoutes } from './features/health/health-routes.ts'
+import { invitationRoutes } from './features/members/invitation-routes.ts'
+import { memberRoutes } from './features/members/member-routes.ts'
 import { projectRoutes } from './features/projects/project-routes.ts'
 import { userRoutes } from './features/user/user-routes.ts'
 import { webRoutes } from './features/web/web-routes.ts'
@@ -77,6 +79,8 @@ function buildApi() {
       .route('/', authRoutes)
       .route('/user', userRoutes)
       .route('/projects', projectRoutes)
+      .route('/projects/:id', memberRoutes)
+      .route('/invitations', invitationRoutes)
       .route('/assets', assetRoutes)
       .route('/subscription', subscriptionRoutes)
       .route('/credit-packages', creditPackageRoutes)

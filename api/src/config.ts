@@ -39,6 +39,8 @@ export interface RateLimitRules {
   resetRequestsPerEmail: RateLimitRule
   /** Verification email re-sends per user. */
   verificationResendsPerUser: RateLimitRule
+  /** Project invitations sent per user, all projects together (stops mail bombing; issue 6). */
+  invitationsPerUser: RateLimitRule
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -48,4 +50,5 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   resetRequestsPerIp: { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
   resetRequestsPerEmail: { points: 3, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
   verificationResendsPerUser: { points: 3, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
+  invitationsPerUser: { points: 30, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
 }

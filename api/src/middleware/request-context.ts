@@ -1,10 +1,18 @@
 import { createMiddleware } from 'hono/factory'
 import type { AppDeps, AppEnv } from '../app-env.ts'
 
+/** Paths whose last segment is a secret (invitation links), logged without it. */
+const SECRET_PATH = /^(\/api\/invitations\/)(?!accept$)[^/]+$/
+
+/** The path as logged: an invitation's secret replaced by `:token`. */
+function loggedPath(path: string): string {
+  return path.replace(SECRET_PATH, '$1:token')
+}
+
 /**
  * Puts the dependencies and a request-scoped logger on the context, and logs each request
- * once it is answered: method, path (never the query string, which may carry tokens),
- * status and duration in ms.
+ * once it is answered: method, path (never the query string, which may carry tokens, nor
+ * the secret of `GET /api/invitations/:token`), status and duration in ms.
  */
 export function requestContext(deps: AppDeps) {
   return createMiddleware<AppEnv>(async (c, next) => {
@@ -18,7 +26,7 @@ export function requestContext(deps: AppDeps) {
     logger.info(
       {
         method: c.req.method,
-        path: c.req.path,
+        path: loggedPath(c.req.path),
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
       },
