@@ -2,6 +2,7 @@ import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { GENERATED_IMAGE_FILENAME } from '@reelgraph/shared'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addMember, addUser } from '../../testing/members.ts'
 import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/test-app.ts'
 import { createBuiltinImageProvider } from '../generation/providers/builtin-image.ts'
 import { ProviderError } from '../generation/providers/types.ts'
@@ -169,6 +170,35 @@ describe.each(testDatabaseKinds())('assets on $name', (kind) => {
       id: assetId,
       mimeType: 'image/png',
     })
+  })
+
+  it('serves every member of the project, stores only for owner and editors (issue 6)', async () => {
+    const editor = await addUser(t, 'Eddie')
+    const viewer = await addUser(t, 'Vera')
+    const removed = await addUser(t, 'Rita')
+    await addMember(t, projectId, editor.id, 'editor')
+    await addMember(t, projectId, viewer.id, 'viewer')
+    await addMember(t, projectId, removed.id, 'viewer')
+    const { url } = await store()
+    for (const member of [editor, viewer, removed]) {
+      expect((await t.request('GET', url, { cookie: member.cookie })).status).toBe(200)
+    }
+    await t.request('DELETE', `/api/projects/${projectId}/members/${removed.id}`, {
+      cookie: owner,
+    })
+    expect((await t.request('GET', url, { cookie: removed.cookie })).status).toBe(404)
+    expect((await t.request('GET', url, { cookie: stranger })).status).toBe(404)
+
+    const image = { bytes: png, mimeType: 'image/png' }
+    const byEditor = await storeGeneratedImage(t.deps.db, t.deps.assets, {
+      userId: editor.id,
+      projectId,
+      image,
+    })
+    expect((await t.request('GET', byEditor.url, { cookie: owner })).status).toBe(200)
+    await expect(
+      storeGeneratedImage(t.deps.db, t.deps.assets, { userId: viewer.id, projectId, image }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' })
   })
 
   it('answers 404 once the project is deleted', async () => {

@@ -12,7 +12,7 @@ const CACHE_CONTROL = 'private, max-age=31536000, immutable'
 
 /**
  * Generated images (issue 4 item 4; ARCHITECTURE decision 8): `GET /api/assets/:id` gives
- * the bytes to the project's owner; `?download=1` gives them as `generated-image.jpg`
+ * the bytes to the project's members (issue 6 item 1); `?download=1` gives them as `generated-image.jpg`
  * (spec §9). Anyone else gets 404, anonymous requests 401.
  */
 export const assetRoutes = new Hono<AppEnv>().get(

@@ -5,12 +5,13 @@ import sharp from 'sharp'
 import { AppError } from '../../lib/app-error.ts'
 import type { GeneratedImage } from '../generation/providers/types.ts'
 import { ProviderError } from '../generation/providers/types.ts'
+import { requireProjectRole } from '../projects/project-access.ts'
 import type { AssetStorage } from './asset-storage.ts'
 
 /**
  * Generated files (ARCHITECTURE decision 8; issue 4 item 4): bytes in an {@link AssetStorage},
- * one `assets` row each, served at `/api/assets/:id` only to the project's owner. The Y.Doc
- * holds the URL, never the bytes.
+ * one `assets` row each, served at `/api/assets/:id` only to the project's members (issue 6
+ * item 1). The Y.Doc holds the URL, never the bytes.
  */
 
 /** Random bytes in an asset id: 160 bits, unguessable. */
@@ -71,10 +72,12 @@ export function assetUrl(assetId: string): string {
 }
 
 /**
- * Stores a generated image of the user's project: the bytes first, then the `assets` row,
- * so a row never points at missing bytes. The type comes from the bytes themselves, not the
- * provider's word, so only real images are ever served.
- * @throws AppError 404 NOT_FOUND when the project is not the user's.
+ * Stores a generated image into a project the user may edit (owner or editor; the row
+ * records who generated it): the bytes first, then the `assets` row, so a row never points
+ * at missing bytes. The type comes from the bytes themselves, not the provider's word, so
+ * only real images are ever served.
+ * @throws AppError 404 NOT_FOUND when the user is not a member of the project; 403
+ *   FORBIDDEN when they are a viewer (issue 6 item 1).
  * @throws ProviderError `malformed` when the bytes are not a PNG, JPEG, WebP or GIF image.
  */
 export async function storeGeneratedImage(
@@ -93,14 +96,7 @@ export async function storeGeneratedImage(
       },
     )
   }
-  const project = await db
-    .selectFrom('projects')
-    .select('id')
-    .where('id', '=', projectId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-  if (!project)
-    throw new AppError('NOT_FOUND', 'This project does not exist, or you do not have access to it.')
+  await requireProjectRole(db, userId, projectId, 'editor')
 
   const assetId = createAssetId()
   const key = `projects/${projectId}/${assetId}.${type.ext}`
@@ -133,8 +129,9 @@ export interface AssetContent {
 }
 
 /**
- * The asset, when its project belongs to the user (issue 6 adds members).
- * @throws AppError 404 NOT_FOUND for an unknown id, someone else's asset, or missing bytes.
+ * The asset, when the user is a member (any role) of its project (issue 6 item 1).
+ * @throws AppError 404 NOT_FOUND for an unknown id, an asset of a project the user is not
+ *   a member of, or missing bytes.
  */
 export async function readAsset(
   db: Kysely<DB>,
@@ -146,10 +143,10 @@ export async function readAsset(
   if (!ASSET_ID_PATTERN.test(assetId)) throw notFound()
   const row = await db
     .selectFrom('assets')
-    .innerJoin('projects', 'projects.id', 'assets.project_id')
+    .innerJoin('project_members as m', 'm.project_id', 'assets.project_id')
     .select(['assets.id', 'assets.storage_key', 'assets.mime_type'])
     .where('assets.id', '=', assetId)
-    .where('projects.user_id', '=', userId)
+    .where('m.user_id', '=', userId)
     .executeTakeFirst()
   if (!row) throw notFound()
   const bytes = await storage.get(row.storage_key)

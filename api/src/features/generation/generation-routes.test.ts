@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addMember, addUser, createProjectAs } from '../../testing/members.ts'
 import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/test-app.ts'
 
 const SCRIPT = { style: 'Casual', tone: 'Enthusiastic', format: 'Tutorial', topic: 'Tide pools' }
@@ -202,6 +203,53 @@ describe.each(testDatabaseKinds())('generation endpoints on $name (builtin provi
     })
     expect(res.status).toBe(404)
     expect(await credits(other)).toBe(20)
+  })
+
+  it('generates into a shared project for an editor, charging them; refuses a viewer free', async () => {
+    const owner = await addUser(t, 'Olive', { credits: 10 })
+    const editor = await addUser(t, 'Eddie', { credits: 10 })
+    const viewer = await addUser(t, 'Vera', { credits: 10 })
+    const projectId = await createProjectAs(t, owner)
+    await addMember(t, projectId, editor.id, 'editor')
+    await addMember(t, projectId, viewer.id, 'viewer')
+
+    const refused = await t.request('POST', '/api/csas/generate-image', {
+      body: { ...IMAGE, projectId },
+      cookie: viewer.cookie,
+    })
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toMatchObject({
+      error: {
+        code: 'FORBIDDEN',
+        message: 'You can view this project but not change it. Ask its owner for edit access.',
+      },
+    })
+    expect(await credits(viewer.cookie)).toBe(10)
+    // Refused before charging: not even a charge and its refund in the ledger.
+    const ledger = await t.deps.db
+      .selectFrom('credit_transactions')
+      .select('id')
+      .where('user_id', '=', viewer.id)
+      .execute()
+    expect(ledger).toEqual([])
+
+    const made = await t.request('POST', '/api/csas/generate-image', {
+      body: { ...IMAGE, projectId },
+      cookie: editor.cookie,
+    })
+    expect(made.status).toBe(200)
+    const { imageUrl } = await made.json()
+    expect(await credits(editor.cookie)).toBe(8)
+    expect(await credits(owner.cookie)).toBe(10)
+    for (const member of [owner, viewer]) {
+      expect((await t.request('GET', imageUrl, { cookie: member.cookie })).status).toBe(200)
+    }
+    const assets = await t.deps.db
+      .selectFrom('assets')
+      .select('user_id')
+      .where('project_id', '=', projectId)
+      .execute()
+    expect(assets).toEqual([{ user_id: editor.id }])
   })
 
   it('with 20 credits, 50 concurrent script requests at cost 1 give exactly 20 successes', async () => {

@@ -17,7 +17,7 @@ import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
-import { getProject } from '../projects/project-service.ts'
+import { requireProjectRole } from '../projects/project-access.ts'
 import { chargeAndRun, randomSeed } from './generation-service.ts'
 import { ProviderError } from './providers/types.ts'
 
@@ -134,7 +134,7 @@ export const imageRoutes = new Hono<AppEnv>()
   .post(
     '/generate-image',
     docs({
-      summary: 'Generate an image into a project (charged)',
+      summary: 'Generate an image into a project (charged; owner or editor)',
       tag: TAG,
       response: generateImageOutput,
     }),
@@ -143,8 +143,9 @@ export const imageRoutes = new Hono<AppEnv>()
       const { user } = requireAuth(c)
       const input = c.req.valid('json')
       const { ai, env, db, assets } = c.var.deps
-      // The image belongs to a project the user owns; check before charging.
-      await getProject(db, user.id, input.projectId)
+      // Into a project the user may edit (owner or editor, issue 6): checked before charging;
+      // the credits are the clicking user's.
+      await requireProjectRole(db, user.id, input.projectId, 'editor')
       const seed = input.seed ?? randomSeed(IMAGE_SEED_MAX)
       const result = await chargeAndRun(
         c.var.deps,
