@@ -49,6 +49,11 @@ describe('the HTTP app', () => {
         '/request-password-reset',
         '/reset-password',
         '/user',
+        '/projects/{id}/members',
+        '/projects/{id}/members/{userId}',
+        '/projects/{id}/invitations',
+        '/invitations/accept',
+        '/invitations/{token}',
       ]),
     )
     const register = doc.components.schemas.RegisterInput

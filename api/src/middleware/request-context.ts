@@ -4,8 +4,8 @@ import type { AppDeps, AppEnv } from '../app-env.ts'
 /** Paths whose last segment is a secret (invitation links), logged without it. */
 const SECRET_PATH = /^(\/api\/invitations\/)(?!accept$)[^/]+$/
 
-/** The path as logged: an invitation's secret replaced by `:token`. */
-function loggedPath(path: string): string {
+/** The path as logged: an invitation's secret replaced by `:token` (issue 6 item 1). */
+export function loggedPath(path: string): string {
   return path.replace(SECRET_PATH, '$1:token')
 }
 
