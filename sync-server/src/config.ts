@@ -14,3 +14,9 @@ export const GATEWAY_STORE_TIMEOUT_MS = 15_000
 
 /** How long `closeDocument` waits for a deleted project's document to be unloaded. */
 export const GATEWAY_UNLOAD_TIMEOUT_MS = 5000
+
+/**
+ * Longest the api waits for Redis to take an access change (issue 6): the local connections
+ * are closed already, so a Redis outage must not hold a REST call much longer.
+ */
+export const ACCESS_PUBLISH_TIMEOUT_MS = 2000

@@ -2,6 +2,7 @@ import { Hocuspocus } from '@hocuspocus/server'
 import type { DB } from '@reelgraph/db'
 import { PERSIST_DEBOUNCE_MS, PERSIST_MAX_DEBOUNCE_MS } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
+import { AccessChannel } from './access-channel.ts'
 import { SHUTDOWN_TIMEOUT_MS } from './config.ts'
 import { AuthExtension, type SyncContext } from './extensions/auth.ts'
 import { PersistenceExtension } from './extensions/persistence.ts'
@@ -26,7 +27,9 @@ export interface SyncServerOptions {
   retryBaseMs?: number | undefined
   /**
    * `redis://` URL: when set, documents are shared with every other sync server on the same
-   * Redis (several processes behind one `/sync`). Absent: this process is the only one.
+   * Redis (several processes behind one `/sync`), and so are access changes (a member's role
+   * changed or removed, a project deleted: `access-channel.ts`, issue 6). Absent: this
+   * process is the only one.
    */
   redisUrl?: string | undefined
   /** Namespace of the Redis channels (default `reelgraph`; tests use one per run). */
@@ -36,7 +39,9 @@ export interface SyncServerOptions {
 /**
  * Creates the sync server: Hocuspocus 4 with the session-cookie {@link AuthExtension} and the
  * Postgres {@link PersistenceExtension}, storing each document `debounceMs` after its last
- * change and at least every `maxDebounceMs`. It does not listen: attach it to an HTTP server
+ * change and at least every `maxDebounceMs`; with `redisUrl`, also {@link ReelgraphRedis}
+ * and the {@link AccessChannel} (each with its own Redis clients, closed by
+ * {@link closeSyncServer}). It does not listen: attach it to an HTTP server
  * with `attachSyncServer`, and stop it with {@link closeSyncServer}.
  * @see issue 3 item 3; ARCHITECTURE decision 6
  */
@@ -59,7 +64,18 @@ export function createSyncServer(options: SyncServerOptions): SyncServer {
         retryBaseMs: options.retryBaseMs,
       }),
       ...(options.redisUrl
-        ? [new ReelgraphRedis({ url: options.redisUrl, prefix: options.redisPrefix })]
+        ? [
+            new ReelgraphRedis({
+              url: options.redisUrl,
+              prefix: options.redisPrefix,
+              logger: options.logger,
+            }),
+            new AccessChannel({
+              url: options.redisUrl,
+              prefix: options.redisPrefix,
+              logger: options.logger,
+            }),
+          ]
         : []),
     ],
   })
@@ -80,7 +96,8 @@ export function persistenceOf(hocuspocus: Hocuspocus): PersistenceExtension {
 /**
  * Stops the sync server gracefully: closes every document connection, stores every pending
  * change now (a failing store is tried once more, then given up and logged), and resolves
- * once every document is unloaded or after `timeoutMs` (default 15 s), logging what is left.
+ * once every document is unloaded or after `timeoutMs` (default 15 s), logging what is left;
+ * then disconnects its Redis clients (`onDestroy`), if any.
  * Close the sockets first (`SyncAttachment.close()`), the database after.
  */
 export async function closeSyncServer(

@@ -1,10 +1,6 @@
 import type { Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server'
-import {
-  applyGraphToDoc,
-  type Graph,
-  projectDocumentName,
-  SYNC_ACCESS_CHANGED,
-} from '@reelgraph/shared'
+import { applyGraphToDoc, type Graph, projectDocumentName } from '@reelgraph/shared'
+import { accessChannelOf, closeLocalDocument, closeLocalUserConnections } from './access-channel.ts'
 import { GATEWAY_STORE_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
 import { persistenceOf } from './create-sync-server.ts'
 import { SyncRefusal } from './refusal.ts'
@@ -24,13 +20,20 @@ export interface DocumentGateway {
   applyGraph(projectId: number, graph: Graph): Promise<void>
   /**
    * Disconnects every client of the project's document and unloads it without storing
-   * (call it after the project is deleted; clients reconnecting are refused as not found).
+   * (call it after the project is deleted; clients reconnecting are refused as not found),
+   * on every sync server sharing this one's Redis: here before it resolves, elsewhere
+   * through the access channel (`access-channel.ts`).
+   * Never throws for Redis: a failed or slow publish is logged (the other servers then
+   * keep their connections until those reconnect), and it resolves anyway.
    */
   closeDocument(projectId: number): Promise<void>
   /**
    * Closes `userId`'s connections to the project's document on every sync server sharing
    * this one's Redis (here at once; elsewhere through the access channel) with
    * `SYNC_ACCESS_CHANGED`, so they authenticate again with their current role (issue 6).
+   * Call it after the role change or removal is committed. Resolves once published (at most
+   * ACCESS_PUBLISH_TIMEOUT_MS, 2 s, while Redis is unreachable). Never throws for Redis: a
+   * failed publish is logged and the local connections are closed regardless.
    */
   closeUserConnections(projectId: number, userId: number): Promise<void>
 }
@@ -79,25 +82,15 @@ export function createDocumentGateway(
     },
 
     async closeDocument(projectId) {
-      const name = projectDocumentName(projectId)
-      await hocuspocus.loadingDocuments.get(name)?.catch(() => null)
-      const document = hocuspocus.documents.get(name)
-      if (!document) return
-      persistence.forget(document)
-      hocuspocus.closeConnections(name)
-      if (hocuspocus.shouldUnloadDocument(document)) await hocuspocus.unloadDocument(document)
-      const deadline = Date.now() + unloadTimeoutMs
-      while (hocuspocus.documents.get(name) === document && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
+      await Promise.all([
+        closeLocalDocument(hocuspocus, projectId, unloadTimeoutMs),
+        accessChannelOf(hocuspocus)?.publish({ projectId }),
+      ])
     },
 
     async closeUserConnections(projectId, userId) {
-      const document = hocuspocus.documents.get(projectDocumentName(projectId))
-      for (const connection of document?.getConnections() ?? []) {
-        if ((connection.context as { userId?: number }).userId !== userId) continue
-        connection.webSocket.close(SYNC_ACCESS_CHANGED.code, SYNC_ACCESS_CHANGED.reason)
-      }
+      closeLocalUserConnections(hocuspocus, projectId, userId)
+      await accessChannelOf(hocuspocus)?.publish({ projectId, userId })
     },
   }
 }

@@ -1,17 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { createServer, Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
-import { createSession, type DB, insertProjectWithOwner } from '@reelgraph/db'
+import { createSession, type DB, insertProjectWithOwner, type ProjectRole } from '@reelgraph/db'
 import {
   createNodeId,
+  docToGraph,
   type Graph,
   type GraphNode,
   SYNC_PATH,
   type SyncMessage,
   syncMessageSchema,
 } from '@reelgraph/shared'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import type { SyncLogger } from '../logger.ts'
@@ -89,6 +91,64 @@ export async function createProject(
   })
 }
 
+/**
+ * Makes `userId` a member of `projectId` with `role`, or changes their role (issue 6). The
+ * sync server reads it on the next authentication: close their connections after.
+ */
+export async function setMemberRole(
+  db: Kysely<DB>,
+  projectId: number,
+  userId: number,
+  role: Exclude<ProjectRole, 'owner'>,
+): Promise<void> {
+  await db
+    .insertInto('project_members')
+    .values({ project_id: projectId, user_id: userId, role })
+    .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ role }))
+    .execute()
+}
+
+/** Removes `userId` from the members of `projectId`. */
+export async function removeMember(db: Kysely<DB>, projectId: number, userId: number) {
+  await db
+    .deleteFrom('project_members')
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .execute()
+}
+
+/** The materialized JSON (`projects.nodes/connections`) and the stored Yjs state as a graph. */
+export async function storedGraphs(
+  db: Kysely<DB>,
+  projectId: number,
+): Promise<{ json: Graph; state: Graph | null }> {
+  const row = await db
+    .selectFrom('projects')
+    .leftJoin('project_documents', 'project_documents.project_id', 'projects.id')
+    .select(['projects.nodes', 'projects.connections', 'project_documents.state'])
+    .where('projects.id', '=', projectId)
+    .executeTakeFirstOrThrow()
+  let state: Graph | null = null
+  if (row.state) {
+    const doc = new Y.Doc()
+    Y.applyUpdate(doc, row.state)
+    state = docToGraph(doc)
+    doc.destroy()
+  }
+  return { json: { nodes: row.nodes, connections: row.connections } as Graph, state }
+}
+
+/**
+ * The `postgres://` URL of the database `db` is connected to (a per-file test database made
+ * from TEST_DATABASE_URL), for child processes (`spawnSyncServer`).
+ */
+export async function childDatabaseUrl(db: Kysely<DB>): Promise<string> {
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(db)
+  const url = new URL(process.env.TEST_DATABASE_URL ?? '')
+  url.pathname = `/${rows[0]?.name}`
+  return url.toString()
+}
+
 /** A text node at `x`. */
 export function textNode(content: string, x = 0): GraphNode {
   return {
@@ -129,6 +189,8 @@ export interface TestClient {
   messages: SyncMessage[]
   /** `permission-denied` reasons received. */
   refusals: string[]
+  /** Close events of its socket (code and reason), oldest first. */
+  closes: { code: number; reason: string }[]
   /** True once authenticated and synced with the server. */
   isSynced(): boolean
   /** True once the server acknowledged every update this client sent. */
@@ -151,6 +213,7 @@ export function connectClient(options: {
   const doc = options.doc ?? new Y.Doc()
   const messages: SyncMessage[] = []
   const refusals: string[] = []
+  const closes: { code: number; reason: string }[] = []
   const socket = new HocuspocusProviderWebsocket({
     url: `ws://127.0.0.1:${options.port}${SYNC_PATH}`,
     WebSocketPolyfill: cookieWebSocket(options.cookie),
@@ -170,6 +233,9 @@ export function connectClient(options: {
     onAuthenticationFailed: ({ reason }) => {
       refusals.push(reason)
     },
+    onClose: ({ event }) => {
+      closes.push({ code: event.code, reason: event.reason })
+    },
   })
   provider.attach()
   return {
@@ -178,6 +244,7 @@ export function connectClient(options: {
     socket,
     messages,
     refusals,
+    closes,
     isSynced: () => provider.isAuthenticated && provider.isSynced,
     isAcknowledged: () => provider.isSynced && !provider.hasUnsyncedChanges,
     isSaved: () => {
@@ -201,6 +268,8 @@ export interface SyncServerProcess {
   exited: Promise<number | null>
   /** What the process wrote to stderr so far (shown when a test fails). */
   stderr(): string
+  /** What the process wrote to stdout so far (its JSON log lines). */
+  stdout(): string
 }
 
 /**
@@ -217,17 +286,92 @@ export async function spawnSyncServer(args: string[]): Promise<SyncServerProcess
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
   })
+  let stdout = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+  })
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   )
   const port = await new Promise<number>((resolve, reject) => {
-    let stdout = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
+    child.stdout?.on('data', () => {
       const line = stdout.split('\n').find((l) => l.startsWith('{"port"'))
       if (line) resolve((JSON.parse(line) as { port: number }).port)
     })
     void exited.then((code) => reject(new Error(`sync server exited (${code}): ${stderr}`)))
   })
-  return { port, child, exited, stderr: () => stderr }
+  return { port, child, exited, stderr: () => stderr, stdout: () => stdout }
+}
+
+/** The `redis-server` binary when installed (the Redis restart test needs its own server). */
+export function redisServerBinary(): string | undefined {
+  return ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p))
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** A private `redis-server` for fault tests (never the shared one on 6379). */
+export interface RedisServerProcess {
+  port: number
+  /** `redis://127.0.0.1:<port>` */
+  url: string
+  /** Starts it (again) on the same port; resolves once it answers PING. */
+  start(): Promise<void>
+  /** SIGKILLs it and resolves once it has exited (a crash: nothing kept, `--save ''`). */
+  kill(): Promise<void>
+}
+
+/**
+ * Starts `redis-server` on a free port of 127.0.0.1 without persistence, and resolves once
+ * it answers PING. Kill it with `kill()` when done.
+ * @throws Error when the binary is missing or it does not answer within 10 s.
+ */
+export async function startRedisServer(): Promise<RedisServerProcess> {
+  const binary = redisServerBinary()
+  if (!binary) throw new Error('redis-server is not installed')
+  const port = await freePort()
+  let child: ChildProcess | undefined
+  let exited: Promise<unknown> = Promise.resolve()
+  const server: RedisServerProcess = {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async start() {
+      const started = spawn(
+        binary,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      )
+      child = started
+      exited = new Promise((resolve) => started.once('exit', resolve))
+      await waitFor(() => redisAnswers(port), `redis-server on port ${port}`, 10_000)
+    },
+    async kill() {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      await exited
+    },
+  }
+  await server.start()
+  return server
+}
+
+/** True when something on `port` answers a Redis PING with PONG. */
+function redisAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket()
+    const done = (ok: boolean) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.setTimeout(1000, () => done(false))
+    socket.once('error', () => done(false))
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')))
+    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'))
+  })
 }

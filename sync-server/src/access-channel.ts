@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto'
+import type { Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server'
+import { projectDocumentName, SYNC_ACCESS_CHANGED } from '@reelgraph/shared'
+import { Redis as RedisClient } from 'ioredis'
+import { z } from 'zod'
+import { ACCESS_PUBLISH_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
+import type { SyncContext } from './extensions/auth.ts'
+import { PersistenceExtension } from './extensions/persistence.ts'
+import { redisConnection } from './extensions/redis.ts'
+import type { SyncLogger } from './logger.ts'
+
+/**
+ * A change of who may open a project, told to every sync server (issue 6 item 1):
+ * - with `userId`: that member's role changed or they were removed; their connections to the
+ *   project's document are closed with `SYNC_ACCESS_CHANGED`, so they authenticate again
+ *   (the new role applies; a removed member is refused `project-not-found`);
+ * - without `userId`: the project was deleted; every connection to its document is closed and
+ *   the document unloaded without being stored.
+ */
+export const accessChangeSchema = z.object({
+  projectId: z.number().int().positive(),
+  userId: z.number().int().positive().optional(),
+})
+
+/** See {@link accessChangeSchema}. */
+export type AccessChange = z.infer<typeof accessChangeSchema>
+
+/** What goes on the channel: the change and the process that sent it (it skips its own). */
+const accessMessageSchema = accessChangeSchema.extend({ sender: z.string().min(1) })
+
+/**
+ * Closes `userId`'s connections to the project's document on this process only, with
+ * `SYNC_ACCESS_CHANGED` (the provider reconnects and authenticates again). Closes the raw
+ * WebSocket, so a socket multiplexing several documents closes for all of them.
+ * @returns how many connections were closed.
+ * @see issue 6 item 1 (removing a member closes their open connections)
+ */
+export function closeLocalUserConnections(
+  hocuspocus: Hocuspocus,
+  projectId: number,
+  userId: number,
+): number {
+  const document = hocuspocus.documents.get(projectDocumentName(projectId))
+  let closed = 0
+  for (const connection of document?.getConnections() ?? []) {
+    if ((connection.context as Partial<SyncContext>).userId !== userId) continue
+    connection.webSocket.close(SYNC_ACCESS_CHANGED.code, SYNC_ACCESS_CHANGED.reason)
+    closed += 1
+  }
+  return closed
+}
+
+/**
+ * Disconnects every client of the project's document on this process only and unloads it
+ * without storing (its project was deleted: reconnecting clients are refused as not found).
+ * Resolves once the document is unloaded, or after `unloadTimeoutMs` (default
+ * GATEWAY_UNLOAD_TIMEOUT_MS) while it is still unloading.
+ */
+export async function closeLocalDocument(
+  hocuspocus: Hocuspocus,
+  projectId: number,
+  unloadTimeoutMs = GATEWAY_UNLOAD_TIMEOUT_MS,
+): Promise<void> {
+  const name = projectDocumentName(projectId)
+  await hocuspocus.loadingDocuments.get(name)?.catch(() => null)
+  const document = hocuspocus.documents.get(name)
+  if (!document) return
+  for (const extension of hocuspocus.configuration.extensions) {
+    if (extension instanceof PersistenceExtension) extension.forget(document)
+  }
+  hocuspocus.closeConnections(name)
+  if (hocuspocus.shouldUnloadDocument(document)) await hocuspocus.unloadDocument(document)
+  const deadline = Date.now() + unloadTimeoutMs
+  while (hocuspocus.documents.get(name) === document && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** Applies `change` to this process's connections (see {@link accessChangeSchema}). */
+export async function applyAccessChangeLocally(
+  hocuspocus: Hocuspocus,
+  change: AccessChange,
+): Promise<void> {
+  if (change.userId === undefined) await closeLocalDocument(hocuspocus, change.projectId)
+  else closeLocalUserConnections(hocuspocus, change.projectId, change.userId)
+}
+
+/** The Redis channel of access changes for `prefix` (default `reelgraph`). */
+export function accessChannelName(prefix = 'reelgraph'): string {
+  return `${prefix}:access`
+}
+
+export interface AccessChannelOptions {
+  /** `redis://` URL shared by every sync-server process. */
+  url: string
+  /** Namespace shared with the document channels (default `reelgraph`). */
+  prefix?: string | undefined
+  logger: SyncLogger
+  /** Longest `publish` waits for Redis before resolving anyway (default 2,000 ms). */
+  publishTimeoutMs?: number | undefined
+}
+
+/**
+ * Carries {@link AccessChange}s between the sync servers sharing one Redis (issue 6 item 1:
+ * "removing a member closes their open connections", whichever process holds them). A
+ * Hocuspocus extension with its own ioredis publisher and subscriber on `<prefix>:access`;
+ * each message is JSON `{ projectId, userId?, sender }`, validated on receipt (anything else
+ * is logged and ignored). Every process but the sender applies it with
+ * {@link applyAccessChangeLocally}; the sender has already done so.
+ *
+ * A Redis outage never crashes the process: client errors are logged (once per outage),
+ * ioredis reconnects and the subscription is renewed on every reconnect. A change published
+ * while another process is cut off from Redis does not reach it (Redis pub/sub keeps
+ * nothing): its members keep their connection until they reconnect.
+ *
+ * Race (not handled, on purpose): a connection still authenticating when the change is
+ * applied (role read before the update, connection registered after the close) keeps the
+ * role it read until it reconnects. The window is one database read long; re-checking the
+ * role in later hooks would cost a query per connection or message.
+ */
+export class AccessChannel implements Extension {
+  readonly extensionName = 'reelgraph-access-channel'
+  private readonly options: AccessChannelOptions
+  private readonly channel: string
+  private readonly sender = randomUUID()
+  private readonly pub: RedisClient
+  private readonly sub: RedisClient
+  private instance: Hocuspocus | undefined
+  private subscribed: Promise<void>
+  private destroyed = false
+
+  constructor(options: AccessChannelOptions) {
+    this.options = options
+    this.channel = accessChannelName(options.prefix)
+    const { host, port, options: connection } = redisConnection(options.url)
+    this.pub = new RedisClient(port, host, connection)
+    this.sub = new RedisClient(port, host, connection)
+    this.watchErrors(this.pub, 'publisher')
+    this.watchErrors(this.sub, 'subscriber')
+    this.sub.on('message', (channel: string, text: string) => {
+      if (channel === this.channel) void this.receive(text)
+    })
+    this.subscribed = this.subscribe()
+    // Also after a reconnect: a subscribe that failed during an outage is not renewed by ioredis.
+    this.sub.on('ready', () => {
+      this.subscribed = this.subscribe()
+    })
+  }
+
+  async onConfigure({ instance }: onConfigurePayload): Promise<void> {
+    this.instance = instance
+  }
+
+  /** Resolves once this process listens on the channel (never rejects; failures are logged). */
+  whenSubscribed(): Promise<void> {
+    return this.subscribed
+  }
+
+  /**
+   * Tells every other sync server about `change`. Never fails because of Redis: resolves once
+   * Redis took the message, or after `publishTimeoutMs` while Redis is unreachable (ioredis
+   * still sends it when Redis is back, within its retry limit), or when publishing failed;
+   * both are logged.
+   * @returns true when Redis took the message in time.
+   * @throws ZodError (rejects) when `change` does not match {@link accessChangeSchema}.
+   */
+  async publish(change: AccessChange): Promise<boolean> {
+    const text = JSON.stringify({ ...accessChangeSchema.parse(change), sender: this.sender })
+    const { logger } = this.options
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(
+        () => resolve('timeout'),
+        this.options.publishTimeoutMs ?? ACCESS_PUBLISH_TIMEOUT_MS,
+      )
+    })
+    try {
+      const result = await Promise.race([this.pub.publish(this.channel, text), timedOut])
+      if (result === 'timeout') {
+        logger.warn(
+          { change },
+          'access change not published yet (Redis unreachable); other sync servers keep those connections until Redis is back',
+        )
+        return false
+      }
+      return true
+    } catch (err) {
+      logger.error(
+        { err, change },
+        'publishing an access change failed; other sync servers keep those connections',
+      )
+      return false
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  async onDestroy(): Promise<void> {
+    this.destroyed = true
+    this.pub.disconnect(false)
+    this.sub.disconnect(false)
+  }
+
+  private async subscribe(): Promise<void> {
+    try {
+      await this.sub.subscribe(this.channel)
+    } catch (err) {
+      if (!this.destroyed) {
+        this.options.logger.warn({ err }, 'subscribing to the access channel failed; retrying')
+      }
+    }
+  }
+
+  private async receive(text: string): Promise<void> {
+    let change: z.infer<typeof accessMessageSchema>
+    try {
+      const parsed = accessMessageSchema.safeParse(JSON.parse(text))
+      if (!parsed.success) throw parsed.error
+      change = parsed.data
+    } catch (err) {
+      this.options.logger.warn({ err }, 'ignored a malformed access-channel message')
+      return
+    }
+    if (change.sender === this.sender || !this.instance) return
+    try {
+      await applyAccessChangeLocally(this.instance, {
+        projectId: change.projectId,
+        ...(change.userId === undefined ? {} : { userId: change.userId }),
+      })
+    } catch (err) {
+      this.options.logger.error({ err, change }, 'applying an access change failed')
+    }
+  }
+
+  /** Logs a Redis outage once (not every reconnect attempt), and when it ends. */
+  private watchErrors(client: RedisClient, role: string): void {
+    let failing = false
+    client.on('error', (err: Error) => {
+      if (failing || this.destroyed) return
+      failing = true
+      this.options.logger.warn({ err, role }, 'access channel lost Redis; reconnecting')
+    })
+    client.on('ready', () => {
+      if (!failing) return
+      failing = false
+      this.options.logger.info({ role }, 'access channel reconnected to Redis')
+    })
+  }
+}
+
+/** The access channel of a sync server, or undefined when it runs without Redis. */
+export function accessChannelOf(hocuspocus: Hocuspocus): AccessChannel | undefined {
+  return hocuspocus.configuration.extensions.find(
+    (e): e is AccessChannel => e instanceof AccessChannel,
+  )
+}
