@@ -7,13 +7,19 @@ import { cn } from '@/lib/utils'
 /** Radix Toast provider: duration, swipe direction and threshold for every toast. */
 export const ToastProvider = ToastPrimitive.Provider
 
-/** The fixed region toasts appear in; its hotkey moves focus there. */
+/**
+ * The fixed region toasts appear in; its hotkey moves focus there. It stays in the
+ * accessibility tree while a modal dialog is open (a toast from inside the Share dialog,
+ * say): modal dialogs hide everything else except `aria-live` elements, and `off` keeps
+ * Radix's own announcements the only ones.
+ */
 export function ToastViewport({
   className,
   ...props
 }: ComponentProps<typeof ToastPrimitive.Viewport>) {
   return (
     <ToastPrimitive.Viewport
+      aria-live="off"
       className={cn(
         'fixed top-0 z-[100] flex max-h-dvh w-full flex-col-reverse gap-2 p-4 outline-none sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]',
         className,
