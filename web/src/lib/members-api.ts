@@ -61,7 +61,8 @@ const membersUrl = (projectId: number) => projectMembersKey(projectId)[0]
 
 /**
  * The members of a project, the caller's role and (owner only) the open invitations:
- * `GET /api/projects/:id/members`. Disabled while `enabled` is false (the dialog is shut).
+ * `GET /api/projects/:id/members`, refetched whenever a caller mounts (the cached list shows
+ * meanwhile). Disabled while `enabled` is false.
  * @see issue 6 item 1
  */
 export function useProjectMembers(projectId: number, enabled = true) {
@@ -74,6 +75,8 @@ export function useProjectMembers(projectId: number, enabled = true) {
         'the members list',
       ),
     enabled,
+    // Others join, leave and change while the dialog is shut: read it again on every open.
+    staleTime: 0,
   })
 }
 

@@ -5,7 +5,7 @@ import {
   type User,
 } from '@reelgraph/shared'
 import { MailOpenIcon } from 'lucide-react'
-import { Link, useLocation } from 'wouter'
+import { useLocation } from 'wouter'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import {
@@ -99,15 +99,22 @@ export function InvitationCard({
       <CardFooter className="flex flex-wrap gap-2">
         {!user ? (
           <>
-            <Button asChild>
-              <Link href={authHref({ view: 'login', next: returnTo, email: preview.email })}>
-                Sign in to accept
-              </Link>
+            <Button
+              type="button"
+              onClick={() =>
+                navigate(authHref({ view: 'login', next: returnTo, email: preview.email }))
+              }
+            >
+              Sign in to accept
             </Button>
-            <Button asChild variant="outline">
-              <Link href={authHref({ view: 'register', next: returnTo, email: preview.email })}>
-                Create an account
-              </Link>
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() =>
+                navigate(authHref({ view: 'register', next: returnTo, email: preview.email }))
+              }
+            >
+              Create an account
             </Button>
           </>
         ) : wrongAccount ? (

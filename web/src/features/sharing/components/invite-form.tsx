@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { type InviteMemberInput, inviteMemberInput } from '@reelgraph/shared'
+import { type InviteMemberInput, inviteMemberInput, type MemberRole } from '@reelgraph/shared'
+import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -15,7 +16,7 @@ import { RoleSelect } from './role-select'
  * (Can edit / Can view) and "Send invite" ("Sending..." while pending). Field errors show
  * under their field (an existing member's address under the email); other failures show
  * the API's message above the button. Success toasts "Invitation sent" naming the address
- * and clears the email.
+ * and clears the email, focused for the next address.
  */
 export function InviteForm({ projectId }: { projectId: number }) {
   const invite = useInviteMember()
@@ -24,6 +25,8 @@ export function InviteForm({ projectId }: { projectId: number }) {
     defaultValues: { email: '', role: 'editor' },
   })
   const { errors } = form.formState
+  // The select is not a native control: its value lives here and goes to the form on change.
+  const [role, setRole] = useState<MemberRole>('editor')
 
   const onSubmit = (values: InviteMemberInput) =>
     invite.mutate(
@@ -35,6 +38,8 @@ export function InviteForm({ projectId }: { projectId: number }) {
             description: `We emailed an invitation to ${invitation.email}.`,
           })
           form.reset({ email: '', role: values.role })
+          // Ready for the next address (and focus stays in the dialog).
+          form.setFocus('email')
         },
         onError: (error) => {
           const fields = error instanceof ApiError ? error.fields : undefined
@@ -67,7 +72,14 @@ export function InviteForm({ projectId }: { projectId: number }) {
           />
         </FormField>
         <FormField label="Role" error={errors.role?.message}>
-          <RoleSelect {...form.register('role')} />
+          <RoleSelect
+            value={role}
+            onValueChange={(next) => {
+              setRole(next)
+              form.setValue('role', next, { shouldValidate: form.formState.isSubmitted })
+            }}
+            className="w-32"
+          />
         </FormField>
       </div>
       {errors.root?.message ? (

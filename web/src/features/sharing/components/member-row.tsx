@@ -1,4 +1,4 @@
-import { PROJECT_ROLE_LABELS, type ProjectMember } from '@reelgraph/shared'
+import { type MemberRole, PROJECT_ROLE_LABELS, type ProjectMember } from '@reelgraph/shared'
 import { UserMinusIcon } from 'lucide-react'
 import { useId } from 'react'
 import { Avatar, AvatarFallback } from '@/components/ui/avatar'
@@ -8,7 +8,6 @@ import { toast } from '@/hooks/use-toast'
 import { errorMessage } from '@/lib/api-client'
 import { useChangeMemberRole, useRemoveMember } from '@/lib/members-api'
 import { initialsOf } from '@/lib/utils'
-import { roleOfValue } from '../lib/sharing'
 import { ConfirmActionDialog } from './confirm-action-dialog'
 import { RoleSelect } from './role-select'
 
@@ -33,9 +32,8 @@ export function MemberRow({ projectId, member, isSelf, canManage }: MemberRowPro
   const remove = useRemoveMember()
   const manageable = canManage && member.role !== 'owner'
 
-  const onRoleChange = (value: string) => {
-    const role = roleOfValue(value)
-    if (!role || role === member.role) return
+  const onRoleChange = (role: MemberRole) => {
+    if (role === member.role) return
     changeRole.mutate(
       { projectId, userId: member.userId, role },
       {
@@ -70,9 +68,9 @@ export function MemberRow({ projectId, member, isSelf, canManage }: MemberRowPro
         <>
           <RoleSelect
             aria-label={`Role for ${member.name}`}
-            value={member.role}
+            value={member.role === 'viewer' ? 'viewer' : 'editor'}
             disabled={changeRole.isPending}
-            onChange={(event) => onRoleChange(event.target.value)}
+            onValueChange={onRoleChange}
             className="h-8"
           />
           <ConfirmActionDialog

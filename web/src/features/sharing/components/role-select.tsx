@@ -1,26 +1,47 @@
-import { PROJECT_ROLE_LABELS } from '@reelgraph/shared'
+import { type MemberRole, PROJECT_ROLE_LABELS } from '@reelgraph/shared'
 import type { ComponentProps } from 'react'
-import { cn } from '@/lib/utils'
-import { ASSIGNABLE_ROLES } from '../lib/sharing'
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select'
+import { ASSIGNABLE_ROLES, roleOfValue } from '../lib/sharing'
+
+/** Props of {@link RoleSelect}: the trigger's own props (id, aria-*) plus the value. */
+export type RoleSelectProps = Omit<ComponentProps<typeof SelectTrigger>, 'value' | 'onChange'> & {
+  value: MemberRole
+  onValueChange: (role: MemberRole) => void
+  name?: string
+}
 
 /**
- * A native select of the roles an owner can give (Can edit, Can view), values `editor` and
- * `viewer`. Label it with `aria-label` or a bound `<label>` (through `FormField`).
+ * A select of the roles an owner can give (Can edit, Can view; values `editor`, `viewer`),
+ * a combobox with a listbox of options. Label it with `aria-label` or a bound `<label>`
+ * (`FormField` hands its id to the trigger).
  */
-export function RoleSelect({ className, ...props }: ComponentProps<'select'>) {
+export function RoleSelect({ value, onValueChange, name, disabled, ...trigger }: RoleSelectProps) {
   return (
-    <select
-      className={cn(
-        'h-9 rounded-md border border-input bg-background px-2 text-sm shadow-xs outline-none transition-[color,box-shadow] focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive',
-        className,
-      )}
-      {...props}
+    <Select
+      value={value}
+      name={name}
+      disabled={disabled}
+      onValueChange={(next) => {
+        const role = roleOfValue(next)
+        if (role) onValueChange(role)
+      }}
     >
-      {ASSIGNABLE_ROLES.map((role) => (
-        <option key={role} value={role}>
-          {PROJECT_ROLE_LABELS[role]}
-        </option>
-      ))}
-    </select>
+      <SelectTrigger {...trigger}>
+        <SelectValue />
+      </SelectTrigger>
+      <SelectContent>
+        {ASSIGNABLE_ROLES.map((role) => (
+          <SelectItem key={role} value={role}>
+            {PROJECT_ROLE_LABELS[role]}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
   )
 }

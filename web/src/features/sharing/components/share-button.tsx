@@ -1,5 +1,5 @@
 import { UsersIcon } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import {
   Dialog,
@@ -24,6 +24,22 @@ export function ShareButton({
   projectName: string | undefined
 }) {
   const [open, setOpen] = useState(false)
+  const content = useRef<HTMLDivElement>(null)
+  // A toast shown from inside the dialog ("Invitation sent") is the topmost dismissable
+  // layer, so Radix gives it the Escape key. Escape pressed in the dialog (or with focus
+  // lost to the page, after a removed member's row went) still closes the dialog; keys
+  // from the role list or a confirmation (portalled outside, focus trapped) are theirs.
+  useEffect(() => {
+    if (!open) return
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || !(event.target instanceof Node)) return
+      if (event.target === document.body || content.current?.contains(event.target)) {
+        setOpen(false)
+      }
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [open])
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
@@ -32,7 +48,7 @@ export function ShareButton({
           Share
         </Button>
       </DialogTrigger>
-      <DialogContent className="sm:max-w-xl">
+      <DialogContent ref={content} className="sm:max-w-xl">
         <DialogHeader>
           <DialogTitle>Share project</DialogTitle>
           <DialogDescription>
