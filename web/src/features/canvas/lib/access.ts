@@ -57,9 +57,10 @@ export const ACCESS_TOASTS = {
     title: 'Your access to this project changed',
     description: 'You can now only view this project.',
   },
+  // The page itself then says "You no longer have access to this project".
   lost: {
-    title: 'You no longer have access to this project',
-    description: 'Its owner removed you, or the project was deleted.',
+    title: 'Access removed',
+    description: 'Its owner removed you from this project, or deleted it.',
     variant: 'destructive',
   },
 } as const
