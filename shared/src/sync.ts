@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseSerialId } from './ids.ts'
 
 /**
  * What the sync server and the web app agree on (issue 3 item 3, ARCHITECTURE decision 6).
@@ -79,7 +80,5 @@ export function projectDocumentName(projectId: number): string {
 
 /** The project id of a document name, or null when the name is not a project id. */
 export function projectIdOfDocument(documentName: string): number | null {
-  if (!/^[1-9]\d{0,9}$/.test(documentName)) return null
-  const id = Number(documentName)
-  return id <= 2_147_483_647 ? id : null
+  return parseSerialId(documentName)
 }

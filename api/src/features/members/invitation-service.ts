@@ -5,6 +5,7 @@ import {
   type InvitationPreview,
   type InviteMemberInput,
   MEMBER_MESSAGES,
+  parseSerialId,
   type ProjectInvitation,
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
@@ -33,8 +34,8 @@ function invitationNotFound(): AppError {
  * @throws AppError 404 NOT_FOUND (MEMBER_MESSAGES.invitationNotFound) for anything else.
  */
 export function invitationIdParam(raw: string): number {
-  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : Number.NaN
-  if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw invitationNotFound()
+  const id = parseSerialId(raw)
+  if (id === null) throw invitationNotFound()
   return id
 }
 

@@ -1,7 +1,8 @@
 import type { DB } from '@reelgraph/db'
 import {
-  type MemberRole,
   MEMBER_MESSAGES,
+  type MemberRole,
+  parseSerialId,
   type ProjectInvitation,
   type ProjectMember,
   type ProjectMembers,
@@ -26,8 +27,8 @@ function memberNotFound(): AppError {
  * @throws AppError 404 NOT_FOUND (MEMBER_MESSAGES.memberNotFound) for anything else.
  */
 export function memberIdParam(raw: string): number {
-  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : Number.NaN
-  if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw memberNotFound()
+  const id = parseSerialId(raw)
+  if (id === null) throw memberNotFound()
   return id
 }
 

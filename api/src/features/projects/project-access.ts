@@ -1,5 +1,5 @@
 import { type DB, projectRole } from '@reelgraph/db'
-import { MEMBER_MESSAGES, type ProjectRole } from '@reelgraph/shared'
+import { MEMBER_MESSAGES, parseSerialId, type ProjectRole } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import { AppError } from '../../lib/app-error.ts'
 
@@ -29,8 +29,8 @@ export type RoleNeeded = 'member' | 'editor' | 'owner'
  * @throws AppError 404 NOT_FOUND when `raw` is not such an id.
  */
 export function projectIdParam(raw: string): number {
-  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : Number.NaN
-  if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw projectNotFound()
+  const id = parseSerialId(raw)
+  if (id === null) throw projectNotFound()
   return id
 }
 

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { MAX_SERIAL_ID, parseSerialId } from './ids.ts'
+
+describe('parseSerialId', () => {
+  it('reads positive decimal ids up to the int4 maximum', () => {
+    expect(parseSerialId('1')).toBe(1)
+    expect(parseSerialId('42')).toBe(42)
+    expect(parseSerialId(String(MAX_SERIAL_ID))).toBe(MAX_SERIAL_ID)
+  })
+
+  it('refuses anything else', () => {
+    for (const raw of [
+      '',
+      '0',
+      '007',
+      '-1',
+      '+1',
+      '1.5',
+      '1e3',
+      ' 1',
+      'abc',
+      '2147483648',
+      '99999999999',
+    ]) {
+      expect(parseSerialId(raw), raw).toBeNull()
+    }
+  })
+})

@@ -1,0 +1,13 @@
+/** The largest value of a Postgres `integer` (serial) column. */
+export const MAX_SERIAL_ID = 2_147_483_647
+
+/**
+ * A serial id written in a URL or a document name: a positive decimal integer without
+ * leading zeros or signs, at most {@link MAX_SERIAL_ID}. Anything else is null (callers
+ * answer it as "not found", like an id that does not exist).
+ */
+export function parseSerialId(raw: string): number | null {
+  if (!/^[1-9]\d{0,9}$/.test(raw)) return null
+  const id = Number(raw)
+  return id <= MAX_SERIAL_ID ? id : null
+}
