@@ -2,15 +2,12 @@ import type { ProjectSummary } from '@reelgraph/shared'
 import { useState } from 'react'
 import {
   AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
   AlertDialogContent,
   AlertDialogDescription,
-  AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog'
-import { Spinner } from '@/components/ui/spinner'
+import { ConfirmFooter } from '@/components/ui/confirm-footer'
 import { errorMessage } from '@/lib/api-client'
 import { FailureNotice } from './failure-notice'
 
@@ -96,21 +93,12 @@ function DeleteProjectDialogContent({
         </AlertDialogDescription>
       </AlertDialogHeader>
       {failure !== null ? <FailureNotice message={DELETE_FAILED_MESSAGE} detail={failure} /> : null}
-      <AlertDialogFooter>
-        <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
-        <AlertDialogAction
-          variant="destructive"
-          disabled={busy}
-          onClick={(event) => {
-            // Stay open until the call ends: closing is up to `confirm`.
-            event.preventDefault()
-            void confirm()
-          }}
-        >
-          {busy ? <Spinner /> : null}
-          {busy ? 'Deleting...' : 'Delete'}
-        </AlertDialogAction>
-      </AlertDialogFooter>
+      <ConfirmFooter
+        busy={busy}
+        actionLabel={'Delete'}
+        pendingLabel={'Deleting...'}
+        onConfirm={() => void confirm()}
+      />
     </AlertDialogContent>
   )
 }

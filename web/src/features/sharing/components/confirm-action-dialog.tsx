@@ -1,16 +1,13 @@
 import { type ReactNode, useState } from 'react'
 import {
   AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
   AlertDialogContent,
   AlertDialogDescription,
-  AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog'
-import { Spinner } from '@/components/ui/spinner'
+import { ConfirmFooter } from '@/components/ui/confirm-footer'
 import { errorMessage } from '@/lib/api-client'
 
 /** Props of {@link ConfirmActionDialog}. */
@@ -76,21 +73,12 @@ export function ConfirmActionDialog({
             {failure}
           </p>
         ) : null}
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            variant="destructive"
-            disabled={busy}
-            onClick={(event) => {
-              // Stay open until the call ends: closing is up to `confirm`.
-              event.preventDefault()
-              void confirm()
-            }}
-          >
-            {busy ? <Spinner /> : null}
-            {busy ? pendingLabel : actionLabel}
-          </AlertDialogAction>
-        </AlertDialogFooter>
+        <ConfirmFooter
+          busy={busy}
+          actionLabel={actionLabel}
+          pendingLabel={pendingLabel}
+          onConfirm={() => void confirm()}
+        />
       </AlertDialogContent>
     </AlertDialog>
   )
