@@ -59,10 +59,13 @@ export interface RevokeInvitationVariables {
 
 const membersUrl = (projectId: number) => projectMembersKey(projectId)[0]
 
+/** While the list is shown it is read again this often (ms): accepts and leaves show up. */
+export const MEMBERS_REFRESH_MS = 10_000
+
 /**
  * The members of a project, the caller's role and (owner only) the open invitations:
  * `GET /api/projects/:id/members`, refetched whenever a caller mounts (the cached list shows
- * meanwhile). Disabled while `enabled` is false.
+ * meanwhile) and every MEMBERS_REFRESH_MS while mounted. Disabled while `enabled` is false.
  * @see issue 6 item 1
  */
 export function useProjectMembers(projectId: number, enabled = true) {
@@ -75,8 +78,10 @@ export function useProjectMembers(projectId: number, enabled = true) {
         'the members list',
       ),
     enabled,
-    // Others join, leave and change while the dialog is shut: read it again on every open.
+    // Others join, leave and change while the dialog is shut: read it again on every open,
+    // and now and then while it is open (someone accepting an invitation appears).
     staleTime: 0,
+    refetchInterval: MEMBERS_REFRESH_MS,
   })
 }
 
