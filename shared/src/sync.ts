@@ -38,6 +38,15 @@ export const SYNC_CLOSE_REASONS = {
  * `project-not-found`. 4205 is Hocuspocus' "Reset Connection" code.
  */
 export const SYNC_ACCESS_CHANGED = { code: 4205, reason: 'access-changed' } as const
+
+/**
+ * The session behind a socket ended (sign-out, or a password reset ending the other
+ * sessions; issue 6 / security): the sync server closes it with this code and reason. The
+ * provider reconnects and is refused `unauthenticated`, and the web app signs the person
+ * out. Same code as {@link SYNC_ACCESS_CHANGED} (a client switching on the code reconnects
+ * and re-authenticates either way); the reason tells them apart in logs.
+ */
+export const SYNC_SESSION_ENDED = { code: 4205, reason: 'session-ended' } as const
 export type SyncCloseReason = (typeof SYNC_CLOSE_REASONS)[keyof typeof SYNC_CLOSE_REASONS]
 
 /** Stateless message types the sync server sends to clients. */

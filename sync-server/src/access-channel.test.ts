@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { DB } from '@reelgraph/db'
 import { type TestDatabase, testDatabaseKinds } from '@reelgraph/db/testing'
-import { addNode, getNodesMap, SYNC_ACCESS_CHANGED, SYNC_CLOSE_REASONS } from '@reelgraph/shared'
+import {
+  addNode,
+  getNodesMap,
+  SYNC_ACCESS_CHANGED,
+  SYNC_CLOSE_REASONS,
+  SYNC_SESSION_ENDED,
+} from '@reelgraph/shared'
 import { Redis as RedisClient } from 'ioredis'
 import type { Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -18,6 +24,7 @@ import {
   removeMember,
   sampleGraph,
   setMemberRole,
+  signIn,
   spawnSyncServer,
   type SyncServerProcess,
   type TestClient,
@@ -56,6 +63,8 @@ describe('access channel without Redis', () => {
       // Nothing else here needs Redis to close a member's connection on this process.
       const gateway = createDocumentGateway(server.hocuspocus)
       await expect(gateway.closeUserConnections(1, 2)).resolves.toBeUndefined()
+      await expect(gateway.closeSessionConnections(['a-session'])).resolves.toBeUndefined()
+      await expect(channel!.publish({ sessionIds: [] })).rejects.toThrow()
     } finally {
       for (const client of clients) client.destroy()
       await server.close()
@@ -188,6 +197,45 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
           20_000,
         )
         expect(memberOnB.closes[0]?.code).toBe(SYNC_ACCESS_CHANGED.code)
+      }))
+
+    it('closes the sockets on B of a session ended on A, not those of the user’s other session', () =>
+      withChildLogs(async () => {
+        const { owner, member, projectId } = await sharedProject()
+        const otherSession = await signIn(db, member.userId)
+        const endedOnB = connect(b.port, projectId, member.cookie)
+        const keptOnB = connect(b.port, projectId, otherSession.cookie)
+        const ownerOnB = connect(b.port, projectId, owner.cookie)
+        await waitFor(
+          () => endedOnB.isSynced() && keptOnB.isSynced() && ownerOnB.isSynced(),
+          'three providers synced on B',
+        )
+
+        // Malformed session messages are ignored: nothing closes, B keeps running.
+        const raw = new RedisClient(REDIS_URL!)
+        try {
+          await raw.publish(accessChannelName(prefix), JSON.stringify({ sessionIds: 'x' }))
+          await raw.publish(
+            accessChannelName(prefix),
+            JSON.stringify({ sessionIds: [], sender: 'someone' }),
+          )
+        } finally {
+          raw.disconnect()
+        }
+
+        await db.deleteFrom('sessions').where('id', '=', member.sessionId).execute()
+        await gateway.closeSessionConnections([member.sessionId])
+        await waitFor(() => endedOnB.refusals.length > 0, 'the ended session refused on B', 20_000)
+        expect(endedOnB.closes[0]).toEqual(SYNC_SESSION_ENDED)
+        expect(endedOnB.refusals).toEqual([SYNC_CLOSE_REASONS.unauthenticated])
+
+        const after = textNode('after the sign-out')
+        addNode(keptOnB.doc, after)
+        await waitFor(() => keptOnB.isSaved(), 'the other session’s edit stored')
+        await waitFor(() => getNodesMap(ownerOnB.doc).has(after.id), 'the owner sees it')
+        expect(keptOnB.closes).toEqual([])
+        expect(ownerOnB.closes).toEqual([])
+        expect(b.child.exitCode).toBeNull()
       }))
 
     it('closes a deleted project’s document on B', () =>

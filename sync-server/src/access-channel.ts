@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server'
-import { projectDocumentName, SYNC_ACCESS_CHANGED } from '@reelgraph/shared'
+import { projectDocumentName, SYNC_ACCESS_CHANGED, SYNC_SESSION_ENDED } from '@reelgraph/shared'
 import { Redis as RedisClient } from 'ioredis'
 import { z } from 'zod'
 import { ACCESS_PUBLISH_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
@@ -25,8 +25,39 @@ export const accessChangeSchema = z.object({
 /** See {@link accessChangeSchema}. */
 export type AccessChange = z.infer<typeof accessChangeSchema>
 
-/** What goes on the channel: the change and the process that sent it (it skips its own). */
-const accessMessageSchema = accessChangeSchema.extend({ sender: z.string().min(1) })
+/**
+ * Sessions that ended (sign-out, password reset; issue 6 / security), told to every sync
+ * server: each closes the connections authenticated with one of `sessionIds` (`sessions.id`,
+ * the cookie token's public half, not a secret) with `SYNC_SESSION_ENDED`; their providers
+ * reconnect and are refused `unauthenticated`.
+ */
+export const sessionsEndedSchema = z.object({
+  sessionIds: z.array(z.string().min(1).max(64)).min(1),
+})
+
+/** See {@link sessionsEndedSchema}. */
+export type SessionsEnded = z.infer<typeof sessionsEndedSchema>
+
+/**
+ * One message of the access channel: an {@link AccessChange} (`{ projectId, userId? }`) or
+ * {@link SessionsEnded} (`{ sessionIds }`); told apart by their required fields.
+ */
+export const accessChannelMessageSchema = z.union([accessChangeSchema, sessionsEndedSchema])
+
+/** See {@link accessChannelMessageSchema}. */
+export type AccessChannelMessage = AccessChange | SessionsEnded
+
+const senderSchema = z.object({ sender: z.string().min(1) })
+/** What goes on the channel: the message and the process that sent it (it skips its own). */
+const wireMessageSchema = z.union([
+  accessChangeSchema.extend(senderSchema.shape),
+  sessionsEndedSchema.extend(senderSchema.shape),
+])
+
+/** What a log line says about a message: session ids are counted, not listed. */
+function describeMessage(message: AccessChannelMessage): Record<string, unknown> {
+  return 'sessionIds' in message ? { sessionsEnded: message.sessionIds.length } : { ...message }
+}
 
 /**
  * Closes `userId`'s connections to the project's document on this process only, with
@@ -46,6 +77,32 @@ export function closeLocalUserConnections(
     if ((connection.context as Partial<SyncContext>).userId !== userId) continue
     connection.webSocket.close(SYNC_ACCESS_CHANGED.code, SYNC_ACCESS_CHANGED.reason)
     closed += 1
+  }
+  return closed
+}
+
+/**
+ * Closes every connection on this process (in every loaded document) that authenticated with
+ * one of `sessionIds`, with `SYNC_SESSION_ENDED`: the provider reconnects and, its session
+ * row being gone, is refused `unauthenticated`. Closes the raw WebSocket, like
+ * {@link closeLocalUserConnections}. Call it after the sessions are deleted.
+ * @returns how many connections were closed.
+ * @see issue 6 / security: signing out closes the WebSockets already open
+ */
+export function closeLocalSessionConnections(
+  hocuspocus: Hocuspocus,
+  sessionIds: readonly string[],
+): number {
+  if (sessionIds.length === 0) return 0
+  const ended = new Set(sessionIds)
+  let closed = 0
+  for (const document of hocuspocus.documents.values()) {
+    for (const connection of document.getConnections()) {
+      const sessionId = (connection.context as Partial<SyncContext>).sessionId
+      if (sessionId === undefined || !ended.has(sessionId)) continue
+      connection.webSocket.close(SYNC_SESSION_ENDED.code, SYNC_SESSION_ENDED.reason)
+      closed += 1
+    }
   }
   return closed
 }
@@ -76,12 +133,16 @@ export async function closeLocalDocument(
   }
 }
 
-/** Applies `change` to this process's connections (see {@link accessChangeSchema}). */
+/**
+ * Applies a channel message to this process's connections (see {@link accessChangeSchema}
+ * and {@link sessionsEndedSchema}).
+ */
 export async function applyAccessChangeLocally(
   hocuspocus: Hocuspocus,
-  change: AccessChange,
+  change: AccessChannelMessage,
 ): Promise<void> {
-  if (change.userId === undefined) await closeLocalDocument(hocuspocus, change.projectId)
+  if ('sessionIds' in change) closeLocalSessionConnections(hocuspocus, change.sessionIds)
+  else if (change.userId === undefined) await closeLocalDocument(hocuspocus, change.projectId)
   else closeLocalUserConnections(hocuspocus, change.projectId, change.userId)
 }
 
@@ -101,11 +162,12 @@ export interface AccessChannelOptions {
 }
 
 /**
- * Carries {@link AccessChange}s between the sync servers sharing one Redis (issue 6 item 1:
- * "removing a member closes their open connections", whichever process holds them). A
+ * Carries {@link AccessChange}s and {@link SessionsEnded} between the sync servers sharing one
+ * Redis (issue 6 item 1: "removing a member closes their open connections", whichever
+ * process holds them; and signing out closes the signed-out session's sockets). A
  * Hocuspocus extension with its own ioredis publisher and subscriber on `<prefix>:access`;
- * each message is JSON `{ projectId, userId?, sender }`, validated on receipt (anything else
- * is logged and ignored). Every process but the sender applies it with
+ * each message is JSON `{ projectId, userId?, sender }` or `{ sessionIds, sender }`,
+ * validated on receipt (anything else is logged and ignored). Every process but the sender applies it with
  * {@link applyAccessChangeLocally}; the sender has already done so.
  *
  * A Redis outage never crashes the process: client errors are logged (once per outage),
@@ -115,8 +177,10 @@ export interface AccessChannelOptions {
  *
  * Race (not handled, on purpose): a connection still authenticating when the change is
  * applied (role read before the update, connection registered after the close) keeps the
- * role it read until it reconnects. The window is one database read long; re-checking the
- * role in later hooks would cost a query per connection or message.
+ * role it read until it reconnects; likewise a connection whose session was validated just
+ * before the session was deleted stays open until it reconnects. The window is one
+ * database read long; re-checking in later hooks would cost a query per connection or
+ * message.
  */
 export class AccessChannel implements Extension {
   readonly extensionName = 'reelgraph-access-channel'
@@ -157,16 +221,21 @@ export class AccessChannel implements Extension {
   }
 
   /**
-   * Tells every other sync server about `change`. Never fails because of Redis: resolves once
-   * Redis took the message, or after `publishTimeoutMs` while Redis is unreachable (ioredis
-   * still sends it when Redis is back, within its retry limit), or when publishing failed;
-   * both are logged.
+   * Tells every other sync server about `change` (an access change or ended sessions).
+   * Never fails because of Redis: resolves once Redis took the message, or after
+   * `publishTimeoutMs` while Redis is unreachable (ioredis still sends it when Redis is
+   * back, within its retry limit), or when publishing failed; both are logged.
    * @returns true when Redis took the message in time.
-   * @throws ZodError (rejects) when `change` does not match {@link accessChangeSchema}.
+   * @throws ZodError (rejects) when `change` matches neither {@link accessChangeSchema} nor
+   *   {@link sessionsEndedSchema}.
    */
-  async publish(change: AccessChange): Promise<boolean> {
-    const text = JSON.stringify({ ...accessChangeSchema.parse(change), sender: this.sender })
+  async publish(change: AccessChannelMessage): Promise<boolean> {
+    const text = JSON.stringify({
+      ...accessChannelMessageSchema.parse(change),
+      sender: this.sender,
+    })
     const { logger } = this.options
+    const summary = describeMessage(change)
     let timer: NodeJS.Timeout | undefined
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(
@@ -178,7 +247,7 @@ export class AccessChannel implements Extension {
       const result = await Promise.race([this.pub.publish(this.channel, text), timedOut])
       if (result === 'timeout') {
         logger.warn(
-          { change },
+          { change: summary },
           'access change not published yet (Redis unreachable); other sync servers keep those connections until Redis is back',
         )
         return false
@@ -186,7 +255,7 @@ export class AccessChannel implements Extension {
       return true
     } catch (err) {
       logger.error(
-        { err, change },
+        { err, change: summary },
         'publishing an access change failed; other sync servers keep those connections',
       )
       return false
@@ -212,23 +281,24 @@ export class AccessChannel implements Extension {
   }
 
   private async receive(text: string): Promise<void> {
-    let change: z.infer<typeof accessMessageSchema>
+    let change: z.infer<typeof wireMessageSchema>
     try {
-      const parsed = accessMessageSchema.safeParse(JSON.parse(text))
+      const parsed = wireMessageSchema.safeParse(JSON.parse(text))
       if (!parsed.success) throw parsed.error
       change = parsed.data
     } catch (err) {
       this.options.logger.warn({ err }, 'ignored a malformed access-channel message')
       return
     }
-    if (change.sender === this.sender || !this.instance) return
+    const { sender, ...message } = change
+    if (sender === this.sender || !this.instance) return
     try {
-      await applyAccessChangeLocally(this.instance, {
-        projectId: change.projectId,
-        ...(change.userId === undefined ? {} : { userId: change.userId }),
-      })
+      await applyAccessChangeLocally(this.instance, message)
     } catch (err) {
-      this.options.logger.error({ err, change }, 'applying an access change failed')
+      this.options.logger.error(
+        { err, change: describeMessage(message) },
+        'applying an access change failed',
+      )
     }
   }
 

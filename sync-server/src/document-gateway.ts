@@ -1,6 +1,11 @@
 import type { Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server'
 import { applyGraphToDoc, type Graph, projectDocumentName } from '@reelgraph/shared'
-import { accessChannelOf, closeLocalDocument, closeLocalUserConnections } from './access-channel.ts'
+import {
+  accessChannelOf,
+  closeLocalDocument,
+  closeLocalSessionConnections,
+  closeLocalUserConnections,
+} from './access-channel.ts'
 import { GATEWAY_STORE_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
 import { persistenceOf } from './create-sync-server.ts'
 import { SyncRefusal } from './refusal.ts'
@@ -36,6 +41,17 @@ export interface DocumentGateway {
    * failed publish is logged and the local connections are closed regardless.
    */
   closeUserConnections(projectId: number, userId: number): Promise<void>
+  /**
+   * Closes every connection, to any document, authenticated with one of `sessionIds`
+   * (`sessions.id`) on every sync server sharing this one's Redis (here at once; elsewhere
+   * through the access channel) with `SYNC_SESSION_ENDED`: the providers reconnect and are
+   * refused `unauthenticated`, and the web app signs the person out (issue 6 / security:
+   * signing out closes the sockets already open). Call it after the sessions are deleted
+   * (logout, password reset). An empty list does nothing. Resolves once published (at most
+   * ACCESS_PUBLISH_TIMEOUT_MS, 2 s, while Redis is unreachable). Never throws for Redis: a
+   * failed publish is logged and the local connections are closed regardless.
+   */
+  closeSessionConnections(sessionIds: readonly string[]): Promise<void>
 }
 
 /** The transaction origin of a REST change (a local, server-side write). */
@@ -91,6 +107,12 @@ export function createDocumentGateway(
     async closeUserConnections(projectId, userId) {
       closeLocalUserConnections(hocuspocus, projectId, userId)
       await accessChannelOf(hocuspocus)?.publish({ projectId, userId })
+    },
+
+    async closeSessionConnections(sessionIds) {
+      if (sessionIds.length === 0) return
+      closeLocalSessionConnections(hocuspocus, sessionIds)
+      await accessChannelOf(hocuspocus)?.publish({ sessionIds: [...sessionIds] })
     },
   }
 }

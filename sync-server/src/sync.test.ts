@@ -155,15 +155,17 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
           (context) => context,
           (err: { reason?: string }) => err.reason,
         )
+    const sessionId = token.split('.')[0]
     expect(await attempt({ cookie: `__Host-session=${token}` })).toEqual({
       userId,
+      sessionId,
       projectId,
       role: 'owner',
     })
     expect(await attempt({ cookie })).toBe(SYNC_CLOSE_REASONS.unauthenticated)
     expect(
       await attempt({ cookie: `__Host-session=${token}`, origin: 'https://app.example' }),
-    ).toEqual({ userId, projectId, role: 'owner' })
+    ).toEqual({ userId, sessionId, projectId, role: 'owner' })
     expect(
       await attempt({ cookie: `__Host-session=${token}`, origin: 'https://evil.example' }),
     ).toBe(SYNC_CLOSE_REASONS.unauthenticated)

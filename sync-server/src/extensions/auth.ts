@@ -9,6 +9,11 @@ import { SyncRefusal } from '../refusal.ts'
 /** What a connection carries once authenticated (Hocuspocus `context`). */
 export interface SyncContext {
   userId: number
+  /**
+   * The api session the connection authenticated with (`sessions.id`, the cookie token's
+   * public half): when it ends, the connection is closed (`closeSessionConnections`).
+   */
+  sessionId: string
   projectId: number
   /** The member's role when the connection opened; a viewer's connection is read-only. */
   role: ProjectRole
@@ -40,7 +45,7 @@ export interface AuthOptions {
  *   (they look the same);
  * - `SYNC_CLOSE_REASONS.loadFailed`: the database could not answer.
  *
- * On success `{ userId, projectId, role }` is added to the connection's context.
+ * On success `{ userId, sessionId, projectId, role }` is added to the connection's context.
  * @see issue 3 item 3
  */
 export class AuthExtension implements Extension {
@@ -80,7 +85,7 @@ export class AuthExtension implements Extension {
       const role = await projectRole(db, projectId, auth.user.id)
       if (!role) return refuse(SYNC_CLOSE_REASONS.notFound, 'not a member of such a project')
       connectionConfig.readOnly = role === 'viewer'
-      return { userId: auth.user.id, projectId, role }
+      return { userId: auth.user.id, sessionId: auth.session.id, projectId, role }
     } catch (err) {
       if (err instanceof SyncRefusal) throw err
       logger.error({ err, documentName }, 'sync authentication failed: database error')

@@ -59,7 +59,9 @@ export function captureLogger(): SyncLogger & {
 let userCount = 0
 
 /** A user with a session; `cookie` is the `session=<token>` header value (non-secure name). */
-export async function createUser(db: Kysely<DB>): Promise<{ userId: number; cookie: string }> {
+export async function createUser(
+  db: Kysely<DB>,
+): Promise<{ userId: number; cookie: string; sessionId: string }> {
   userCount += 1
   const user = await db
     .insertInto('users')
@@ -72,8 +74,16 @@ export async function createUser(db: Kysely<DB>): Promise<{ userId: number; cook
     })
     .returning('id')
     .executeTakeFirstOrThrow()
-  const { token } = await createSession(db, user.id)
-  return { userId: user.id, cookie: `session=${token}` }
+  return { userId: user.id, ...(await signIn(db, user.id)) }
+}
+
+/** Another session of `userId`: its id (`sessions.id`) and the cookie carrying it. */
+export async function signIn(
+  db: Kysely<DB>,
+  userId: number,
+): Promise<{ cookie: string; sessionId: string }> {
+  const { token } = await createSession(db, userId)
+  return { cookie: `session=${token}`, sessionId: token.split('.')[0]! }
 }
 
 /** A project of `userId` holding `graph` as its JSON (no document yet). */
