@@ -31,6 +31,15 @@ export interface DocumentGateway {
    * and the request is published to the others.
    */
   closeUserConnections(projectId: number, userId: number): Promise<void>
+  /**
+   * Closes every open sync connection authenticated with one of `sessionIds` on every sync
+   * server (the sessions ended: logout, password reset; issue 6 / security): the providers
+   * reconnect, are refused `unauthenticated`, and the web app signs the person out. Call it
+   * after the deletion is committed; an empty list does nothing. Resolves once this
+   * process's are closed and the request is published to the others (never rejects for
+   * Redis).
+   */
+  closeSessionConnections(sessionIds: readonly string[]): Promise<void>
 }
 
 /** What the api needs from the outside world; tests pass their own. */

@@ -2,6 +2,7 @@ import { testDatabaseKinds } from './testing.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createSession,
+  deleteUserSessions,
   SESSION_ABSOLUTE_LIFETIME_MS,
   SESSION_IDLE_TIMEOUT_MS,
   SESSION_TOUCH_INTERVAL_MS,
@@ -74,5 +75,17 @@ describe.each(testDatabaseKinds())('sessions on $name', (kind) => {
     for (const token of ['', 'abc', 'a.b.c', `${'x'.repeat(100)}.y`]) {
       expect(await validateSessionToken(db.db, token)).toBeNull()
     }
+  })
+
+  it('deleteUserSessions ends all but the kept session and returns the ended ids', async () => {
+    const idOf = (token: string) => token.split('.')[0]!
+    const tokens = await Promise.all([1, 2, 3].map(() => createSession(db.db, userId)))
+    const [kept, ...others] = tokens.map((t) => t.token)
+    const ended = await deleteUserSessions(db.db, userId, idOf(kept!))
+    expect(ended).toEqual(expect.arrayContaining(others.map(idOf)))
+    expect(ended).not.toContain(idOf(kept!))
+    expect(await validateSessionToken(db.db, kept!)).not.toBeNull()
+    for (const token of others) expect(await validateSessionToken(db.db, token)).toBeNull()
+    expect(await deleteUserSessions(db.db, userId)).toEqual([idOf(kept!)])
   })
 })

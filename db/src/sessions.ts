@@ -119,13 +119,18 @@ export async function deleteSession(db: Kysely<DB>, sessionId: string): Promise<
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute()
 }
 
-/** Ends every session of a user except `keepSessionId` (password reset). */
+/**
+ * Ends every session of a user except `keepSessionId` (password reset).
+ * @returns the ids of the sessions deleted, so their open sync connections can be closed
+ *   once the deletion is committed (issue 6 / security).
+ */
 export async function deleteUserSessions(
   db: Kysely<DB>,
   userId: number,
   keepSessionId?: string,
-): Promise<void> {
+): Promise<string[]> {
   let query = db.deleteFrom('sessions').where('user_id', '=', userId)
   if (keepSessionId) query = query.where('id', '!=', keepSessionId)
-  await query.execute()
+  const rows = await query.returning('id').execute()
+  return rows.map((row) => row.id)
 }

@@ -16,6 +16,7 @@ import { requireAuth, secureCookies } from '../../middleware/session.ts'
 import { toUserJson } from '../user/user-json.ts'
 import {
   authenticate,
+  endSession,
   normalizeEmail,
   registerUser,
   resetPassword,
@@ -24,7 +25,7 @@ import {
   verifyEmail,
 } from './auth-service.ts'
 import { clearSessionCookie, writeSessionCookie } from './session-cookie.ts'
-import { createSession, deleteSession } from '@reelgraph/db'
+import { createSession } from '@reelgraph/db'
 
 const TAG = 'Auth'
 const LOGIN_LIMIT_MESSAGE = 'Too many failed sign-in attempts.'
@@ -32,10 +33,13 @@ const LOGIN_LIMIT_MESSAGE = 'Too many failed sign-in attempts.'
 const RESET_REQUESTED_MESSAGE =
   'If your email is registered, you will receive a password reset link.'
 
-/** Signs the user in: a new session (so a new id at every login) in a fresh cookie. */
+/**
+ * Signs the user in: a new session (so a new id at every login) in a fresh cookie. The
+ * previous session of this browser ends, its sync sockets too.
+ */
 async function startSession(c: Parameters<typeof requireAuth>[0], userId: number): Promise<void> {
   const previous = c.var.auth
-  if (previous) await deleteSession(c.var.db, previous.session.id)
+  if (previous) await endSession(c.var.db, c.var.deps.documents, c.var.logger, previous.session.id)
   const { token, expiresAt } = await createSession(c.var.db, userId)
   writeSessionCookie(c, secureCookies(c), token, expiresAt)
 }
@@ -89,7 +93,7 @@ export const authRoutes = new Hono<AppEnv>()
   )
   .post('/logout', docs({ summary: 'Sign out', tag: TAG, response: okSchema }), async (c) => {
     const auth = c.var.auth
-    if (auth) await deleteSession(c.var.db, auth.session.id)
+    if (auth) await endSession(c.var.db, c.var.deps.documents, c.var.logger, auth.session.id)
     clearSessionCookie(c, secureCookies(c))
     return c.json({ ok: true as const })
   })
@@ -120,7 +124,9 @@ export const authRoutes = new Hono<AppEnv>()
     docs({ summary: 'Set a new password with an emailed token', tag: TAG, response: okSchema }),
     validate('json', resetPasswordInput),
     async (c) => {
-      await resetPassword(c.var.db, c.req.valid('json'), c.var.auth?.session.id)
+      const { documents } = c.var.deps
+      const input = c.req.valid('json')
+      await resetPassword(c.var.db, documents, c.var.logger, input, c.var.auth?.session.id)
       return c.json({
         ok: true as const,
         message: 'Your password has been changed. Sign in with it.',

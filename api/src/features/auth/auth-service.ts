@@ -1,5 +1,6 @@
 import {
   type DB,
+  deleteSession,
   deleteUserSessions,
   generateSecret,
   hashSecretHex,
@@ -12,6 +13,8 @@ import {
   type ResetPasswordInput,
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
+import type { Logger } from 'pino'
+import type { DocumentGateway } from '../../app-env.ts'
 import { EMAIL_VERIFICATION_TOKEN_TTL_MS, PASSWORD_RESET_TOKEN_TTL_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
 import type { Mailer } from '../../services/mailer.ts'
@@ -147,21 +150,61 @@ export async function sendPasswordReset(
 }
 
 /**
+ * Closes the live sync connections of sessions that have just ended (their rows deleted and
+ * committed) on every sync server, so each provider reconnects, is refused
+ * `unauthenticated` and the web app signs the person out (issue 6 / security: "signing out
+ * does not close WebSockets already open"). Never throws: a failure is logged, the sessions
+ * stay ended (their sockets are then refused at their next reconnect).
+ */
+export async function closeSessionSockets(
+  documents: DocumentGateway,
+  logger: Logger,
+  sessionIds: readonly string[],
+): Promise<void> {
+  if (sessionIds.length === 0) return
+  try {
+    await documents.closeSessionConnections(sessionIds)
+  } catch (err) {
+    logger.error(
+      { err, sessions: sessionIds.length },
+      'closing the sync connections of ended sessions failed',
+    )
+  }
+}
+
+/**
+ * Ends one session (logout, or the previous session at sign-in) and closes its live sync
+ * connections ({@link closeSessionSockets}). Throws only when the deletion fails.
+ */
+export async function endSession(
+  db: Kysely<DB>,
+  documents: DocumentGateway,
+  logger: Logger,
+  sessionId: string,
+): Promise<void> {
+  await deleteSession(db, sessionId)
+  await closeSessionSockets(documents, logger, [sessionId])
+}
+
+/**
  * Sets a new password with a reset token. The token is single use: every reset token of
- * the user is deleted, and so is every session but `keepSessionId`. Receiving the email
- * proves the address, so it is marked verified.
+ * the user is deleted, and so is every session but `keepSessionId`; once that is committed
+ * the ended sessions' live sync connections are closed ({@link closeSessionSockets}).
+ * Receiving the email proves the address, so it is marked verified.
  * @throws AppError 400 INVALID_TOKEN for an unknown, used or expired token;
  *   400 WEAK_PASSWORD for a common password.
  */
 export async function resetPassword(
   db: Kysely<DB>,
+  documents: DocumentGateway,
+  logger: Logger,
   input: ResetPasswordInput,
   keepSessionId?: string,
   now = new Date(),
 ): Promise<UserRow> {
   assertNotCommon(input.password)
   const passwordHash = await hashPassword(input.password)
-  return db.transaction().execute(async (trx) => {
+  const { user, endedSessionIds } = await db.transaction().execute(async (trx) => {
     const token = await trx
       .deleteFrom('password_reset_tokens')
       .where('token_hash', '=', hashSecretHex(input.token))
@@ -183,9 +226,11 @@ export async function resetPassword(
       .where('id', '=', token.user_id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await deleteUserSessions(trx, user.id, keepSessionId)
-    return user
+    const endedSessionIds = await deleteUserSessions(trx, user.id, keepSessionId)
+    return { user, endedSessionIds }
   })
+  await closeSessionSockets(documents, logger, endedSessionIds)
+  return user
 }
 
 /** Emails a link that verifies the user's current address. */
