@@ -17,7 +17,9 @@ describe.each(testDatabaseKinds())('project members and invitations on $name', (
     // The real gateway (the sync server of the test app), recorded.
     closeUserConnections = vi.spyOn(t.deps.documents, 'closeUserConnections')
   })
-  beforeEach(() => closeUserConnections.mockClear())
+  beforeEach(() => {
+    closeUserConnections.mockClear()
+  })
   afterAll(() => t.close())
 
   function invite(projectId: number, body: unknown, cookie = owner.cookie) {
