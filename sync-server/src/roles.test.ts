@@ -1,5 +1,4 @@
-import type { DB } from '@reelgraph/db'
-import { type TestDatabase, testDatabaseKinds } from '@reelgraph/db/testing'
+import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   addNode,
   docToGraph,
@@ -7,13 +6,8 @@ import {
   SYNC_ACCESS_CHANGED,
   SYNC_CLOSE_REASONS,
 } from '@reelgraph/shared'
-import type { Kysely } from 'kysely'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createDocumentGateway, type DocumentGateway } from './document-gateway.ts'
-import { type RunningSyncServer, startSyncServer } from './server.ts'
+import { describe, expect, it } from 'vitest'
 import {
-  captureLogger,
-  connectClient,
   createProject,
   createUser,
   removeMember,
@@ -24,27 +18,18 @@ import {
   textNode,
   waitFor,
 } from './testing/sync-test-kit.ts'
+import { useSyncServer } from './testing/sync-fixture.ts'
 
 /** Roles on live connections (issue 6 item 1): viewers read, members removed are cut off. */
 describe.each(testDatabaseKinds())('project roles on sync connections on $name', (kind) => {
-  let database: TestDatabase
-  let db: Kysely<DB>
-  let server: RunningSyncServer
-  let gateway: DocumentGateway
-  const clients: TestClient[] = []
-
-  const connect = (projectId: number, cookie: string) => {
-    const client = connectClient({ port: server.port, projectId, cookie })
-    clients.push(client)
-    return client
-  }
+  const sync = useSyncServer(kind, { debounceMs: 100, maxDebounceMs: 1000, retryBaseMs: 50 })
 
   /** A project of a new owner (holding the sample graph), and a second member with `role`. */
   const sharedProject = async (role: 'editor' | 'viewer') => {
-    const owner = await createUser(db)
-    const member = await createUser(db)
-    const projectId = await createProject(db, owner.userId, sampleGraph())
-    await setMemberRole(db, projectId, member.userId, role)
+    const owner = await createUser(sync.db)
+    const member = await createUser(sync.db)
+    const projectId = await createProject(sync.db, owner.userId, sampleGraph())
+    await setMemberRole(sync.db, projectId, member.userId, role)
     return { owner, member, projectId }
   }
 
@@ -72,7 +57,7 @@ describe.each(testDatabaseKinds())('project roles on sync connections on $name',
     await waitFor(() => writer.isSaved(), 'the editor’s write stored')
     await waitFor(() => getNodesMap(reader.doc).has(accepted.id), 'the viewer sees the edit')
     expect(getNodesMap(writer.doc).has(refused.id)).toBe(false)
-    const stored = await storedGraphs(db, projectId)
+    const stored = await storedGraphs(sync.db, projectId)
     for (const graph of [stored.json, stored.state!]) {
       expect(graph.nodes.map((n) => n.id)).toContain(accepted.id)
       expect(graph.nodes.map((n) => n.id)).not.toContain(refused.id)
@@ -81,35 +66,10 @@ describe.each(testDatabaseKinds())('project roles on sync connections on $name',
     expect(reader.provider.hasUnsyncedChanges).toBe(true)
   }
 
-  beforeAll(async () => {
-    database = await kind.create()
-    db = database.db
-    server = await startSyncServer({
-      db,
-      logger: captureLogger(),
-      port: 0,
-      host: '127.0.0.1',
-      secureCookies: false,
-      debounceMs: 100,
-      maxDebounceMs: 1000,
-      retryBaseMs: 50,
-    })
-    gateway = createDocumentGateway(server.hocuspocus)
-  })
-
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.destroy()
-  })
-
-  afterAll(async () => {
-    await server?.close()
-    await database?.dispose()
-  })
-
   it('lets a viewer see live edits and presence and show its own, and refuses its writes', async () => {
     const { owner, member, projectId } = await sharedProject('viewer')
-    const editor = connect(projectId, owner.cookie)
-    const viewer = connect(projectId, member.cookie)
+    const editor = sync.connect(projectId, owner.cookie)
+    const viewer = sync.connect(projectId, member.cookie)
     await waitFor(() => editor.isSynced() && viewer.isSynced(), 'both providers synced')
     expect(viewer.provider.authorizedScope).toBe('readonly')
     expect(editor.provider.authorizedScope).toBe('read-write')
@@ -134,8 +94,8 @@ describe.each(testDatabaseKinds())('project roles on sync connections on $name',
 
   it('reconnects an editor made viewer read-only, with the access-changed close', async () => {
     const { owner, member, projectId } = await sharedProject('editor')
-    const ownerClient = connect(projectId, owner.cookie)
-    const memberClient = connect(projectId, member.cookie)
+    const ownerClient = sync.connect(projectId, owner.cookie)
+    const memberClient = sync.connect(projectId, member.cookie)
     await waitFor(() => ownerClient.isSynced() && memberClient.isSynced(), 'both synced')
     expect(memberClient.provider.authorizedScope).toBe('read-write')
     const before = textNode('by the editor, while an editor')
@@ -143,8 +103,8 @@ describe.each(testDatabaseKinds())('project roles on sync connections on $name',
     await waitFor(() => memberClient.isAcknowledged(), 'the editor’s write acknowledged')
     await waitFor(() => getNodesMap(ownerClient.doc).has(before.id), 'the owner sees it')
 
-    await setMemberRole(db, projectId, member.userId, 'viewer')
-    await gateway.closeUserConnections(projectId, member.userId)
+    await setMemberRole(sync.db, projectId, member.userId, 'viewer')
+    await sync.gateway.closeUserConnections(projectId, member.userId)
     await waitFor(
       () => memberClient.closes.some((c) => c.code === SYNC_ACCESS_CHANGED.code),
       'the member’s socket closed with access-changed',
@@ -163,17 +123,17 @@ describe.each(testDatabaseKinds())('project roles on sync connections on $name',
 
   it('refuses a removed member as not found, who then hears nothing, and a stranger', async () => {
     const { owner, member, projectId } = await sharedProject('editor')
-    const stranger = await createUser(db)
-    const ownerClient = connect(projectId, owner.cookie)
-    const memberClient = connect(projectId, member.cookie)
+    const stranger = await createUser(sync.db)
+    const ownerClient = sync.connect(projectId, owner.cookie)
+    const memberClient = sync.connect(projectId, member.cookie)
     await waitFor(() => ownerClient.isSynced() && memberClient.isSynced(), 'both synced')
-    const strangerClient = connect(projectId, stranger.cookie)
+    const strangerClient = sync.connect(projectId, stranger.cookie)
     await waitFor(() => strangerClient.refusals.length > 0, 'the stranger refused')
     expect(strangerClient.refusals).toEqual([SYNC_CLOSE_REASONS.notFound])
     expect(getNodesMap(strangerClient.doc).size).toBe(0)
 
-    await removeMember(db, projectId, member.userId)
-    await gateway.closeUserConnections(projectId, member.userId)
+    await removeMember(sync.db, projectId, member.userId)
+    await sync.gateway.closeUserConnections(projectId, member.userId)
     await waitFor(() => memberClient.refusals.length > 0, 'the removed member refused')
     expect(memberClient.refusals).toEqual([SYNC_CLOSE_REASONS.notFound])
     expect(memberClient.provider.isAuthenticated).toBe(false)
@@ -182,7 +142,7 @@ describe.each(testDatabaseKinds())('project roles on sync connections on $name',
     addNode(ownerClient.doc, after)
     await waitFor(() => ownerClient.isSaved(), 'the owner’s edit stored')
     // A second member still connected would have had it by now; the removed one never does.
-    const witness = connect(projectId, owner.cookie)
+    const witness = sync.connect(projectId, owner.cookie)
     await waitFor(() => witness.isSynced() && getNodesMap(witness.doc).has(after.id), 'witness')
     expect(getNodesMap(memberClient.doc).has(after.id)).toBe(false)
     expect(getNodesMap(strangerClient.doc).has(after.id)).toBe(false)
