@@ -1,7 +1,7 @@
 import { MEMBER_MESSAGES } from '@reelgraph/shared'
 import { EyeIcon } from 'lucide-react'
-import { Tooltip } from 'radix-ui'
 import { Badge } from '@/components/ui/badge'
+import { Tooltip } from '@/components/ui/tooltip'
 
 const EXPLANATION = MEMBER_MESSAGES.editorsOnly
 
@@ -11,8 +11,8 @@ const EXPLANATION = MEMBER_MESSAGES.editorsOnly
  */
 export function ViewOnlyBadge() {
   return (
-    <Tooltip.Root>
-      <Tooltip.Trigger asChild>
+    <>
+      <Tooltip content={EXPLANATION} className="max-w-64">
         <Badge
           variant="secondary"
           tabIndex={0}
@@ -22,20 +22,10 @@ export function ViewOnlyBadge() {
           <EyeIcon aria-hidden />
           View only
         </Badge>
-      </Tooltip.Trigger>
+      </Tooltip>
       <span id="view-only-explanation" className="sr-only">
         {EXPLANATION}
       </span>
-      <Tooltip.Portal>
-        <Tooltip.Content
-          side="bottom"
-          sideOffset={6}
-          className="z-50 max-w-64 rounded-md bg-foreground px-2 py-1 text-background text-xs shadow-md"
-        >
-          {EXPLANATION}
-          <Tooltip.Arrow className="fill-foreground" />
-        </Tooltip.Content>
-      </Tooltip.Portal>
-    </Tooltip.Root>
+    </>
   )
 }

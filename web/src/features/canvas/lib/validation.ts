@@ -90,3 +90,34 @@ export function seedIssue(value: string): string | null {
   }
   return null
 }
+
+/** A number field's range (what its input offers) and its check. */
+export interface NumberRule {
+  min: number
+  max: number
+  step: number
+  validate: (value: number) => string | null
+}
+
+/** The image generator's number fields, with the spec §5 ranges and their checks. */
+export const IMAGE_NUMBER_RULES = {
+  width: {
+    min: IMAGE_SIZE_MIN_PX,
+    max: IMAGE_SIZE_MAX_PX,
+    step: IMAGE_SIZE_STEP_PX,
+    validate: (value) => imageSizeIssue(value, 'Width'),
+  },
+  height: {
+    min: IMAGE_SIZE_MIN_PX,
+    max: IMAGE_SIZE_MAX_PX,
+    step: IMAGE_SIZE_STEP_PX,
+    validate: (value) => imageSizeIssue(value, 'Height'),
+  },
+  steps: { min: IMAGE_STEPS_MIN, max: IMAGE_STEPS_MAX, step: 1, validate: stepsIssue },
+  guidance: {
+    min: IMAGE_GUIDANCE_MIN,
+    max: IMAGE_GUIDANCE_MAX,
+    step: IMAGE_GUIDANCE_STEP,
+    validate: guidanceIssue,
+  },
+} satisfies Record<string, NumberRule>

@@ -4,14 +4,13 @@ import { TypeIcon } from 'lucide-react'
 import { memo } from 'react'
 import { useGenerateScenes } from '@/lib/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
-import { useCompactNodes } from '../hooks/use-compact-nodes'
-import { useGenerationInfo, useGenerationRun } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
+import { useNodeGeneration } from '../hooks/use-node-generation'
 import { buildScenesRequest, scenesResult } from '../lib/generation'
 import type { EditableTextNode as EditableTextFlowNode } from '../lib/node-types'
 import { sceneGenerationIssue } from '../lib/validation'
 import { GenerateButton } from './generate-button'
-import { SliderField, TextAreaField } from './node-fields'
+import { SliderField, TextField } from './node-fields'
 import { NodeShell } from './node-shell'
 
 /**
@@ -24,20 +23,13 @@ export const EditableTextNode = memo(function EditableTextNode({
   selected,
 }: NodeProps<EditableTextFlowNode>) {
   const data = useNodeData(id, 'editable-text')
-  const { updateNodeData, addGraph, getNode } = useCanvasActions()
-  const compact = useCompactNodes()
-  const info = useGenerationInfo('scenes')
-  const generation = useGenerationRun('scenes', useGenerateScenes())
+  const { updateNodeData } = useCanvasActions()
+  const { button, generate } = useNodeGeneration(id, 'scenes', useGenerateScenes())
   if (!data) return null
   const issue = sceneGenerationIssue(data)
-  const generate = () => {
-    const clickedAt = getNode(id)?.position
-    if (issue || !clickedAt) return
-    void generation.run(buildScenesRequest(data), ({ scenes }) => {
-      // Where the node is now; if it was deleted meanwhile, where it was (the result was paid for).
-      const textNode = getNode(id) ?? { id, position: clickedAt }
-      addGraph(scenesResult(textNode, scenes))
-    })
+  const onGenerate = () => {
+    if (issue) return
+    generate(buildScenesRequest(data), (textNode, { scenes }) => scenesResult(textNode, scenes))
   }
   return (
     <NodeShell
@@ -45,11 +37,10 @@ export const EditableTextNode = memo(function EditableTextNode({
       icon={TypeIcon}
       selected={selected}
       connectionPoints={data.connectionPoints}
-      compact={compact}
       summary={data.content}
       accent="bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
     >
-      <TextAreaField
+      <TextField
         label="Content"
         rows={6}
         value={data.content}
@@ -63,14 +54,7 @@ export const EditableTextNode = memo(function EditableTextNode({
         max={SCENE_COUNT_MAX}
         onChange={(sceneCount) => updateNodeData(id, { sceneCount })}
       />
-      <GenerateButton
-        label="Generate Scenes"
-        info={info}
-        issue={issue}
-        busy={generation.busy}
-        error={generation.error}
-        onGenerate={generate}
-      />
+      <GenerateButton label="Generate Scenes" issue={issue} {...button} onGenerate={onGenerate} />
     </NodeShell>
   )
 })

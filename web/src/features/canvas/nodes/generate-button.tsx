@@ -1,9 +1,9 @@
 import { SparklesIcon, WifiOffIcon } from 'lucide-react'
-import { Tooltip } from 'radix-ui'
 import { useId } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
+import { Tooltip } from '@/components/ui/tooltip'
 import { useCanEdit } from '../hooks/use-can-edit'
 import type { GenerationInfo } from '../hooks/use-generation'
 import { buttonLabelWithCost } from '../lib/generation'
@@ -53,29 +53,17 @@ export function GenerateButton({
         {busy ? 'Generating...' : buttonLabelWithCost(label, info.cost)}
       </Button>
       {info.offline ? (
-        <Tooltip.Root>
-          <Tooltip.Trigger asChild>
-            <Badge
-              variant="secondary"
-              tabIndex={0}
-              className="nodrag outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-              aria-label={`Offline draft: ${explanation}`}
-            >
-              <WifiOffIcon aria-hidden />
-              Offline draft
-            </Badge>
-          </Tooltip.Trigger>
-          <Tooltip.Portal>
-            <Tooltip.Content
-              side="bottom"
-              sideOffset={6}
-              className="z-50 max-w-60 rounded-md bg-foreground px-2 py-1 text-background text-xs shadow-md"
-            >
-              {explanation}
-              <Tooltip.Arrow className="fill-foreground" />
-            </Tooltip.Content>
-          </Tooltip.Portal>
-        </Tooltip.Root>
+        <Tooltip content={explanation} className="max-w-60">
+          <Badge
+            variant="secondary"
+            tabIndex={0}
+            className="nodrag outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+            aria-label={`Offline draft: ${explanation}`}
+          >
+            <WifiOffIcon aria-hidden />
+            Offline draft
+          </Badge>
+        </Tooltip>
       ) : null}
       {issue ? (
         <p id={`${id}-issue`} className="text-muted-foreground text-xs">

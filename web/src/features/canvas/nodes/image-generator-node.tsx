@@ -1,21 +1,11 @@
-import {
-  IMAGE_GUIDANCE_MAX,
-  IMAGE_GUIDANCE_MIN,
-  IMAGE_GUIDANCE_STEP,
-  IMAGE_SIZE_MAX_PX,
-  IMAGE_SIZE_MIN_PX,
-  IMAGE_SIZE_STEP_PX,
-  IMAGE_STEPS_MAX,
-  IMAGE_STEPS_MIN,
-} from '@reelgraph/shared'
 import type { NodeProps } from '@xyflow/react'
 import { ImagePlusIcon } from 'lucide-react'
 import { memo, useEffect, useMemo } from 'react'
 import { useGenerateImage, useImageModels } from '@/lib/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
-import { useCompactNodes } from '../hooks/use-compact-nodes'
-import { useGenerationInfo, useGenerationRun, useProjectId } from '../hooks/use-generation'
+import { useProjectId } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
+import { useNodeGeneration } from '../hooks/use-node-generation'
 import {
   buildImageRequest,
   firstModelSelection,
@@ -24,19 +14,10 @@ import {
   versionOptionsOf,
 } from '../lib/generation'
 import type { ImageGeneratorNode as ImageGeneratorFlowNode } from '../lib/node-types'
-import {
-  guidanceIssue,
-  imageGenerationIssue,
-  imageSizeIssue,
-  seedIssue,
-  stepsIssue,
-} from '../lib/validation'
+import { IMAGE_NUMBER_RULES, imageGenerationIssue, seedIssue } from '../lib/validation'
 import { GenerateButton } from './generate-button'
-import { NumberField, SelectField, TextAreaField, TextField } from './node-fields'
+import { NumberField, SelectField, TextField } from './node-fields'
 import { NodeShell } from './node-shell'
-
-const widthIssue = (n: number) => imageSizeIssue(n, 'Width')
-const heightIssue = (n: number) => imageSizeIssue(n, 'Height')
 
 /**
  * Image generator: prompt (filled from a connected scene's visuals), negative prompt,
@@ -50,11 +31,9 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
   selected,
 }: NodeProps<ImageGeneratorFlowNode>) {
   const data = useNodeData(id, 'image-generator')
-  const { updateNodeData, fillNodeDefaults, addGraph, getNode } = useCanvasActions()
-  const compact = useCompactNodes()
+  const { updateNodeData, fillNodeDefaults } = useCanvasActions()
   const projectId = useProjectId()
-  const info = useGenerationInfo('image')
-  const generation = useGenerationRun('image', useGenerateImage())
+  const { button, generate } = useNodeGeneration(id, 'image', useGenerateImage())
   const models = useImageModels()
   const items = models.data?.items
   const modelOptions = useMemo(
@@ -80,15 +59,10 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
 
   if (!data) return null
   const issue = imageGenerationIssue(data)
-  const generate = () => {
-    const clickedAt = getNode(id)?.position
-    if (issue || projectId === null || !clickedAt) return
+  const onGenerate = () => {
+    if (issue || projectId === null) return
     const request = buildImageRequest(projectId, data)
-    void generation.run(request, (answer) => {
-      // Where the node is now; if it was deleted meanwhile, where it was (the result was paid for).
-      const generator = getNode(id) ?? { id, position: clickedAt }
-      addGraph(imageResult(generator, request, answer))
-    })
+    generate(request, (generator, answer) => imageResult(generator, request, answer))
   }
   return (
     <NodeShell
@@ -96,18 +70,18 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
       icon={ImagePlusIcon}
       selected={selected}
       connectionPoints={data.connectionPoints}
-      compact={compact}
       summary={data.prompt}
       accent="bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
     >
-      <TextAreaField
+      <TextField
         label="Prompt"
+        rows={3}
         value={data.prompt}
         placeholder="Describe the image"
         hint={data.promptFromScene === 'true' ? 'Copied from a scene’s visuals.' : undefined}
         onChange={(prompt) => updateNodeData(id, { prompt })}
       />
-      <TextAreaField
+      <TextField
         label="Negative prompt"
         rows={2}
         value={data.negativePrompt}
@@ -137,37 +111,25 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
         <NumberField
           label="Width"
           value={data.width}
-          min={IMAGE_SIZE_MIN_PX}
-          max={IMAGE_SIZE_MAX_PX}
-          step={IMAGE_SIZE_STEP_PX}
-          validate={widthIssue}
+          {...IMAGE_NUMBER_RULES.width}
           onCommit={(width) => updateNodeData(id, { width })}
         />
         <NumberField
           label="Height"
           value={data.height}
-          min={IMAGE_SIZE_MIN_PX}
-          max={IMAGE_SIZE_MAX_PX}
-          step={IMAGE_SIZE_STEP_PX}
-          validate={heightIssue}
+          {...IMAGE_NUMBER_RULES.height}
           onCommit={(height) => updateNodeData(id, { height })}
         />
         <NumberField
           label="Steps"
           value={data.numInferenceSteps}
-          min={IMAGE_STEPS_MIN}
-          max={IMAGE_STEPS_MAX}
-          step={1}
-          validate={stepsIssue}
+          {...IMAGE_NUMBER_RULES.steps}
           onCommit={(numInferenceSteps) => updateNodeData(id, { numInferenceSteps })}
         />
         <NumberField
           label="Guidance"
           value={data.guidanceScale}
-          min={IMAGE_GUIDANCE_MIN}
-          max={IMAGE_GUIDANCE_MAX}
-          step={IMAGE_GUIDANCE_STEP}
-          validate={guidanceIssue}
+          {...IMAGE_NUMBER_RULES.guidance}
           onCommit={(guidanceScale) => updateNodeData(id, { guidanceScale })}
         />
       </div>
@@ -179,14 +141,7 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
         hint="Leave empty for a random seed."
         onChange={(seed) => updateNodeData(id, { seed })}
       />
-      <GenerateButton
-        label="Generate Image"
-        info={info}
-        issue={issue}
-        busy={generation.busy}
-        error={generation.error}
-        onGenerate={generate}
-      />
+      <GenerateButton label="Generate Image" issue={issue} {...button} onGenerate={onGenerate} />
     </NodeShell>
   )
 })

@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useState } from 'react'
+import { type ChangeEvent, type ReactNode, useId, useState } from 'react'
 import { cn } from '@/lib/utils'
 import { useCanEdit } from '../hooks/use-can-edit'
 
@@ -49,35 +49,8 @@ function describedBy(id: string, error?: string | null, hint?: ReactNode): strin
   return hint ? `${id}-hint` : undefined
 }
 
-/** A one-line text field. */
+/** A text field: one line, or with `rows` a multi-line box of that many rows. */
 export function TextField(props: {
-  label: string
-  value: string
-  onChange: (value: string) => void
-  placeholder?: string
-  error?: string | null
-  hint?: ReactNode
-}) {
-  const id = useId()
-  const readOnly = !useCanEdit()
-  return (
-    <FieldFrame id={id} label={props.label} error={props.error} hint={props.hint}>
-      <input
-        id={id}
-        className={cn(controlClass, 'h-8 read-only:bg-muted/40')}
-        readOnly={readOnly}
-        value={props.value}
-        placeholder={props.placeholder}
-        onChange={(e) => props.onChange(e.target.value)}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy(id, props.error, props.hint)}
-      />
-    </FieldFrame>
-  )
-}
-
-/** A multi-line text field. */
-export function TextAreaField(props: {
   label: string
   value: string
   onChange: (value: string) => void
@@ -88,23 +61,31 @@ export function TextAreaField(props: {
 }) {
   const id = useId()
   const readOnly = !useCanEdit()
+  const control = {
+    id,
+    readOnly,
+    value: props.value,
+    placeholder: props.placeholder,
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      props.onChange(e.target.value),
+    'aria-invalid': props.error ? true : undefined,
+    'aria-describedby': describedBy(id, props.error, props.hint),
+  }
   return (
     <FieldFrame id={id} label={props.label} error={props.error} hint={props.hint}>
-      <textarea
-        id={id}
-        readOnly={readOnly}
-        // Scrollable boxes are costly to composite on large canvases: scroll only while focused.
-        className={cn(
-          controlClass,
-          'nowheel resize-y overflow-hidden read-only:bg-muted/40 focus:overflow-auto',
-        )}
-        rows={props.rows ?? 3}
-        value={props.value}
-        placeholder={props.placeholder}
-        onChange={(e) => props.onChange(e.target.value)}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy(id, props.error, props.hint)}
-      />
+      {props.rows === undefined ? (
+        <input className={cn(controlClass, 'h-8 read-only:bg-muted/40')} {...control} />
+      ) : (
+        <textarea
+          // Scrollable boxes are costly to composite on large canvases: scroll only while focused.
+          className={cn(
+            controlClass,
+            'nowheel resize-y overflow-hidden read-only:bg-muted/40 focus:overflow-auto',
+          )}
+          rows={props.rows}
+          {...control}
+        />
+      )}
     </FieldFrame>
   )
 }

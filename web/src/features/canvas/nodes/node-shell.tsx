@@ -10,7 +10,10 @@ import { Handle, Position, useNodeId } from '@xyflow/react'
 import type { LucideIcon } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { cn } from '@/lib/utils'
+import { useCompactNodes } from '../hooks/use-compact-nodes'
 import { useRemoteSelectionColors } from '../hooks/use-presence'
+
+const HANDLE_CLASS = 'size-3! border-2! border-background! bg-primary!'
 
 /** Props of {@link NodeShell}. */
 export interface NodeShellProps {
@@ -24,10 +27,9 @@ export interface NodeShellProps {
   /** Header accent: one colour per node type. */
   accent: string
   /**
-   * Zoomed far out: show `summary` in large type instead of the fields (see
-   * `CANVAS_COMPACT_NODE_ZOOM`); the handles stay, so connections still attach.
+   * Zoomed far out (see `CANVAS_COMPACT_NODE_ZOOM`), a node with a summary shows it in large
+   * type instead of the fields; the handles stay, so connections still attach.
    */
-  compact?: boolean
   summary?: string
   children: ReactNode
 }
@@ -44,10 +46,10 @@ export function NodeShell({
   connectionPoints,
   wide,
   accent,
-  compact,
   summary,
   children,
 }: NodeShellProps) {
+  const compact = useCompactNodes() && summary !== undefined
   const input = connectionPoints === 'input' || connectionPoints === 'both'
   const output = connectionPoints === 'output' || connectionPoints === 'both'
   // Selected by someone else: an outline in their colour (a second user's as a halo).
@@ -79,7 +81,7 @@ export function NodeShell({
         <Handle
           type="target"
           position={Position.Left}
-          className="size-3! border-2! border-background! bg-primary!"
+          className={HANDLE_CLASS}
           aria-label={`${label} input`}
         />
       ) : null}
@@ -87,7 +89,7 @@ export function NodeShell({
         <Handle
           type="source"
           position={Position.Right}
-          className="size-3! border-2! border-background! bg-primary!"
+          className={HANDLE_CLASS}
           aria-label={`${label} output`}
         />
       ) : null}

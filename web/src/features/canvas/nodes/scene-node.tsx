@@ -5,12 +5,11 @@ import { Button } from '@/components/ui/button'
 import { toast } from '@/hooks/use-toast'
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
-import { useCompactNodes } from '../hooks/use-compact-nodes'
 import { useNodeData } from '../hooks/use-node-data'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { imageGeneratorForScene } from '../lib/generation'
 import type { SceneNode as SceneFlowNode } from '../lib/node-types'
-import { TextAreaField, TextField } from './node-fields'
+import { TextField } from './node-fields'
 import { NodeShell } from './node-shell'
 
 /**
@@ -22,7 +21,6 @@ export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<Sce
   const data = useNodeData(id, 'scene')
   const { updateNodeData, addGraph, getNode } = useCanvasActions()
   const canEdit = useCanEdit()
-  const compact = useCompactNodes()
   if (!data) return null
   const createImageGenerator = () => {
     const scene = getNode(id)
@@ -43,7 +41,6 @@ export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<Sce
       icon={ClapperboardIcon}
       selected={selected}
       connectionPoints={data.connectionPoints}
-      compact={compact}
       summary={data.visuals || data.narration}
       accent="bg-sky-50 text-sky-900 dark:bg-sky-950 dark:text-sky-100"
     >
@@ -52,14 +49,16 @@ export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<Sce
         value={data.sceneNumber}
         onChange={(sceneNumber) => updateNodeData(id, { sceneNumber })}
       />
-      <TextAreaField
+      <TextField
         label="Narration"
+        rows={3}
         value={data.narration}
         placeholder="What the narrator says"
         onChange={(narration) => updateNodeData(id, { narration })}
       />
-      <TextAreaField
+      <TextField
         label="Visuals"
+        rows={3}
         value={data.visuals}
         placeholder="What the viewer sees"
         hint="Connect an image generator to use these as its prompt."

@@ -4,9 +4,8 @@ import { FileTextIcon } from 'lucide-react'
 import { memo } from 'react'
 import { useGenerateScript } from '@/lib/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
-import { useCompactNodes } from '../hooks/use-compact-nodes'
-import { useGenerationInfo, useGenerationRun } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
+import { useNodeGeneration } from '../hooks/use-node-generation'
 import { buildScriptRequest, scriptResult } from '../lib/generation'
 import type { ScriptGeneratorNode as ScriptGeneratorFlowNode } from '../lib/node-types'
 import { scriptGenerationIssue } from '../lib/validation'
@@ -25,20 +24,13 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   selected,
 }: NodeProps<ScriptGeneratorFlowNode>) {
   const data = useNodeData(id, 'script-generator')
-  const { updateNodeData, addGraph, getNode } = useCanvasActions()
-  const compact = useCompactNodes()
-  const info = useGenerationInfo('script')
-  const generation = useGenerationRun('script', useGenerateScript())
+  const { updateNodeData } = useCanvasActions()
+  const { button, generate } = useNodeGeneration(id, 'script', useGenerateScript())
   if (!data) return null
   const issue = scriptGenerationIssue(data)
-  const generate = () => {
-    const clickedAt = getNode(id)?.position
-    if (issue || !clickedAt) return
-    void generation.run(buildScriptRequest(data), ({ script }) => {
-      // Where the node is now; if it was deleted meanwhile, where it was (the result was paid for).
-      const generator = getNode(id) ?? { id, position: clickedAt }
-      addGraph(scriptResult(generator, script))
-    })
+  const onGenerate = () => {
+    if (issue) return
+    generate(buildScriptRequest(data), (generator, { script }) => scriptResult(generator, script))
   }
   return (
     <NodeShell
@@ -46,7 +38,6 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
       icon={FileTextIcon}
       selected={selected}
       connectionPoints={data.connectionPoints}
-      compact={compact}
       summary={data.topic}
       accent="bg-violet-50 text-violet-900 dark:bg-violet-950 dark:text-violet-100"
     >
@@ -74,14 +65,7 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
         options={SCRIPT_FORMATS}
         onChange={(format) => updateNodeData(id, { format })}
       />
-      <GenerateButton
-        label="Generate Script"
-        info={info}
-        issue={issue}
-        busy={generation.busy}
-        error={generation.error}
-        onGenerate={generate}
-      />
+      <GenerateButton label="Generate Script" issue={issue} {...button} onGenerate={onGenerate} />
     </NodeShell>
   )
 })
