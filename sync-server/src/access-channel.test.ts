@@ -131,10 +131,7 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
     })
 
     afterAll(async () => {
-      if (b && b.child.exitCode === null && b.child.signalCode === null) {
-        b.child.kill('SIGTERM')
-        await b.exited
-      }
+      await b?.stop()
       await a?.close()
       await database?.dispose()
     })

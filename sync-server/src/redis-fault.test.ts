@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import { type TestDatabase, testDatabaseKinds } from '@reelgraph/db/testing'
 import { addNode, docToGraph, getNodesMap, updateNodeData } from '@reelgraph/shared'
-import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import {
+  childDatabaseUrl,
   connectClient,
   createProject,
   createUser,
@@ -27,14 +27,11 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
     it('loses no acknowledged edit when one is SIGKILLed while clients edit', async () => {
       const database: TestDatabase = await postgres[0]!.create()
       const db = database.db
-      const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(db)
-      const url = new URL(process.env.TEST_DATABASE_URL ?? '')
-      url.pathname = `/${rows[0]?.name}`
       const { userId, cookie } = await createUser(db)
       const projectId = await createProject(db, userId, sampleGraph())
       const args = [
         '--database-url',
-        url.toString(),
+        await childDatabaseUrl(db),
         '--redis-url',
         REDIS_URL!,
         '--redis-prefix',
@@ -117,12 +114,7 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
         throw new Error(`${(err as Error).message}\nchild stderr:\n${logs}`, { cause: err })
       } finally {
         for (const client of clients) client.destroy()
-        for (const p of processes) {
-          if (p.child.exitCode === null && p.child.signalCode === null) {
-            p.child.kill('SIGTERM')
-            await p.exited
-          }
-        }
+        for (const p of processes) await p.stop()
         await database.dispose()
       }
     })

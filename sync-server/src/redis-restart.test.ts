@@ -150,12 +150,7 @@ describe.skipIf(!redisServerBinary() || postgres.length === 0)(
         throw new Error(`${(err as Error).message}\nchild stderr:\n${logs}`, { cause: err })
       } finally {
         for (const client of clients) client.destroy()
-        for (const p of processes) {
-          if (p.child.exitCode === null && p.child.signalCode === null) {
-            p.child.kill('SIGTERM')
-            await p.exited
-          }
-        }
+        for (const p of processes) await p.stop()
         await redis?.kill()
         await database.dispose()
       }

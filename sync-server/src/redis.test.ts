@@ -5,7 +5,6 @@ import { type TestDatabase, testDatabaseKinds } from '@reelgraph/db/testing'
 import { addNode, docToGraph, getNodesMap, type Graph, updateNodeData } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import * as Y from 'yjs'
 import { createDocumentGateway } from './document-gateway.ts'
 import { redisConnection } from './extensions/redis.ts'
 import { type RunningSyncServer, startSyncServer } from './server.ts'
@@ -15,6 +14,7 @@ import {
   createProject,
   createUser,
   sampleGraph,
+  storedGraphs,
   type TestClient,
   textNode,
   waitFor,
@@ -50,11 +50,12 @@ describe.skipIf(!REDIS_URL).each(testDatabaseKinds())(
     /** One namespace per run, so parallel runs on the same Redis do not hear each other. */
     const prefix = `reelgraph-test-${randomUUID()}`
 
-    const start = () =>
+    /** A server on `port` (0: a free one; a restarted server reuses its old port). */
+    const start = (port = 0) =>
       startSyncServer({
         db,
         logger,
-        port: 0,
+        port,
         host: '127.0.0.1',
         secureCookies: false,
         debounceMs: 100,
@@ -68,24 +69,6 @@ describe.skipIf(!REDIS_URL).each(testDatabaseKinds())(
       const client = connectClient({ port: server.port, projectId, cookie })
       clients.push(client)
       return client
-    }
-
-    /** The materialized JSON and the stored Yjs state (as a graph) of a project. */
-    const stored = async (projectId: number): Promise<{ json: Graph; state: Graph | null }> => {
-      const row = await db
-        .selectFrom('projects')
-        .leftJoin('project_documents', 'project_documents.project_id', 'projects.id')
-        .select(['projects.nodes', 'projects.connections', 'project_documents.state'])
-        .where('projects.id', '=', projectId)
-        .executeTakeFirstOrThrow()
-      let state: Graph | null = null
-      if (row.state) {
-        const doc = new Y.Doc()
-        Y.applyUpdate(doc, row.state)
-        state = docToGraph(doc)
-        doc.destroy()
-      }
-      return { json: { nodes: row.nodes, connections: row.connections } as Graph, state }
     }
 
     const sameJson = (x: unknown, y: unknown) => isDeepStrictEqual(x, y)
@@ -137,7 +120,7 @@ describe.skipIf(!REDIS_URL).each(testDatabaseKinds())(
 
       await waitFor(() => alice.isSaved() && bob.isSaved(), 'both clients told it is saved')
       const row = await waitFor(async () => {
-        const s = await stored(projectId)
+        const s = await storedGraphs(db, projectId)
         return sameJson(s.state, graph) && sameJson(s.json, graph) ? s : null
       }, 'the database holds the merged graph')
       // Each node exactly once, in the JSON and in the Yjs state.
@@ -153,7 +136,7 @@ describe.skipIf(!REDIS_URL).each(testDatabaseKinds())(
       const next: Graph = { nodes: [textNode('rest', 50)], connections: [] }
       await createDocumentGateway(a.hocuspocus).applyGraph(projectId, next)
       await waitFor(() => sameJson(docToGraph(bob.doc), next), 'bob sees the REST change')
-      const row = await stored(projectId)
+      const row = await storedGraphs(db, projectId)
       expect(row.json).toEqual(next)
       expect(row.state).toEqual(next)
     })
@@ -172,7 +155,7 @@ describe.skipIf(!REDIS_URL).each(testDatabaseKinds())(
       addNode(alice.doc, offline)
       await waitFor(() => bob.isSaved(), 'bob’s edit stored by B')
 
-      a = await startSyncServerOn(port)
+      a = await start(port)
       await waitFor(
         () =>
           getNodesMap(alice.doc).has(whileAway.id) &&
@@ -183,25 +166,9 @@ describe.skipIf(!REDIS_URL).each(testDatabaseKinds())(
       )
       const graph = docToGraph(bob.doc)
       await waitFor(async () => {
-        const s = await stored(projectId)
+        const s = await storedGraphs(db, projectId)
         return sameJson(s.state, graph) && sameJson(s.json, graph)
       }, 'the database holds both edits')
     })
-
-    /** A restarted server A on its old port (the provider reconnects to the same URL). */
-    async function startSyncServerOn(port: number): Promise<RunningSyncServer> {
-      return startSyncServer({
-        db,
-        logger,
-        port,
-        host: '127.0.0.1',
-        secureCookies: false,
-        debounceMs: 100,
-        maxDebounceMs: 1000,
-        retryBaseMs: 50,
-        redisUrl: REDIS_URL,
-        redisPrefix: prefix,
-      })
-    }
   },
 )

@@ -1,11 +1,15 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createDb, type DB, migrateToLatest } from '@reelgraph/db'
-import type { Kysely } from 'kysely'
+import { createDb, migrateToLatest } from '@reelgraph/db'
 import { attachSyncServer } from './attach.ts'
-import { closeSyncServer, createSyncServer, type SyncServer } from './create-sync-server.ts'
+import {
+  closeSyncServer,
+  createSyncServer,
+  type SyncServer,
+  type SyncServerOptions,
+} from './create-sync-server.ts'
 import { loadSyncEnv } from './env.ts'
-import { createSyncLogger, type SyncLogger } from './logger.ts'
+import { createSyncLogger } from './logger.ts'
 
 /** A listening sync server and how to stop it. */
 export interface RunningSyncServer {
@@ -19,19 +23,11 @@ export interface RunningSyncServer {
   close(): Promise<void>
 }
 
-export interface StartSyncServerOptions {
-  db: Kysely<DB>
-  logger: SyncLogger
+/** {@link SyncServerOptions} and where to listen. */
+export interface StartSyncServerOptions extends SyncServerOptions {
   /** 0 picks a free port (tests). */
   port: number
   host?: string | undefined
-  secureCookies: boolean
-  allowedOrigins?: readonly string[] | undefined
-  debounceMs?: number | undefined
-  maxDebounceMs?: number | undefined
-  retryBaseMs?: number | undefined
-  redisUrl?: string | undefined
-  redisPrefix?: string | undefined
 }
 
 /**

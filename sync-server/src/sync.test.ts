@@ -1,5 +1,4 @@
-import { type DB } from '@reelgraph/db'
-import { type TestDatabase, testDatabaseKinds } from '@reelgraph/db/testing'
+import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   addNode,
   docToGraph,
@@ -8,20 +7,20 @@ import {
   SYNC_CLOSE_REASONS,
   updateNodeData,
 } from '@reelgraph/shared'
-import { type Kysely, sql } from 'kysely'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
-import { createDocumentGateway, type DocumentGateway } from './document-gateway.ts'
 import { AuthExtension } from './extensions/auth.ts'
 import { PersistenceExtension } from './extensions/persistence.ts'
-import { type RunningSyncServer, startSyncServer } from './server.ts'
+import { type StartSyncServerOptions, startSyncServer } from './server.ts'
+import { useSyncServer } from './testing/sync-fixture.ts'
 import {
   captureLogger,
-  connectClient,
   createProject,
   createUser,
   sampleGraph,
+  storedGraphs,
   type TestClient,
   textNode,
   waitFor,
@@ -32,21 +31,27 @@ const DEBOUNCE_MS = 100
 const MAX_DEBOUNCE_MS = 1000
 
 describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
-  let database: TestDatabase
-  let db: Kysely<DB>
-  let server: RunningSyncServer
-  let gateway: DocumentGateway
   const logger = captureLogger()
-  const clients: TestClient[] = []
+  const sync = useSyncServer(kind, {
+    logger,
+    debounceMs: DEBOUNCE_MS,
+    maxDebounceMs: MAX_DEBOUNCE_MS,
+    retryBaseMs: 50,
+  })
 
-  const connect = (options: { projectId: number; cookie?: string | undefined; doc?: Y.Doc }) => {
-    const client = connectClient({ port: server.port, ...options })
-    clients.push(client)
-    return client
-  }
+  /** Another server on the same database, beside the fixture's. */
+  const startAnother = (options: Partial<StartSyncServerOptions>) =>
+    startSyncServer({
+      db: sync.db,
+      logger,
+      port: 0,
+      host: '127.0.0.1',
+      secureCookies: false,
+      ...options,
+    })
 
   const storedRow = (projectId: number) =>
-    db
+    sync.db
       .selectFrom('projects')
       .leftJoin('project_documents', 'project_documents.project_id', 'projects.id')
       .select([
@@ -59,44 +64,13 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
       .executeTakeFirstOrThrow()
 
   /** The stored Yjs state, loaded into a fresh doc, as REST JSON. */
-  const storedDocGraph = async (projectId: number) => {
-    const row = await storedRow(projectId)
-    if (!row.state) return null
-    const doc = new Y.Doc()
-    Y.applyUpdate(doc, row.state)
-    return docToGraph(doc)
-  }
-
-  beforeAll(async () => {
-    database = await kind.create()
-    db = database.db
-    server = await startSyncServer({
-      db,
-      logger,
-      port: 0,
-      host: '127.0.0.1',
-      secureCookies: false,
-      debounceMs: DEBOUNCE_MS,
-      maxDebounceMs: MAX_DEBOUNCE_MS,
-      retryBaseMs: 50,
-    })
-    gateway = createDocumentGateway(server.hocuspocus)
-  })
-
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.destroy()
-  })
-
-  afterAll(async () => {
-    await server?.close()
-    await database?.dispose()
-  })
+  const storedDocGraph = async (projectId: number) => (await storedGraphs(sync.db, projectId)).state
 
   it('syncs two providers of the same project both ways', async () => {
-    const { userId, cookie } = await createUser(db)
-    const projectId = await createProject(db, userId)
-    const alice = connect({ projectId, cookie })
-    const bob = connect({ projectId, cookie })
+    const { userId, cookie } = await createUser(sync.db)
+    const projectId = await createProject(sync.db, userId)
+    const alice = sync.connect(projectId, cookie)
+    const bob = sync.connect(projectId, cookie)
     await waitFor(() => alice.isSynced() && bob.isSynced(), 'both providers synced')
 
     const a = textNode('from alice')
@@ -111,13 +85,13 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
   })
 
   it('refuses no cookie, a bad cookie and another user’s project with the shared reasons', async () => {
-    const owner = await createUser(db)
-    const stranger = await createUser(db)
-    const projectId = await createProject(db, owner.userId, sampleGraph())
-    const anonymous = connect({ projectId })
-    const forged = connect({ projectId, cookie: 'session=abcdefgh.ijklmnop' })
-    const other = connect({ projectId, cookie: stranger.cookie })
-    const missing = connect({ projectId: 2_000_000_000, cookie: owner.cookie })
+    const owner = await createUser(sync.db)
+    const stranger = await createUser(sync.db)
+    const projectId = await createProject(sync.db, owner.userId, sampleGraph())
+    const anonymous = sync.connect(projectId)
+    const forged = sync.connect(projectId, 'session=abcdefgh.ijklmnop')
+    const other = sync.connect(projectId, stranger.cookie)
+    const missing = sync.connect(2_000_000_000, owner.cookie)
     await waitFor(
       () => [anonymous, forged, other, missing].every((c) => c.refusals.length > 0),
       'four refusals',
@@ -135,11 +109,11 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
   })
 
   it('checks the secure cookie name and the browser Origin when configured', async () => {
-    const { userId, cookie } = await createUser(db)
-    const projectId = await createProject(db, userId)
+    const { userId, cookie } = await createUser(sync.db)
+    const projectId = await createProject(sync.db, userId)
     const token = cookie.slice('session='.length)
     const auth = new AuthExtension({
-      db,
+      db: sync.db,
       logger,
       secureCookies: true,
       allowedOrigins: ['https://app.example'],
@@ -172,24 +146,16 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
   })
 
   it('seeds a document from the project JSON exactly once, even when two servers race', async () => {
-    const { userId, cookie } = await createUser(db)
+    const { userId, cookie } = await createUser(sync.db)
     const graph = sampleGraph()
-    const projectId = await createProject(db, userId, graph)
-    const second = await startSyncServer({
-      db,
-      logger,
-      port: 0,
-      host: '127.0.0.1',
-      secureCookies: false,
-      debounceMs: DEBOUNCE_MS,
-    })
+    const projectId = await createProject(sync.db, userId, graph)
+    const second = await startAnother({ debounceMs: DEBOUNCE_MS })
     try {
       const seededBefore = logger.entries.filter(
         (e) => e.msg === 'project document loaded' && (e.obj as { seeded?: boolean }).seeded,
       ).length
-      const alice = connect({ projectId, cookie })
-      const bob = connectClient({ port: second.port, projectId, cookie })
-      clients.push(bob)
+      const alice = sync.connect(projectId, cookie)
+      const bob = sync.connect(projectId, cookie, second)
       await waitFor(() => alice.isSynced() && bob.isSynced(), 'both providers synced')
       expect(docToGraph(alice.doc)).toEqual(graph)
       expect(docToGraph(bob.doc)).toEqual(graph)
@@ -202,7 +168,7 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
         (e) => e.msg === 'project document loaded' && (e.obj as { seeded?: boolean }).seeded,
       ).length
       expect(seeded - seededBefore).toBe(1)
-      const rows = await db
+      const rows = await sync.db
         .selectFrom('project_documents')
         .select('state')
         .where('project_id', '=', projectId)
@@ -210,19 +176,20 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
       expect(rows).toHaveLength(1)
 
       // Once the document exists, its JSON is never seeded again: the stored state wins.
-      for (const client of clients.splice(0)) client.destroy()
+      alice.destroy()
+      bob.destroy()
       await waitFor(
         () =>
-          !server.hocuspocus.documents.has(String(projectId)) &&
+          !sync.server.hocuspocus.documents.has(String(projectId)) &&
           !second.hocuspocus.documents.has(String(projectId)),
         'documents unloaded',
       )
-      await db
+      await sync.db
         .updateTable('projects')
         .set({ nodes: JSON.stringify([textNode('drifted JSON')]), connections: '[]' })
         .where('id', '=', projectId)
         .execute()
-      const carol = connect({ projectId, cookie })
+      const carol = sync.connect(projectId, cookie)
       await waitFor(() => carol.isSynced(), 'carol synced')
       expect(docToGraph(carol.doc)).toEqual(graph)
     } finally {
@@ -231,13 +198,13 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
   })
 
   it('seeds once when two loads race in the same instant', async () => {
-    const { userId } = await createUser(db)
+    const { userId } = await createUser(sync.db)
     const graph = sampleGraph()
-    const projectId = await createProject(db, userId, graph)
+    const projectId = await createProject(sync.db, userId, graph)
     const docs = [new Y.Doc(), new Y.Doc(), new Y.Doc()]
     await Promise.all(
       docs.map((document) =>
-        new PersistenceExtension({ db, logger }).onLoadDocument({
+        new PersistenceExtension({ db: sync.db, logger }).onLoadDocument({
           document,
           documentName: String(projectId),
           connectionConfig: { readOnly: false, isAuthenticated: false },
@@ -250,9 +217,9 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
   })
 
   it('sends `saved` after a change, once Postgres holds the doc state and the JSON', async () => {
-    const { userId, cookie } = await createUser(db)
-    const projectId = await createProject(db, userId)
-    const client = connect({ projectId, cookie })
+    const { userId, cookie } = await createUser(sync.db)
+    const projectId = await createProject(sync.db, userId)
+    const client = sync.connect(projectId, cookie)
     await waitFor(() => client.isSynced(), 'synced')
     const before = await storedRow(projectId)
 
@@ -285,28 +252,27 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
   })
 
   it('never overwrites stored data after a failed or absent load', async () => {
-    const { userId, cookie } = await createUser(db)
-    const projectId = await createProject(db, userId)
-    const writer = connect({ projectId, cookie })
+    const { userId, cookie } = await createUser(sync.db)
+    const projectId = await createProject(sync.db, userId)
+    const writer = sync.connect(projectId, cookie)
     await waitFor(() => writer.isSynced(), 'synced')
     const node = textNode('precious')
     addNode(writer.doc, node)
     await waitFor(() => writer.isSaved(), 'saved')
     writer.destroy()
-    await waitFor(() => !server.hocuspocus.documents.has(String(projectId)), 'unloaded')
+    await waitFor(() => !sync.server.hocuspocus.documents.has(String(projectId)), 'unloaded')
     const stored = await storedRow(projectId)
 
     // The load fails (the table is unreachable): the client is refused, nothing is stored.
-    await sql`alter table project_documents rename to project_documents_away`.execute(db)
+    await sql`alter table project_documents rename to project_documents_away`.execute(sync.db)
     let loader: TestClient
     try {
-      const local = new Y.Doc()
-      loader = connect({ projectId, cookie, doc: local })
+      loader = sync.connect(projectId, cookie)
       await waitFor(() => loader.refusals.length > 0, 'refusal')
       expect(loader.refusals).toEqual([SYNC_CLOSE_REASONS.loadFailed])
-      expect(server.hocuspocus.documents.has(String(projectId))).toBe(false)
+      expect(sync.server.hocuspocus.documents.has(String(projectId))).toBe(false)
     } finally {
-      await sql`alter table project_documents_away rename to project_documents`.execute(db)
+      await sql`alter table project_documents_away rename to project_documents`.execute(sync.db)
     }
     const after = await storedRow(projectId)
     expect(Buffer.from(after.state!)).toEqual(Buffer.from(stored.state!))
@@ -314,27 +280,27 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
 
     // A store of a document that was never loaded here writes nothing.
     const empty = new Y.Doc()
-    await new PersistenceExtension({ db, logger }).onStoreDocument({
+    await new PersistenceExtension({ db: sync.db, logger }).onStoreDocument({
       document: empty,
       documentName: String(projectId),
     } as any)
     expect(Buffer.from((await storedRow(projectId)).state!)).toEqual(Buffer.from(stored.state!))
 
     // A direct connection to a missing project fails and creates nothing.
-    await expect(gateway.applyGraph(2_000_000_001, sampleGraph())).rejects.toThrow(
+    await expect(sync.gateway.applyGraph(2_000_000_001, sampleGraph())).rejects.toThrow(
       /could not be opened \(project-not-found\)/,
     )
-    const fresh = connect({ projectId, cookie })
+    const fresh = sync.connect(projectId, cookie)
     await waitFor(() => fresh.isSynced(), 'a later load works')
     expect(docToGraph(fresh.doc).nodes).toEqual([node])
   })
 
   it('retries a failed store, telling clients, until it reaches the database', async () => {
-    const { userId, cookie } = await createUser(db)
-    const projectId = await createProject(db, userId)
-    const client = connect({ projectId, cookie })
+    const { userId, cookie } = await createUser(sync.db)
+    const projectId = await createProject(sync.db, userId)
+    const client = sync.connect(projectId, cookie)
     await waitFor(() => client.isSynced(), 'synced')
-    await sql`alter table project_documents rename to project_documents_away`.execute(db)
+    await sql`alter table project_documents rename to project_documents_away`.execute(sync.db)
     const node = textNode('retry me')
     try {
       addNode(client.doc, node)
@@ -343,14 +309,14 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
         'two save-failed messages',
       )
       // The transaction rolled back: the JSON did not move without the document.
-      const project = await db
+      const project = await sync.db
         .selectFrom('projects')
         .select('nodes')
         .where('id', '=', projectId)
         .executeTakeFirstOrThrow()
       expect(project.nodes).toEqual([])
     } finally {
-      await sql`alter table project_documents_away rename to project_documents`.execute(db)
+      await sql`alter table project_documents_away rename to project_documents`.execute(sync.db)
     }
     await waitFor(() => client.isSaved(), 'saved after the retry')
     expect((await storedRow(projectId)).nodes).toEqual([node])
@@ -359,12 +325,12 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
   })
 
   it('applies a REST graph to the live document: providers see it, and it is stored', async () => {
-    const { userId, cookie } = await createUser(db)
-    const projectId = await createProject(db, userId)
-    const client = connect({ projectId, cookie })
+    const { userId, cookie } = await createUser(sync.db)
+    const projectId = await createProject(sync.db, userId)
+    const client = sync.connect(projectId, cookie)
     await waitFor(() => client.isSynced(), 'synced')
     const graph = sampleGraph()
-    const applying = gateway.applyGraph(projectId, graph)
+    const applying = sync.gateway.applyGraph(projectId, graph)
     await waitFor(
       () => JSON.stringify(docToGraph(client.doc)) === JSON.stringify(graph),
       'the provider sees the REST graph',
@@ -375,23 +341,23 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
     expect(await storedDocGraph(projectId)).toEqual(graph)
 
     // Deletions only (the state vector does not move): still waits for the store.
-    await gateway.applyGraph(projectId, { nodes: [], connections: [] })
+    await sync.gateway.applyGraph(projectId, { nodes: [], connections: [] })
     expect(await storedRow(projectId)).toMatchObject({ nodes: [], connections: [] })
     await waitFor(() => getNodesMap(client.doc).size === 0, 'the provider sees the deletion')
 
     // No one connected: the document is loaded (seeded), changed, stored and unloaded.
-    const idle = await createProject(db, userId, sampleGraph())
+    const idle = await createProject(sync.db, userId, sampleGraph())
     const replacement = { nodes: [textNode('from REST')], connections: [] }
-    await gateway.applyGraph(idle, replacement)
+    await sync.gateway.applyGraph(idle, replacement)
     expect(await storedDocGraph(idle)).toEqual(replacement)
     expect((await storedRow(idle)).nodes).toEqual(replacement.nodes)
-    await waitFor(() => !server.hocuspocus.documents.has(String(idle)), 'unloaded')
+    await waitFor(() => !sync.server.hocuspocus.documents.has(String(idle)), 'unloaded')
   })
 
   it('closes a deleted project’s document without writing it back', async () => {
-    const { userId, cookie } = await createUser(db)
-    const projectId = await createProject(db, userId, sampleGraph())
-    const client = connect({ projectId, cookie })
+    const { userId, cookie } = await createUser(sync.db)
+    const projectId = await createProject(sync.db, userId, sampleGraph())
+    const client = sync.connect(projectId, cookie)
     await waitFor(() => client.isSynced(), 'synced')
     let closed = false
     client.provider.on('close', () => {
@@ -399,36 +365,27 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
     })
     addNode(client.doc, textNode('unsaved when deleted'))
     await waitFor(() => client.isAcknowledged(), 'the server has the change')
-    await db.deleteFrom('projects').where('id', '=', projectId).execute()
-    await gateway.closeDocument(projectId)
-    expect(server.hocuspocus.documents.has(String(projectId))).toBe(false)
+    await sync.db.deleteFrom('projects').where('id', '=', projectId).execute()
+    await sync.gateway.closeDocument(projectId)
+    expect(sync.server.hocuspocus.documents.has(String(projectId))).toBe(false)
     await waitFor(() => closed, 'the provider is told')
     expect(
-      await db
+      await sync.db
         .selectFrom('project_documents')
         .select('project_id')
         .where('project_id', '=', projectId)
         .execute(),
     ).toEqual([])
-    const late = connect({ projectId, cookie })
+    const late = sync.connect(projectId, cookie)
     await waitFor(() => late.refusals.length > 0, 'refusal')
     expect(late.refusals).toEqual([SYNC_CLOSE_REASONS.notFound])
   })
 
   it('stores pending changes when it shuts down gracefully', async () => {
-    const { userId, cookie } = await createUser(db)
-    const projectId = await createProject(db, userId)
-    const own = await startSyncServer({
-      db,
-      logger,
-      port: 0,
-      host: '127.0.0.1',
-      secureCookies: false,
-      debounceMs: 60_000,
-      maxDebounceMs: 120_000,
-    })
-    const client = connectClient({ port: own.port, projectId, cookie })
-    clients.push(client)
+    const { userId, cookie } = await createUser(sync.db)
+    const projectId = await createProject(sync.db, userId)
+    const own = await startAnother({ debounceMs: 60_000, maxDebounceMs: 120_000 })
+    const client = sync.connect(projectId, cookie, own)
     await waitFor(() => client.isSynced(), 'synced')
     const node = textNode('stored at shutdown')
     addNode(client.doc, node)
@@ -442,7 +399,7 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
 
   it('answers other upgrade paths 404 when nothing else handles them', async () => {
     const status = await new Promise<number | undefined>((resolve) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/elsewhere`)
+      const ws = new WebSocket(`ws://127.0.0.1:${sync.server.port}/elsewhere`)
       ws.on('unexpected-response', (_req, res) => {
         resolve(res.statusCode)
         ws.terminate()

@@ -11,8 +11,11 @@ export interface SyncServerFixture {
   readonly db: Kysely<DB>
   readonly server: RunningSyncServer
   readonly gateway: DocumentGateway
-  /** A provider on `projectId` with `cookie`, destroyed after the test. */
-  connect(projectId: number, cookie: string): TestClient
+  /**
+   * A provider on `projectId` with `cookie` (none: no cookie), on this server or `on`,
+   * destroyed after the test.
+   */
+  connect(projectId: number, cookie?: string, on?: RunningSyncServer): TestClient
 }
 
 /**
@@ -66,9 +69,9 @@ export function useSyncServer(
     get gateway() {
       return ready(gateway, 'the gateway')
     },
-    connect(projectId, cookie) {
+    connect(projectId, cookie, on) {
       const client = connectClient({
-        port: ready(server, 'the sync server').port,
+        port: (on ?? ready(server, 'the sync server')).port,
         projectId,
         cookie,
       })

@@ -280,6 +280,8 @@ export interface SyncServerProcess {
   stderr(): string
   /** What the process wrote to stdout so far (its JSON log lines). */
   stdout(): string
+  /** SIGTERMs it unless it has already exited, and resolves once it has. */
+  stop(): Promise<void>
 }
 
 /**
@@ -310,7 +312,19 @@ export async function spawnSyncServer(args: string[]): Promise<SyncServerProcess
     })
     void exited.then((code) => reject(new Error(`sync server exited (${code}): ${stderr}`)))
   })
-  return { port, child, exited, stderr: () => stderr, stdout: () => stdout }
+  return {
+    port,
+    child,
+    exited,
+    stderr: () => stderr,
+    stdout: () => stdout,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM')
+        await exited
+      }
+    },
+  }
 }
 
 /** The `redis-server` binary when installed (the Redis restart test needs its own server). */
