@@ -1,5 +1,6 @@
 import { type ErrorBody, errorBodySchema, formatHttpError } from '@reelgraph/shared'
 import type { QueryFunction } from '@tanstack/react-query'
+import type { z } from 'zod'
 
 /** The HTTP methods the app uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -156,4 +157,15 @@ export function errorMessage(
   if (error instanceof ApiError) return error.serverMessage
   if (error instanceof Error && error.message) return error.message
   return fallback
+}
+
+/**
+ * Checks an API answer with the shared `schema` (what = "the rename", "the members list",
+ * ...), so a malformed answer fails like any other call instead of reaching the screen.
+ * @throws {Error} "The server gave an unexpected answer to <what>." when it does not match.
+ */
+export function parseAnswer<T>(schema: z.ZodType<T>, answer: unknown, what: string): T {
+  const parsed = schema.safeParse(answer)
+  if (!parsed.success) throw new Error(`The server gave an unexpected answer to ${what}.`)
+  return parsed.data
 }

@@ -14,8 +14,7 @@ import {
   projectMembersSchema,
 } from '@reelgraph/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { z } from 'zod'
-import { apiRequest, isApiError } from './api-client'
+import { apiRequest, isApiError, parseAnswer } from './api-client'
 import { clearDeviceCopy } from './device-copies'
 import { projectQueryKey, removeFromList } from './projects-api'
 import { invitationPreviewKey, projectMembersKey, QUERY_KEYS } from './query-keys'
@@ -25,13 +24,6 @@ import { invitationPreviewKey, projectMembersKey, QUERY_KEYS } from './query-key
  * shared schemas; failures are `ApiError`s whose `serverMessage` is shown as it is. No hook
  * toasts: callers do.
  */
-
-/** Parses an answer with `schema`, or throws an `Error` a caller can show. */
-export function parseAnswer<T>(schema: z.ZodType<T>, answer: unknown, what: string): T {
-  const parsed = schema.safeParse(answer)
-  if (!parsed.success) throw new Error(`The server gave an unexpected answer to ${what}.`)
-  return parsed.data
-}
 
 /** What {@link useInviteMember} sends: the project and `{ email, role }`. */
 export interface InviteMemberVariables extends InviteMemberInput {

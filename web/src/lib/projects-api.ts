@@ -8,7 +8,7 @@ import {
 } from '@reelgraph/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import { apiRequest } from './api-client'
+import { apiRequest, parseAnswer } from './api-client'
 import { clearDeviceCopy } from './device-copies'
 import { QUERY_KEYS } from './query-keys'
 
@@ -128,9 +128,7 @@ export function useRenameProject() {
   return useMutation<RenamedProject, Error, RenameProjectVariables>({
     mutationFn: async ({ id, name }) => {
       const answer = await apiRequest<unknown>('PATCH', `/api/projects/${String(id)}`, { name })
-      const parsed = renamedProjectSchema.safeParse(answer)
-      if (!parsed.success) throw new Error('The server gave an unexpected answer to the rename.')
-      return parsed.data
+      return parseAnswer(renamedProjectSchema, answer, 'the rename')
     },
     onSuccess: (renamed, { id }) => {
       queryClient.setQueryData<ProjectSummary[]>(QUERY_KEYS.projects, (list) =>
