@@ -128,30 +128,18 @@ describe.each(testDatabaseKinds())('sandbox gateway on $name', (kind) => {
           current_period_end: new Date('2026-12-01T00:00:00Z'),
         })
         .execute()
-      expect(
-        await gateway.previewProration({
-          customerId,
-          subscriptionId: 'sandbox_sub_1',
-          newPriceId: 'sandbox_price_pro',
-        }),
-      ).toBe(850)
-      await db
-        .updateTable('sandbox_subscriptions')
-        .set({ price_id: 'sandbox_price_pro' })
-        .where('id', '=', 'sandbox_sub_1')
-        .execute()
-      expect(
-        await gateway.previewProration({
-          customerId,
-          subscriptionId: 'sandbox_sub_1',
-          newPriceId: 'sandbox_price_basic',
-        }),
-      ).toBe(0)
-      await db
-        .updateTable('sandbox_subscriptions')
-        .set({ price_id: 'sandbox_price_basic' })
-        .where('id', '=', 'sandbox_sub_1')
-        .execute()
+      const preview = (newPriceId: string) =>
+        gateway.previewProration({ customerId, subscriptionId: 'sandbox_sub_1', newPriceId })
+      const setPrice = (priceId: string) =>
+        db
+          .updateTable('sandbox_subscriptions')
+          .set({ price_id: priceId })
+          .where('id', '=', 'sandbox_sub_1')
+          .execute()
+      expect(await preview('sandbox_price_pro')).toBe(850)
+      await setPrice('sandbox_price_pro')
+      expect(await preview('sandbox_price_basic')).toBe(0)
+      await setPrice('sandbox_price_basic')
       expect(await gateway.getSubscription('sandbox_sub_nope')).toBeNull()
       const cancelled = await gateway.cancelAtPeriodEnd('sandbox_sub_1')
       expect(cancelled).toEqual({

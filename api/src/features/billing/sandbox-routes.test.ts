@@ -1,3 +1,4 @@
+import type { CreditTransactionType } from '@reelgraph/db'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -85,6 +86,16 @@ describe.each(testDatabaseKinds())('billing sandbox pages on $name', (kind) => {
     return row.stripe_subscription_id ?? ''
   }
 
+  /** The user's ledger rows of one type. */
+  function ledgerRows(userId: number, type: CreditTransactionType) {
+    return t.deps.db
+      .selectFrom('credit_transactions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('transaction_type', '=', type)
+      .execute()
+  }
+
   async function portal(u: { customerId: string; cookie: string }) {
     const res = await t.request(
       'GET',
@@ -125,13 +136,7 @@ describe.each(testDatabaseKinds())('billing sandbox pages on $name', (kind) => {
     const again = await t.request('POST', `${url.pathname}/pay`, { cookie: u.cookie })
     expect(again.status).toBe(303)
     expect(await getBalance(t.deps.db, u.userId)).toEqual(after)
-    const purchases = await t.deps.db
-      .selectFrom('credit_transactions')
-      .select('id')
-      .where('user_id', '=', u.userId)
-      .where('transaction_type', '=', 'credit_purchase')
-      .execute()
-    expect(purchases).toHaveLength(1)
+    expect(await ledgerRows(u.userId, 'credit_purchase')).toHaveLength(1)
     const page = await (await t.request('GET', url.pathname, { cookie: u.cookie })).text()
     expect(page).toContain('already paid')
     expect(page).not.toContain('>Pay<')
@@ -233,13 +238,7 @@ describe.each(testDatabaseKinds())('billing sandbox pages on $name', (kind) => {
     const s = await status(u.cookie)
     expect(s.status).toBe('basic')
     expect(new Date(s.periodEnd).getTime()).toBeGreaterThan(new Date(periodEnd).getTime())
-    const renewals = await t.deps.db
-      .selectFrom('credit_transactions')
-      .select('id')
-      .where('user_id', '=', u.userId)
-      .where('transaction_type', '=', 'subscription_renewal')
-      .execute()
-    expect(renewals).toHaveLength(1)
+    expect(await ledgerRows(u.userId, 'subscription_renewal')).toHaveLength(1)
   })
 
   it('the portal switches the plan and cancels at period end; advancing then ends it', async () => {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe'
-import type { BillingGateway, SubscriptionSnapshot } from './billing-gateway.ts'
+import type { BillingGateway, ReturnUrls, SubscriptionSnapshot } from './billing-gateway.ts'
 
 /**
  * The Stripe implementation of BillingGateway (ARCHITECTURE "Billing"; issue 5), through
@@ -199,6 +199,32 @@ export function createStripeGateway(settings: StripeGatewaySettings): BillingGat
     return item.id
   }
 
+  /**
+   * A hosted checkout for one unit of `args.priceId`; `metadata` goes on the session and on
+   * what it creates (the subscription, or the payment intent of a one-time payment).
+   */
+  async function startCheckout(
+    mode: 'subscription' | 'payment',
+    args: { customerId: string; priceId: string; userId: number } & ReturnUrls,
+    metadata: Record<string, string>,
+  ): Promise<{ url: string }> {
+    const session = await call('start the checkout', () =>
+      stripe.checkout.sessions.create({
+        mode,
+        customer: args.customerId,
+        client_reference_id: String(args.userId),
+        line_items: [{ price: args.priceId, quantity: 1 }],
+        success_url: args.successUrl,
+        cancel_url: args.cancelUrl,
+        metadata,
+        ...(mode === 'subscription'
+          ? { subscription_data: { metadata } }
+          : { payment_intent_data: { metadata } }),
+      }),
+    )
+    return { url: requireUrl(session.url, 'checkout') }
+  }
+
   return {
     mode: 'stripe',
 
@@ -213,7 +239,7 @@ export function createStripeGateway(settings: StripeGatewaySettings): BillingGat
       })
     },
 
-    async createSubscriptionCheckout(args) {
+    createSubscriptionCheckout(args) {
       const metadata: Record<string, string> = {
         userId: String(args.userId),
         planId: args.planId,
@@ -221,36 +247,12 @@ export function createStripeGateway(settings: StripeGatewaySettings): BillingGat
       if (args.replacesSubscriptionId) {
         metadata.replacesSubscriptionId = args.replacesSubscriptionId
       }
-      const session = await call('start the checkout', () =>
-        stripe.checkout.sessions.create({
-          mode: 'subscription',
-          customer: args.customerId,
-          client_reference_id: String(args.userId),
-          line_items: [{ price: args.priceId, quantity: 1 }],
-          success_url: args.successUrl,
-          cancel_url: args.cancelUrl,
-          metadata,
-          subscription_data: { metadata },
-        }),
-      )
-      return { url: requireUrl(session.url, 'checkout') }
+      return startCheckout('subscription', args, metadata)
     },
 
-    async createPackageCheckout(args) {
+    createPackageCheckout(args) {
       const metadata = { userId: String(args.userId), packageId: args.packageId }
-      const session = await call('start the checkout', () =>
-        stripe.checkout.sessions.create({
-          mode: 'payment',
-          customer: args.customerId,
-          client_reference_id: String(args.userId),
-          line_items: [{ price: args.priceId, quantity: 1 }],
-          success_url: args.successUrl,
-          cancel_url: args.cancelUrl,
-          metadata,
-          payment_intent_data: { metadata },
-        }),
-      )
-      return { url: requireUrl(session.url, 'checkout') }
+      return startCheckout('payment', args, metadata)
     },
 
     async createPortalSession(args) {

@@ -1,5 +1,5 @@
 import type { CreditTransactionType, DB } from '@reelgraph/db'
-import { type Kysely, sql } from 'kysely'
+import { type Insertable, type Kysely, sql, type Transaction } from 'kysely'
 import { AppError } from '../../lib/app-error.ts'
 
 /**
@@ -34,6 +34,23 @@ function balanceOf(row: { plan_credits: number; purchased_credits: number }): Ba
     purchased: row.purchased_credits,
     total: row.plan_credits + row.purchased_credits,
   }
+}
+
+/**
+ * Appends a ledger row unless a row with its idempotency key exists.
+ * @returns whether the row was added (false: the key was used before).
+ */
+async function appendOnce(
+  trx: Transaction<DB>,
+  row: Insertable<DB['credit_transactions']>,
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('credit_transactions')
+    .values(row)
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  return inserted !== undefined
 }
 
 /**
@@ -149,20 +166,15 @@ export async function refundSpend(
       .where('id', '=', spendTransactionId)
       .executeTakeFirstOrThrow()
     const key = `refund:${spend.idempotency_key ?? spend.id}`
-    const inserted = await trx
-      .insertInto('credit_transactions')
-      .values({
-        user_id: spend.user_id,
-        amount: -spend.amount,
-        plan_amount: -spend.plan_amount,
-        purchased_amount: -spend.purchased_amount,
-        transaction_type: 'generation_refund',
-        description,
-        idempotency_key: key,
-      })
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returning('id')
-      .executeTakeFirst()
+    const inserted = await appendOnce(trx, {
+      user_id: spend.user_id,
+      amount: -spend.amount,
+      plan_amount: -spend.plan_amount,
+      purchased_amount: -spend.purchased_amount,
+      transaction_type: 'generation_refund',
+      description,
+      idempotency_key: key,
+    })
     const query = inserted
       ? trx
           .updateTable('users')
@@ -202,20 +214,15 @@ export async function grantCredits(
     throw new Error(`A grant must be a positive whole number of credits, got ${input.amount}`)
   }
   return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('credit_transactions')
-      .values({
-        user_id: input.userId,
-        amount: input.amount,
-        plan_amount: input.bucket === 'plan' ? input.amount : 0,
-        purchased_amount: input.bucket === 'purchased' ? input.amount : 0,
-        transaction_type: input.type,
-        description: input.description,
-        idempotency_key: input.idempotencyKey,
-      })
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returning('id')
-      .executeTakeFirst()
+    const inserted = await appendOnce(trx, {
+      user_id: input.userId,
+      amount: input.amount,
+      plan_amount: input.bucket === 'plan' ? input.amount : 0,
+      purchased_amount: input.bucket === 'purchased' ? input.amount : 0,
+      transaction_type: input.type,
+      description: input.description,
+      idempotency_key: input.idempotencyKey,
+    })
     if (!inserted) return { applied: false, balance: await getBalance(trx, input.userId) }
     const column = input.bucket === 'plan' ? 'plan_credits' : 'purchased_credits'
     const row = await trx
@@ -257,20 +264,15 @@ export async function resetPlanCredits(
       .forUpdate()
       .executeTakeFirstOrThrow()
     const delta = input.amount - user.plan_credits
-    const inserted = await trx
-      .insertInto('credit_transactions')
-      .values({
-        user_id: input.userId,
-        amount: delta,
-        plan_amount: delta,
-        purchased_amount: 0,
-        transaction_type: input.type,
-        description: input.description,
-        idempotency_key: input.idempotencyKey,
-      })
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returning('id')
-      .executeTakeFirst()
+    const inserted = await appendOnce(trx, {
+      user_id: input.userId,
+      amount: delta,
+      plan_amount: delta,
+      purchased_amount: 0,
+      transaction_type: input.type,
+      description: input.description,
+      idempotency_key: input.idempotencyKey,
+    })
     if (!inserted) return { applied: false, balance: balanceOf(user) }
     const row = await trx
       .updateTable('users')

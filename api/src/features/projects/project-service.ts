@@ -172,8 +172,14 @@ export async function replaceProjectGraph(
   await requireProjectRole(db, userId, projectId, 'editor')
   assertProjectSize(graph)
   await documents.applyGraph(projectId, graph)
-  const { nodes, connections } = await getProject(db, userId, projectId)
-  return { nodes, connections }
+  // The role was checked above: read back only the stored graph.
+  const row = await db
+    .selectFrom('projects')
+    .select(['nodes', 'connections'])
+    .where('id', '=', projectId)
+    .executeTakeFirst()
+  if (!row) throw notFound()
+  return graphOf(row)
 }
 
 /**

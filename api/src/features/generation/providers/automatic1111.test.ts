@@ -8,7 +8,7 @@ import {
   type TestServer,
 } from './testing/http-server.ts'
 import { describeImage, solidPng } from './testing/images.ts'
-import { ProviderError } from './types.ts'
+import { rejection } from './testing/rejection.ts'
 
 const SHORT_TIMEOUT_MS = 300
 
@@ -74,15 +74,6 @@ const request = {
   numInferenceSteps: 30,
   guidanceScale: 6.5,
   seed: 77,
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(ProviderError)
-  return error as ProviderError
 }
 
 describe('automatic1111 image provider (local server speaking the web UI API)', () => {

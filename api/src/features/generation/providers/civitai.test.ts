@@ -4,7 +4,7 @@ import { checkpointAir, civitaiOrchestrationUrl } from './civitai-protocol.ts'
 import { CIVITAI_TEST_TOKEN, type CivitaiFake, startCivitaiFake } from './testing/civitai-server.ts'
 import { json, never } from './testing/http-server.ts'
 import { describeImage, solidPng } from './testing/images.ts'
-import { ProviderError } from './types.ts'
+import { rejection } from './testing/rejection.ts'
 
 const SHORT_TIMEOUT_MS = 300
 /** Quick polls keep the suite fast; production polls every 1.5 s. */
@@ -67,15 +67,6 @@ const request = {
   numInferenceSteps: 25,
   guidanceScale: 7.5,
   seed: 1234,
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(ProviderError)
-  return error as ProviderError
 }
 
 describe('civitai image provider (local server speaking the REST and orchestration protocol)', () => {

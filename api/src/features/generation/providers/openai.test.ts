@@ -14,7 +14,7 @@ import {
   type TestServer,
 } from './testing/http-server.ts'
 import { describeImage, solidPng } from './testing/images.ts'
-import { ProviderError } from './types.ts'
+import { rejection } from './testing/rejection.ts'
 
 /** Short enough to keep the suite quick, long enough for a local answer. */
 const SHORT_TIMEOUT_MS = 300
@@ -78,15 +78,6 @@ const scenesJson = (n: number) =>
       visuals: `Wide shot ${i + 1}`,
     })),
   })
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(ProviderError)
-  return error as ProviderError
-}
 
 function body(req: RecordedRequest) {
   return req.body as Record<string, unknown> & { messages: { role: string; content: string }[] }
