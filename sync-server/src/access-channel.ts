@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server'
+import type { Connection, Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server'
 import { projectDocumentName, SYNC_ACCESS_CHANGED, SYNC_SESSION_ENDED } from '@reelgraph/shared'
 import { Redis as RedisClient } from 'ioredis'
 import { z } from 'zod'
@@ -72,13 +72,11 @@ export function closeLocalUserConnections(
   userId: number,
 ): number {
   const document = hocuspocus.documents.get(projectDocumentName(projectId))
-  let closed = 0
-  for (const connection of document?.getConnections() ?? []) {
-    if ((connection.context as Partial<SyncContext>).userId !== userId) continue
-    connection.webSocket.close(SYNC_ACCESS_CHANGED.code, SYNC_ACCESS_CHANGED.reason)
-    closed += 1
-  }
-  return closed
+  return closeSockets(
+    document?.getConnections() ?? [],
+    (context) => context.userId === userId,
+    SYNC_ACCESS_CHANGED,
+  )
 }
 
 /**
@@ -95,14 +93,29 @@ export function closeLocalSessionConnections(
 ): number {
   if (sessionIds.length === 0) return 0
   const ended = new Set(sessionIds)
+  const connections = [...hocuspocus.documents.values()].flatMap((d) => d.getConnections())
+  return closeSockets(
+    connections,
+    (context) => context.sessionId !== undefined && ended.has(context.sessionId),
+    SYNC_SESSION_ENDED,
+  )
+}
+
+/**
+ * Closes the raw WebSocket of each of `connections` whose context `matches`, with `event`
+ * (the provider reconnects and authenticates again; a socket multiplexing several
+ * documents closes for all of them). Returns how many were closed.
+ */
+function closeSockets(
+  connections: Iterable<Connection>,
+  matches: (context: Partial<SyncContext>) => boolean,
+  event: { code: number; reason: string },
+): number {
   let closed = 0
-  for (const document of hocuspocus.documents.values()) {
-    for (const connection of document.getConnections()) {
-      const sessionId = (connection.context as Partial<SyncContext>).sessionId
-      if (sessionId === undefined || !ended.has(sessionId)) continue
-      connection.webSocket.close(SYNC_SESSION_ENDED.code, SYNC_SESSION_ENDED.reason)
-      closed += 1
-    }
+  for (const connection of connections) {
+    if (!matches(connection.context as Partial<SyncContext>)) continue
+    connection.webSocket.close(event.code, event.reason)
+    closed += 1
   }
   return closed
 }
@@ -140,10 +153,28 @@ export async function closeLocalDocument(
 export async function applyAccessChangeLocally(
   hocuspocus: Hocuspocus,
   change: AccessChannelMessage,
+  unloadTimeoutMs = GATEWAY_UNLOAD_TIMEOUT_MS,
 ): Promise<void> {
   if ('sessionIds' in change) closeLocalSessionConnections(hocuspocus, change.sessionIds)
-  else if (change.userId === undefined) await closeLocalDocument(hocuspocus, change.projectId)
+  else if (change.userId === undefined)
+    await closeLocalDocument(hocuspocus, change.projectId, unloadTimeoutMs)
   else closeLocalUserConnections(hocuspocus, change.projectId, change.userId)
+}
+
+/**
+ * Applies `change` here at once and tells every other sync server sharing this one's Redis
+ * (when there is an {@link AccessChannel}); what the gateway's closing calls do. Never
+ * rejects because of Redis (see {@link AccessChannel.publish}).
+ */
+export async function changeAccess(
+  hocuspocus: Hocuspocus,
+  change: AccessChannelMessage,
+  unloadTimeoutMs?: number,
+): Promise<void> {
+  await Promise.all([
+    applyAccessChangeLocally(hocuspocus, change, unloadTimeoutMs),
+    accessChannelOf(hocuspocus)?.publish(change),
+  ])
 }
 
 /** The Redis channel of access changes for `prefix` (default `reelgraph`). */

@@ -1,11 +1,6 @@
 import type { Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server'
 import { applyGraphToDoc, type Graph, projectDocumentName } from '@reelgraph/shared'
-import {
-  accessChannelOf,
-  closeLocalDocument,
-  closeLocalSessionConnections,
-  closeLocalUserConnections,
-} from './access-channel.ts'
+import { changeAccess } from './access-channel.ts'
 import { GATEWAY_STORE_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
 import { persistenceOf } from './create-sync-server.ts'
 import { SyncRefusal } from './refusal.ts'
@@ -97,22 +92,12 @@ export function createDocumentGateway(
       await Promise.all([stored, connection.disconnect()])
     },
 
-    async closeDocument(projectId) {
-      await Promise.all([
-        closeLocalDocument(hocuspocus, projectId, unloadTimeoutMs),
-        accessChannelOf(hocuspocus)?.publish({ projectId }),
-      ])
-    },
+    closeDocument: (projectId) => changeAccess(hocuspocus, { projectId }, unloadTimeoutMs),
 
-    async closeUserConnections(projectId, userId) {
-      closeLocalUserConnections(hocuspocus, projectId, userId)
-      await accessChannelOf(hocuspocus)?.publish({ projectId, userId })
-    },
+    closeUserConnections: (projectId, userId) => changeAccess(hocuspocus, { projectId, userId }),
 
     async closeSessionConnections(sessionIds) {
-      if (sessionIds.length === 0) return
-      closeLocalSessionConnections(hocuspocus, sessionIds)
-      await accessChannelOf(hocuspocus)?.publish({ sessionIds: [...sessionIds] })
+      if (sessionIds.length > 0) await changeAccess(hocuspocus, { sessionIds: [...sessionIds] })
     },
   }
 }
