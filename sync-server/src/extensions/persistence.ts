@@ -330,18 +330,16 @@ export class PersistenceExtension implements Extension {
    */
   private write(projectId: number, update: Uint8Array, now: Date): Promise<WriteResult | null> {
     return this.db.transaction().execute(async (trx) => {
+      // The lock and the stored state in one round trip (the project row is what is locked).
       const project = await trx
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', projectId)
-        .forUpdate()
+        .selectFrom('projects as p')
+        .leftJoin('project_documents as d', 'd.project_id', 'p.id')
+        .select('d.state')
+        .where('p.id', '=', projectId)
+        .forUpdate('p')
         .executeTakeFirst()
       if (!project) return null
-      const stored = await trx
-        .selectFrom('project_documents')
-        .select('state')
-        .where('project_id', '=', projectId)
-        .executeTakeFirst()
+      const stored = project.state ? { state: project.state } : null
       const merged = new Y.Doc()
       try {
         let before: Y.Snapshot | null = null
