@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { refineSafeText } from './text.ts'
 
 /**
  * The project graph as the REST API and the database carry it: nodes and connections.
@@ -58,6 +59,7 @@ const textField = z
   .refine((s) => s.length <= MAX_TEXT_FIELD_BYTES && utf8Bytes(s) <= MAX_TEXT_FIELD_BYTES, {
     message: `A text field can hold at most ${MAX_TEXT_FIELD_BYTES / 1024} KB.`,
   })
+  .superRefine(refineSafeText)
 
 export const nodeIdSchema = z
   .string({ error: 'A node id must be a string.' })
@@ -78,7 +80,7 @@ export const nodeDataValueSchema = z.union(
 export type NodeDataValue = z.infer<typeof nodeDataValueSchema>
 
 export const nodeDataSchema = z
-  .record(z.string().min(1).max(64), nodeDataValueSchema)
+  .record(z.string().min(1).max(64).superRefine(refineSafeText), nodeDataValueSchema)
   .refine((d) => Object.keys(d).length <= MAX_DATA_KEYS, {
     message: `A node can hold at most ${MAX_DATA_KEYS} data fields.`,
   })
@@ -91,7 +93,8 @@ export const graphNodeSchema = z
     type: z.enum(NODE_TYPES, { error: `A node type must be one of: ${NODE_TYPES.join(', ')}.` }),
     label: z
       .string()
-      .max(MAX_LABEL_LENGTH, `A label can be at most ${MAX_LABEL_LENGTH} characters.`),
+      .max(MAX_LABEL_LENGTH, `A label can be at most ${MAX_LABEL_LENGTH} characters.`)
+      .superRefine(refineSafeText),
     position: z.object({ x: finite, y: finite }),
     data: nodeDataSchema,
     connectionPoints: z.enum(CONNECTION_POINTS).default('both'),

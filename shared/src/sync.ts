@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_CONNECTIONS, MAX_NODES, MAX_PROJECT_BYTES, MAX_TEXT_FIELD_BYTES } from './graph.ts'
 import { parseSerialId } from './ids.ts'
 
 /**
@@ -50,7 +51,57 @@ export const SYNC_SESSION_ENDED = { code: 4205, reason: 'session-ended' } as con
 export type SyncCloseReason = (typeof SYNC_CLOSE_REASONS)[keyof typeof SYNC_CLOSE_REASONS]
 
 /** Stateless message types the sync server sends to clients. */
-export const SYNC_MESSAGE_TYPES = { saved: 'saved', saveFailed: 'save-failed' } as const
+export const SYNC_MESSAGE_TYPES = {
+  saved: 'saved',
+  saveFailed: 'save-failed',
+  updateRefused: 'update-refused',
+} as const
+
+/**
+ * Why the sync server refused an update (issue 11). Every update is checked before it is
+ * applied, broadcast or stored, by the same rules as REST (`validateDocChange`).
+ */
+export const UPDATE_REFUSAL_REASONS = {
+  /** Something other than the `nodes` and `connections` maps, or a value of the wrong kind. */
+  documentShape: 'document-shape',
+  /** A node that is not a node of the spec (type, id, label, position, data). */
+  invalidNode: 'invalid-node',
+  /** A connection that is not `{source, target}` under its `source->target` key. */
+  invalidConnection: 'invalid-connection',
+  /** A string holding U+0000 or an unpaired surrogate. */
+  invalidText: 'invalid-text',
+  /** A text field over 100 KB. */
+  textTooLong: 'text-too-long',
+  /** More than MAX_NODES nodes. */
+  tooManyNodes: 'too-many-nodes',
+  /** More than MAX_CONNECTIONS connections. */
+  tooManyConnections: 'too-many-connections',
+  /** The project's document over MAX_PROJECT_BYTES (or one update over it). */
+  projectTooLarge: 'project-too-large',
+} as const
+export type UpdateRefusalReason =
+  (typeof UPDATE_REFUSAL_REASONS)[keyof typeof UPDATE_REFUSAL_REASONS]
+
+/** What the canvas tells a person whose change was refused, by reason. */
+export const UPDATE_REFUSAL_MESSAGES: Record<UpdateRefusalReason, string> = {
+  'document-shape': 'This change does not fit a Reelgraph project and was not saved.',
+  'invalid-node': 'A node in this change is not valid and was not saved.',
+  'invalid-connection': 'A connection in this change is not valid and was not saved.',
+  'invalid-text':
+    'This change contains a character that cannot be stored (U+0000 or a broken one) and was not saved.',
+  'text-too-long': `A text field can hold at most ${MAX_TEXT_FIELD_BYTES / 1024} KB; this change was not saved.`,
+  'too-many-nodes': `This project is at its limit of ${MAX_NODES.toLocaleString('en-US')} nodes.`,
+  'too-many-connections': `This project is at its limit of ${MAX_CONNECTIONS.toLocaleString('en-US')} connections.`,
+  'project-too-large': `This project is at its size limit of ${MAX_PROJECT_BYTES / 1024 / 1024} MiB.`,
+}
+
+/**
+ * The sync server closes a connection whose update it refused with this code and reason,
+ * right after the `update-refused` message. Nothing of the update (nor of what the client
+ * sent after it) was applied: the client's document now holds changes the server will never
+ * accept, so the canvas drops its copy and loads the project again.
+ */
+export const SYNC_UPDATE_REFUSED = { code: 4422, reason: 'update-refused' } as const
 
 /**
  * Sent after every successful store (and to each client as it connects): the state vector of
@@ -76,9 +127,23 @@ export const saveFailedMessageSchema = z.object({
 })
 export type SaveFailedMessage = z.infer<typeof saveFailedMessageSchema>
 
+/**
+ * Sent to the one client whose update was refused (issue 11), just before its connection is
+ * closed with {@link SYNC_UPDATE_REFUSED}. `message` is for a person
+ * ({@link UPDATE_REFUSAL_MESSAGES}); `detail` says what exactly was wrong, for the console.
+ */
+export const updateRefusedMessageSchema = z.object({
+  type: z.literal(SYNC_MESSAGE_TYPES.updateRefused),
+  reason: z.enum(Object.values(UPDATE_REFUSAL_REASONS) as [UpdateRefusalReason]),
+  message: z.string(),
+  detail: z.string().optional(),
+})
+export type UpdateRefusedMessage = z.infer<typeof updateRefusedMessageSchema>
+
 export const syncMessageSchema = z.discriminatedUnion('type', [
   savedMessageSchema,
   saveFailedMessageSchema,
+  updateRefusedMessageSchema,
 ])
 export type SyncMessage = z.infer<typeof syncMessageSchema>
 

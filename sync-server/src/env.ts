@@ -32,7 +32,7 @@ export const syncEnvSchema = z
   })
   .transform((env) => ({
     ...env,
-    /** Empty when neither APP_URL nor ALLOWED_ORIGINS is set: Origin is then not checked. */
+    /** APP_URL's and ALLOWED_ORIGINS' origins; with neither, only a `Host` match allows a browser. */
     allowedOrigins: [env.APP_URL ?? '', ...env.ALLOWED_ORIGINS.split(',')]
       .map((o) => o.trim())
       .filter(Boolean)

@@ -143,6 +143,21 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
     expect(
       await attempt({ cookie: `__Host-session=${token}`, origin: 'https://evil.example' }),
     ).toBe(SYNC_CLOSE_REASONS.unauthenticated)
+    // The one origin rule of REST and sync (issue 11 item 3): the app opened at another name
+    // of the same server (127.0.0.1 instead of the configured localhost) may connect...
+    expect(
+      await attempt({
+        cookie: `__Host-session=${token}`,
+        origin: 'http://127.0.0.1:3000',
+        host: '127.0.0.1:3000',
+      }),
+    ).toEqual({ userId, sessionId, projectId, role: 'owner' })
+    // ...but not a page of another host, nor another port of this one.
+    for (const origin of ['http://evil.example:3000', 'http://127.0.0.1:4000']) {
+      expect(
+        await attempt({ cookie: `__Host-session=${token}`, origin, host: '127.0.0.1:3000' }),
+      ).toBe(SYNC_CLOSE_REASONS.unauthenticated)
+    }
   })
 
   it('seeds a document from the project JSON exactly once, even when two servers race', async () => {

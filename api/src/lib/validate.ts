@@ -1,3 +1,4 @@
+import { findTextProblems } from '@reelgraph/shared'
 import type { ValidationTargets } from 'hono'
 import { validator } from 'hono-openapi'
 import type { z } from 'zod'
@@ -6,13 +7,30 @@ import { AppError } from './app-error.ts'
 /**
  * Validates a request part with a zod schema from `shared` and documents it in the OpenAPI
  * document. A failure is a 400 VALIDATION_FAILED whose message is the first problem and
- * whose `fields` maps each invalid field to its message.
+ * whose `fields` maps each invalid field to its message. Every string in the part (object
+ * keys too) must pass the text hygiene of `shared` (no U+0000, no unpaired surrogate), so
+ * no route can store what Postgres refuses (issue 11).
  */
 export function validate<S extends z.ZodType, T extends keyof ValidationTargets>(
   target: T,
   schema: S,
 ) {
   return validator(target, schema, (result) => {
+    // Text hygiene first, on what was sent: a string Postgres cannot store is refused
+    // whatever the schema says of it (issue 11).
+    const textProblems = findTextProblems(result.data)
+    if (textProblems.length > 0) {
+      const fields: Record<string, string> = {}
+      for (const { path, problem } of textProblems) {
+        fields[path.join('.') || '_'] ??= `This text ${problem}`
+      }
+      const [first] = textProblems
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `${first?.path.join('.') || 'The request'} ${first?.problem}`,
+        { fields },
+      )
+    }
     if (result.success) return
     const fields: Record<string, string> = {}
     for (const issue of result.error) {

@@ -1,3 +1,4 @@
+import { isAllowedOrigin } from '@reelgraph/shared'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../app-env.ts'
 import { AppError } from '../lib/app-error.ts'
@@ -6,7 +7,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * CSRF defence for state-changing requests (Lucia guide, OWASP): the Origin header must be
- * the app's own origin (APP_URL, ALLOWED_ORIGINS, or the Host the request was sent to).
+ * the app's own origin under the one rule of REST and sync (`isAllowedOrigin`: APP_URL,
+ * ALLOWED_ORIGINS, or the Host the request was sent to; issue 11 item 3).
  * Requests without Origin (or with `Origin: null`) pass only when the browser vouches
  * `Sec-Fetch-Site: same-origin`.
  */
@@ -19,12 +21,7 @@ export const originCheck = createMiddleware<AppEnv>(async (c, next) => {
   // Browsers send "Origin: null" for form posts under Referrer-Policy: no-referrer (and from
   // opaque contexts); then only Sec-Fetch-Site can vouch for the request.
   if (origin && origin !== 'null') {
-    try {
-      const url = new URL(origin)
-      ok = allowed.includes(url.origin) || (host !== undefined && url.host === host)
-    } catch {
-      ok = false
-    }
+    ok = isAllowedOrigin(origin, host, allowed)
   } else {
     ok = c.req.header('sec-fetch-site') === 'same-origin'
   }

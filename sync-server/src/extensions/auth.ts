@@ -1,6 +1,11 @@
 import type { Extension, onAuthenticatePayload } from '@hocuspocus/server'
 import { type DB, type ProjectRole, projectRole, validateSessionToken } from '@reelgraph/db'
-import { projectIdOfDocument, SYNC_CLOSE_REASONS, sessionCookieName } from '@reelgraph/shared'
+import {
+  isAllowedOrigin,
+  projectIdOfDocument,
+  SYNC_CLOSE_REASONS,
+  sessionCookieName,
+} from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import { readCookie } from '../cookies.ts'
 import type { SyncLogger } from '../logger.ts'
@@ -25,9 +30,11 @@ export interface AuthOptions {
   /** True in production: the cookie is then `__Host-session` (see `sessionCookieName`). */
   secureCookies: boolean
   /**
-   * Origins a browser may open the socket from (the api's allowed origins). A request with
-   * another `Origin` header is refused; one without the header (not a browser) is let
-   * through to the cookie check. Empty or absent: no Origin check.
+   * Origins a browser may open the socket from (the api's allowed origins), under the one
+   * origin rule of REST and sync (`isAllowedOrigin`: one of these, or an origin whose host
+   * is the upgrade request's `Host`). A request with another `Origin` header is refused; one
+   * without the header (not a browser: browsers always send it on a WebSocket) is let
+   * through to the cookie check. Absent: only the `Host` match allows a browser.
    */
   allowedOrigins?: readonly string[] | undefined
 }
@@ -72,7 +79,7 @@ export class AuthExtension implements Extension {
       throw new SyncRefusal(reason)
     }
     const origin = requestHeaders.get('origin')
-    if (origin && allowedOrigins?.length && !allowedOrigins.includes(origin)) {
+    if (origin && !isAllowedOrigin(origin, requestHeaders.get('host'), allowedOrigins ?? [])) {
       refuse(SYNC_CLOSE_REASONS.unauthenticated, 'foreign origin')
     }
     const token = readCookie(requestHeaders.get('cookie'), this.cookieName)
