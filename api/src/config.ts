@@ -25,11 +25,21 @@ export interface RateLimitRule {
   blockSeconds: number
 }
 
-/** The rate limits of the auth calls (issue 2, OWASP Authentication cheat sheet). */
+/**
+ * The rate limits of the auth calls (issue 2, OWASP Authentication cheat sheet). A login
+ * attempt counts before its password is checked and is given back when it succeeds, so the
+ * login limits count failures (issue 11 item 4).
+ */
 export interface RateLimitRules {
-  /** Failed logins for one account (email), reset by a successful login. */
+  /**
+   * Failed logins for one account from one client address: stops one guesser early, and
+   * only them, so a stranger cannot lock the owner out (issue 11 item 5). Forgotten when the
+   * account signs in from that address.
+   */
+  loginFailuresPerAccountAndIp: RateLimitRule
+  /** Failed logins for one account from every address together: stops a distributed guess. */
   loginFailuresPerAccount: RateLimitRule
-  /** Failed logins from one IP address. */
+  /** Failed logins from one address, every account together: stops password spraying. */
   loginFailuresPerIp: RateLimitRule
   /** Registrations from one IP address. */
   registrationsPerIp: RateLimitRule
@@ -44,7 +54,11 @@ export interface RateLimitRules {
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
-  loginFailuresPerAccount: { points: 5, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  // 5 per 15 min, then 15 min: a person mistyping gets several tries (issue 2).
+  loginFailuresPerAccountAndIp: { points: 5, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  // 100 per hour, then 1 hour: OWASP ASVS 2.2.1 allows at most 100 failures per hour per account.
+  loginFailuresPerAccount: { points: 100, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
+  // 50 per 15 min, then 15 min: room for an office behind one address.
   loginFailuresPerIp: { points: 50, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
   registrationsPerIp: { points: 20, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
   resetRequestsPerIp: { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },

@@ -39,8 +39,15 @@ export const envSchema = z
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
-    /** Trust X-Forwarded-For for the client address (only behind a reverse proxy you run). */
-    TRUST_PROXY: bool,
+    /**
+     * How many reverse proxies you run in front of the app (0: none): the client address is
+     * that many X-Forwarded-For entries from the right. `true`/`false` (old settings) mean 1/0.
+     */
+    TRUST_PROXY: z
+      .enum(['true', 'false'])
+      .transform((v) => (v === 'true' ? 1 : 0))
+      .or(z.coerce.number().int().min(0))
+      .default(0),
     /** Directory of the built web app to serve; empty to serve none (dev). */
     WEB_DIST_DIR: z.string().default('./web/dist'),
 

@@ -21,7 +21,7 @@ import { createAiProviders } from './features/generation/providers/index.ts'
 import { BackgroundTasks } from './lib/background-tasks.ts'
 import { createLogger } from './lib/logger.ts'
 import { createMailer } from './services/mailer.ts'
-import { createRateLimits } from './services/rate-limiter.ts'
+import { connectRateLimitRedis, createRateLimits } from './services/rate-limiter.ts'
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -62,6 +62,9 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     redisUrl: env.REDIS_URL,
     allowedOrigins: env.allowedOrigins,
   })
+  // Rate limits are shared by every api process: in Redis when there is one, else in the
+  // app's database (issue 11 item 6).
+  const rateLimitRedis = env.REDIS_URL ? connectRateLimitRedis(env.REDIS_URL, logger) : undefined
   const deps: AppDeps = {
     db,
     env,
@@ -72,7 +75,10 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
       from: env.MAIL_FROM,
       logger,
     }),
-    rateLimits: createRateLimits(DEFAULT_RATE_LIMITS),
+    rateLimits: createRateLimits(
+      DEFAULT_RATE_LIMITS,
+      rateLimitRedis ? { kind: 'redis', client: rateLimitRedis } : { kind: 'postgres', db },
+    ),
     tasks: new BackgroundTasks(logger),
     documents: createDocumentGateway(sync),
     ai: createAiProviders(env, logger),
@@ -105,6 +111,7 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
       await closeSyncServer(sync, syncLogger)
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await deps.tasks.drain()
+      rateLimitRedis?.disconnect() // the HTTP server is closed: no command is pending
       await db.destroy()
     },
   }

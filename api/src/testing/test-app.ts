@@ -81,7 +81,8 @@ export async function createTestApp(
     env,
     logger,
     mailer: createMailer({ mailDir, from: env.MAIL_FROM, logger }),
-    rateLimits: createRateLimits(rateLimits),
+    // In the test database, as the server counts them without Redis.
+    rateLimits: createRateLimits(rateLimits, { kind: 'postgres', db }),
     tasks: new BackgroundTasks(logger),
     documents: createDocumentGateway(sync),
     ai: createAiProviders(env, logger),

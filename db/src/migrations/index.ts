@@ -5,6 +5,7 @@ import * as generation from './0003-generation.ts'
 import * as billing from './0004-billing.ts'
 import * as billingSandbox from './0005-billing-sandbox.ts'
 import * as projectMembers from './0006-project-members.ts'
+import * as rateLimits from './0007-rate-limits.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004-billing': billing,
   '0005-billing-sandbox': billingSandbox,
   '0006-project-members': projectMembers,
+  '0007-rate-limits': rateLimits,
 }

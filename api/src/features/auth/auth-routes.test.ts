@@ -1,15 +1,73 @@
+import { randomUUID } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import { type ServerType, serve } from '@hono/node-server'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEFAULT_RATE_LIMITS } from '../../config.ts'
+import { createApp } from '../../app.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitRules } from '../../config.ts'
+import { createRateLimits, type RateLimitStore } from '../../services/rate-limiter.ts'
 import {
   createTestApp,
   LOOSE_RATE_LIMITS,
   linkIn,
   sessionCookieFrom,
+  TEST_ORIGIN,
   type TestApp,
 } from '../../testing/test-app.ts'
 
 const PASSWORD = 'paper lantern river'
+const REDIS_URL = process.env.REDIS_URL
+
+type App = ReturnType<typeof createApp>
+
+/** The default login limits, the others loose. */
+const LOGIN_LIMITS: RateLimitRules = {
+  ...LOOSE_RATE_LIMITS,
+  loginFailuresPerAccountAndIp: DEFAULT_RATE_LIMITS.loginFailuresPerAccountAndIp,
+  loginFailuresPerAccount: DEFAULT_RATE_LIMITS.loginFailuresPerAccount,
+  loginFailuresPerIp: DEFAULT_RATE_LIMITS.loginFailuresPerIp,
+}
+const LOGIN_LIMIT = DEFAULT_RATE_LIMITS.loginFailuresPerAccountAndIp.points
+
+/** Another app with `t`'s deps but login limiters of its own in `store`, as a process has. */
+function instance(t: TestApp, store: RateLimitStore): App {
+  return createApp({ ...t.deps, rateLimits: createRateLimits(LOGIN_LIMITS, store) })
+}
+
+/** Posts JSON to `app` the way the web app does (its Origin), without a network. */
+async function post(app: App, path: string, body: unknown): Promise<Response> {
+  return app.request(path, {
+    method: 'POST',
+    headers: { origin: TEST_ORIGIN, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+}
+
+/**
+ * Serves `t`'s app over HTTP on 127.0.0.1, so requests have a socket: behind TRUST_PROXY the
+ * client address then comes from X-Forwarded-For, as a proxy in front of the app writes it.
+ */
+async function listen(t: TestApp) {
+  const app = createApp(t.deps)
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    post: (path: string, body: unknown, forwardedFor: string) =>
+      fetch(`http://127.0.0.1:${port}${path}`, {
+        method: 'POST',
+        headers: {
+          origin: TEST_ORIGIN,
+          'content-type': 'application/json',
+          'x-forwarded-for': forwardedFor,
+        },
+        body: JSON.stringify(body),
+      }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
 
 describe.each(testDatabaseKinds())('accounts on $name', (kind) => {
   let t: TestApp
@@ -273,52 +331,179 @@ describe.each(testDatabaseKinds())('accounts on $name', (kind) => {
   })
 
   describe('rate limits', () => {
-    it('answers 429 with Retry-After after repeated failed logins, even for the right password', async () => {
-      const limited = await createTestApp(kind, {
-        ...LOOSE_RATE_LIMITS,
-        loginFailuresPerAccount: DEFAULT_RATE_LIMITS.loginFailuresPerAccount,
+    let limited: TestApp
+    beforeAll(async () => {
+      limited = await createTestApp(kind, LOGIN_LIMITS)
+    })
+    afterAll(() => limited.close())
+
+    async function registerOn(app: TestApp) {
+      const email = uniqueEmail()
+      const res = await app.request('POST', '/api/register', {
+        body: { name: 'A', email, password: PASSWORD },
       })
-      try {
-        const email = uniqueEmail()
-        await limited.request('POST', '/api/register', {
-          body: { name: 'A', email, password: PASSWORD },
+      expect(res.status).toBe(201)
+      return email
+    }
+
+    const login = (app: TestApp, email: string, password: string) =>
+      app.request('POST', '/api/login', { body: { email, password } })
+
+    it('answers 429 with Retry-After after repeated failed logins, even for the right password', async () => {
+      const email = await registerOn(limited)
+      for (let i = 0; i < LOGIN_LIMIT; i++) {
+        expect((await login(limited, email, 'wrong password')).status).toBe(401)
+      }
+      const blocked = await login(limited, email, PASSWORD)
+      expect(blocked.status).toBe(429)
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect((await blocked.json()).error.message).toMatch(
+        /Too many failed sign-in attempts\. Try again in \d+ minutes\./,
+      )
+    })
+
+    // Issue 11 item 4: the limit used to be checked before the failures were counted.
+    it('answers 429 to all but the limit of 40 parallel wrong passwords', async () => {
+      const email = await registerOn(limited)
+      const burst = await Promise.all(
+        Array.from({ length: 40 }, () => login(limited, email, 'wrong password')),
+      )
+      const statuses = burst.map((r) => r.status)
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LOGIN_LIMIT)
+      expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([])
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(40 - LOGIN_LIMIT)
+    })
+
+    it('refuses the right password sent during a burst once the burst has reached the limit', async () => {
+      const email = await registerOn(limited)
+      const burst = Array.from({ length: 30 }, (_, i) => login(limited, email, `guess ${i}`))
+      // The first 429 proves the limit is reached; most of the burst is still being checked.
+      const firstRefusal = new Promise<void>((resolve) => {
+        for (const r of burst) void r.then((res) => res.status === 429 && resolve())
+      })
+      await Promise.race([firstRefusal, Promise.all(burst)])
+      const right = await login(limited, email, PASSWORD)
+      const statuses = (await Promise.all(burst)).map((r) => r.status)
+      expect(statuses).toContain(429)
+      expect(right.status).toBe(429)
+      expect(sessionCookieFrom(right)).toBeUndefined()
+    })
+
+    // Issue 11 item 6: two processes used to allow the limit twice.
+    it('shares the login limits between two app instances on one database', async () => {
+      const store: RateLimitStore = { kind: 'postgres', db: limited.deps.db }
+      const [a, b] = [instance(limited, store), instance(limited, store)]
+      const email = await registerOn(limited)
+      const statuses = []
+      for (let i = 0; i < LOGIN_LIMIT + 2; i++) {
+        const res = await post(i % 2 === 0 ? a : b, '/api/login', {
+          email,
+          password: 'wrong password',
         })
-        const { points } = DEFAULT_RATE_LIMITS.loginFailuresPerAccount
-        for (let i = 0; i < points; i++) {
-          const res = await limited.request('POST', '/api/login', {
-            body: { email, password: 'wrong password' },
-          })
-          expect(res.status).toBe(401)
+        statuses.push(res.status)
+      }
+      expect(statuses).toEqual([...Array(LOGIN_LIMIT).fill(401), 429, 429])
+      expect((await post(a, '/api/login', { email, password: PASSWORD })).status).toBe(429)
+      expect((await post(b, '/api/login', { email, password: PASSWORD })).status).toBe(429)
+    })
+
+    it.skipIf(!REDIS_URL)(
+      'shares the login limits between two app instances through Redis',
+      async () => {
+        // Two connections, as two processes have; one prefix per run so parallel runs never meet.
+        const prefix = `rate-limit-test-${randomUUID()}`
+        const clients = [new Redis(REDIS_URL!), new Redis(REDIS_URL!)]
+        try {
+          const [a, b] = clients.map((client) =>
+            instance(limited, { kind: 'redis', client, prefix }),
+          ) as [App, App]
+          const email = await registerOn(limited)
+          const burst = await Promise.all(
+            Array.from({ length: 20 }, (_, i) =>
+              post(i % 2 === 0 ? a : b, '/api/login', { email, password: 'wrong password' }),
+            ),
+          )
+          const statuses = burst.map((r) => r.status)
+          expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LOGIN_LIMIT)
+          expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(20 - LOGIN_LIMIT)
+          expect((await post(b, '/api/login', { email, password: PASSWORD })).status).toBe(429)
+          expect(await clients[0]!.keys(`${prefix}:*`)).not.toEqual([])
+        } finally {
+          const keys = await clients[0]!.keys(`${prefix}:*`)
+          if (keys.length > 0) await clients[0]!.del(...keys)
+          await Promise.all(clients.map((c) => c.quit()))
         }
-        const blocked = await limited.request('POST', '/api/login', {
-          body: { email, password: PASSWORD },
-        })
-        expect(blocked.status).toBe(429)
-        expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0)
-        expect((await blocked.json()).error.message).toMatch(
-          /Too many failed sign-in attempts\. Try again in \d+ minutes\./,
-        )
+      },
+    )
+
+    // Issue 11 item 5: 5 failures from anywhere used to lock the owner out.
+    it("does not let a stranger's failed logins from another address lock the owner out", async () => {
+      const behindProxy = await createTestApp(kind, LOGIN_LIMITS, { TRUST_PROXY: '1' })
+      const server = await listen(behindProxy)
+      try {
+        const owner = '198.51.100.7'
+        const stranger = '203.0.113.9'
+        const email = uniqueEmail()
+        const body = { name: 'Owner', email, password: PASSWORD }
+        expect((await server.post('/api/register', body, owner)).status).toBe(201)
+        const statuses = []
+        for (let i = 0; i < 10; i++) {
+          const res = await server.post('/api/login', { email, password: `guess ${i}` }, stranger)
+          statuses.push(res.status)
+        }
+        expect(statuses).toEqual([...Array(LOGIN_LIMIT).fill(401), ...Array(5).fill(429)])
+        const ownLogin = await server.post('/api/login', { email, password: PASSWORD }, owner)
+        expect(ownLogin.status).toBe(200)
       } finally {
-        await limited.close()
+        await server.close()
+        await behindProxy.close()
       }
     })
 
     it('limits registrations per IP address', async () => {
-      const limited = await createTestApp(kind, {
+      const app = await createTestApp(kind, {
         ...LOOSE_RATE_LIMITS,
         registrationsPerIp: { points: 2, durationSeconds: 3600, blockSeconds: 3600 },
       })
       try {
         const statuses = []
         for (let i = 0; i < 3; i++) {
-          const res = await limited.request('POST', '/api/register', {
+          const res = await app.request('POST', '/api/register', {
             body: { name: 'A', email: uniqueEmail(), password: PASSWORD },
           })
           statuses.push(res.status)
         }
         expect(statuses).toEqual([201, 201, 429])
       } finally {
-        await limited.close()
+        await app.close()
+      }
+    })
+
+    // Issue 11 item 7: the leftmost X-Forwarded-For entry, which the client writes, was trusted.
+    it('counts registrations behind TRUST_PROXY=1 by the rightmost X-Forwarded-For entry', async () => {
+      const behindProxy = await createTestApp(
+        kind,
+        { ...LOOSE_RATE_LIMITS, registrationsPerIp: DEFAULT_RATE_LIMITS.registrationsPerIp },
+        { TRUST_PROXY: '1' },
+      )
+      const server = await listen(behindProxy)
+      try {
+        const { points } = DEFAULT_RATE_LIMITS.registrationsPerIp
+        const client = '198.51.100.23'
+        const statuses = []
+        for (let i = 0; i < points + 4; i++) {
+          const spoofed = `10.${i}.0.1, 192.0.2.${i}`
+          const body = { name: 'A', email: uniqueEmail(), password: PASSWORD }
+          statuses.push((await server.post('/api/register', body, `${spoofed}, ${client}`)).status)
+        }
+        expect(statuses).toEqual([...Array(points).fill(201), 429, 429, 429, 429])
+        // Another client behind the same proxy, with the blocked address spoofed on the left.
+        const body = { name: 'B', email: uniqueEmail(), password: PASSWORD }
+        const other = await server.post('/api/register', body, `${client}, 198.51.100.24`)
+        expect(other.status).toBe(201)
+      } finally {
+        await server.close()
+        await behindProxy.close()
       }
     })
   })

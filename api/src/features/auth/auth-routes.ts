@@ -15,8 +15,8 @@ import { validate } from '../../lib/validate.ts'
 import { requireAuth, secureCookies } from '../../middleware/session.ts'
 import { toUserJson } from '../user/user-json.ts'
 import {
-  authenticate,
   endSession,
+  logIn,
   normalizeEmail,
   registerUser,
   resetPassword,
@@ -28,7 +28,6 @@ import { clearSessionCookie, writeSessionCookie } from './session-cookie.ts'
 import { createSession } from '@reelgraph/db'
 
 const TAG = 'Auth'
-const LOGIN_LIMIT_MESSAGE = 'Too many failed sign-in attempts.'
 /** The one answer to every reset request, known email or not (spec §8). */
 const RESET_REQUESTED_MESSAGE =
   'If your email is registered, you will receive a password reset link.'
@@ -72,21 +71,8 @@ export const authRoutes = new Hono<AppEnv>()
     docs({ summary: 'Sign in with email and password', tag: TAG, response: userSchema }),
     validate('json', loginInput),
     async (c) => {
-      const input = c.req.valid('json')
-      const { loginFailuresPerAccount, loginFailuresPerIp } = c.var.deps.rateLimits
-      const ip = clientIp(c)
-      const account = normalizeEmail(input.email)
-      await loginFailuresPerIp.check(ip, LOGIN_LIMIT_MESSAGE)
-      await loginFailuresPerAccount.check(account, LOGIN_LIMIT_MESSAGE)
-      let user: Awaited<ReturnType<typeof authenticate>>
-      try {
-        user = await authenticate(c.var.db, input)
-      } catch (err) {
-        await loginFailuresPerIp.consume(ip, LOGIN_LIMIT_MESSAGE).catch(() => {})
-        await loginFailuresPerAccount.consume(account, LOGIN_LIMIT_MESSAGE).catch(() => {})
-        throw err
-      }
-      await loginFailuresPerAccount.reset(account)
+      const { db, deps } = c.var
+      const user = await logIn(db, deps.rateLimits, c.req.valid('json'), clientIp(c))
       await startSession(c, user.id)
       return c.json(toUserJson(user))
     },

@@ -18,6 +18,7 @@ import type { DocumentGateway } from '../../app-env.ts'
 import { EMAIL_VERIFICATION_TOKEN_TTL_MS, PASSWORD_RESET_TOKEN_TTL_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
 import type { Mailer } from '../../services/mailer.ts'
+import type { RateLimits } from '../../services/rate-limiter.ts'
 import { passwordResetEmail, verificationEmail } from './emails.ts'
 import { hashPassword, isCommonPassword, verifyDummyPassword, verifyPassword } from './passwords.ts'
 
@@ -107,6 +108,47 @@ export async function authenticate(db: Kysely<DB>, input: LoginInput): Promise<U
     return user
   }
   throw new AppError('INVALID_CREDENTIALS', 'The email or password is incorrect.')
+}
+
+/** The login limits of {@link logIn}. */
+export type LoginLimits = Pick<
+  RateLimits,
+  'loginFailuresPerAccountAndIp' | 'loginFailuresPerIp' | 'loginFailuresPerAccount'
+>
+
+const LOGIN_LIMIT_MESSAGE = 'Too many failed sign-in attempts.'
+
+/**
+ * Signs in with the login lockout policy: the attempt is counted before the password is
+ * checked, for the account from this address, for the address and for the account, so a
+ * parallel burst cannot check more passwords than the limits allow (issue 11 item 4). The
+ * narrowest count comes first: an attempt it refuses spends none of the budgets shared with
+ * others, so a stranger's guesses from elsewhere never block the owner's address and only a
+ * many-address attack reaches the account's ceiling (issue 11 item 5). A good password gives
+ * its count back and forgets the failures of this account from this address.
+ * @param clientAddress The client's address (`clientIp` in lib/client-ip.ts).
+ * @throws AppError 429 RATE_LIMITED (password not checked) when a limit is reached;
+ *   401 INVALID_CREDENTIALS for an unknown email or a wrong password.
+ * @see issue 11 items 4 and 5
+ */
+export async function logIn(
+  db: Kysely<DB>,
+  limits: LoginLimits,
+  input: LoginInput,
+  clientAddress: string,
+): Promise<UserRow> {
+  const account = normalizeEmail(input.email)
+  const accountFromAddress = `${account} ${clientAddress}`
+  await limits.loginFailuresPerAccountAndIp.consume(accountFromAddress, LOGIN_LIMIT_MESSAGE)
+  await limits.loginFailuresPerIp.consume(clientAddress, LOGIN_LIMIT_MESSAGE)
+  await limits.loginFailuresPerAccount.consume(account, LOGIN_LIMIT_MESSAGE)
+  const user = await authenticate(db, input)
+  await Promise.all([
+    limits.loginFailuresPerAccountAndIp.reset(accountFromAddress),
+    limits.loginFailuresPerIp.reward(clientAddress),
+    limits.loginFailuresPerAccount.reward(account),
+  ])
+  return user
 }
 
 /** Finds a user by email, or undefined. */
