@@ -3,6 +3,11 @@
 #
 #   docker build -t reelgraph .
 #   docker compose up            # with Postgres, Redis and an S3 store: see docker-compose.yml
+#
+# The image runs with NODE_ENV=production: the app refuses to start without a way to send
+# email (SMTP_URL, or MAIL_TO_FILES=true) and billing (STRIPE_SECRET_KEY, or
+# BILLING_SANDBOX=true), and a real deployment sets APP_URL and DATABASE_URL too
+# (.env.example lists every setting).
 
 # ---- deps: every package, to build the web app -------------------------------------------
 FROM node:24-slim AS deps

@@ -1,5 +1,6 @@
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { webSocketSources } from './app.ts'
 import { createTestApp, type TestApp } from './testing/test-app.ts'
 
 const [pglite] = testDatabaseKinds()
@@ -36,6 +37,20 @@ describe('the HTTP app', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/)
     expect(res.headers.get('x-request-id')).toMatch(/.+/)
+  })
+
+  it('lets pages open WebSockets only to the app’s own origins (issue 11 item 10)', async () => {
+    const csp = (await t.request('GET', '/healthz')).headers.get('content-security-policy') ?? ''
+    const connectSrc = csp.split(';').find((d) => d.trim().startsWith('connect-src'))
+    expect(connectSrc?.trim()).toBe("connect-src 'self' ws://localhost:3000")
+    expect(csp).not.toMatch(/(^|\s)wss?:(\s|;|$)/)
+    expect(
+      webSocketSources([
+        'http://localhost:3000',
+        'https://reelgraph.example',
+        'https://b.example:8443',
+      ]),
+    ).toEqual(['ws://localhost:3000', 'wss://reelgraph.example', 'wss://b.example:8443'])
   })
 
   it('publishes an OpenAPI document generated from the zod schemas', async () => {

@@ -34,18 +34,32 @@ export interface AppOptions {
   webDistDir?: string | undefined
 }
 
-const CONTENT_SECURITY_POLICY = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  // Radix positions popovers with inline styles.
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
-  connectSrc: ["'self'", 'ws:', 'wss:'],
-  fontSrc: ["'self'", 'data:'],
-  objectSrc: ["'none'"],
-  frameAncestors: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
+/**
+ * The app's own origins as WebSocket sources: `http://host:port` -> `ws://host:port`,
+ * `https://host` -> `wss://host`. Browsers of CSP 3 count same-origin ws(s) as `'self'`,
+ * older ones do not, so the sync socket's origins are listed (issue 11 item 10).
+ * @param allowedOrigins serialized http(s) origins (APP_URL's and ALLOWED_ORIGINS)
+ */
+export function webSocketSources(allowedOrigins: readonly string[]): string[] {
+  const sources = allowedOrigins.map((origin) => origin.replace(/^http(s?):/, 'ws$1:'))
+  return [...new Set(sources.filter((s) => /^wss?:\/\//.test(s)))]
+}
+
+/** The Content-Security-Policy: everything from the app itself, sockets to its own origins only. */
+function contentSecurityPolicy(allowedOrigins: readonly string[]) {
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    // Radix positions popovers with inline styles.
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    connectSrc: ["'self'", ...webSocketSources(allowedOrigins)],
+    fontSrc: ["'self'", 'data:'],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+  }
 }
 
 /** A request body limit of `maxSize` bytes, answering 413 with the limit. */
@@ -120,7 +134,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const app = new Hono<AppEnv>()
   app.use(requestId())
   app.use(requestContext(deps))
-  app.use(secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY }))
+  app.use(secureHeaders({ contentSecurityPolicy: contentSecurityPolicy(deps.env.allowedOrigins) }))
   app.route('/', healthRoutes)
   // Server-rendered pages posting forms, so outside the JSON API (and before its catch-all).
   app.route('/api/billing-sandbox', sandboxRoutes)

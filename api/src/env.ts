@@ -1,4 +1,9 @@
-import { DEFAULT_GENERATION_COSTS } from '@reelgraph/shared'
+import {
+  DEFAULT_GENERATION_COSTS,
+  describeLookalike,
+  findLookalikeSettings,
+  type SettingLookalike,
+} from '@reelgraph/shared'
 import { z } from 'zod'
 
 const bool = z
@@ -34,6 +39,11 @@ export const envSchema = z
     REDIS_URL: optionalString.pipe(z.url().optional()),
     /** SMTP URL for nodemailer; when unset emails are written to DATA_DIR/mail. */
     SMTP_URL: optionalString.pipe(z.url().optional()),
+    /**
+     * Under NODE_ENV=production without SMTP_URL: write emails to DATA_DIR/mail anyway
+     * (nobody receives them). Unset, such a server refuses to start (issue 11 item 8).
+     */
+    MAIL_TO_FILES: bool,
     /** The From header of outgoing email. */
     MAIL_FROM: z.string().default('Reelgraph <no-reply@reelgraph.local>'),
     LOG_LEVEL: z
@@ -143,13 +153,48 @@ export type Env = z.infer<typeof envSchema>
 
 /**
  * Parses settings from `source` (default `process.env`).
- * @throws Error listing every missing or invalid variable.
+ * @throws Error listing every missing or invalid variable, then every variable that looks
+ *   like a setting but is none (a misspelt name is often why one is missing).
  */
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = envSchema.safeParse(source)
   if (!result.success) {
     const problems = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
-    throw new Error(`Invalid environment:\n${problems.join('\n')}`)
+    // A misspelt name is often why a variable is missing: name the look-alikes too.
+    const hints = settingLookalikes([], source).map((f) => `  ${describeLookalike(f)}`)
+    throw new Error(`Invalid environment:\n${[...problems, ...hints].join('\n')}`)
   }
   return result.data
+}
+
+/** Every variable the api reads: the keys of {@link envSchema}, nothing written twice. */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.in.shape)
+
+/**
+ * Variables that the OpenAI SDK reads itself, as the openai provider leaves them to it
+ * (organization, project, its own logging and headers): not settings, not typos either.
+ */
+const OPENAI_SDK_VARIABLES = [
+  'OPENAI_ORG_ID',
+  'OPENAI_PROJECT_ID',
+  'OPENAI_LOG',
+  'OPENAI_CUSTOM_HEADERS',
+]
+
+/**
+ * The variables of `source` that look like settings but are none (issue 11 item 9): a
+ * setting's name with a typo or its words reordered, or an unknown name with a settings
+ * prefix (`STRIPE_`, `SMTP_`, ...). The boot logs one warning for each; nothing fails.
+ * @param alsoKnown names read by other Reelgraph processes sharing the environment (the
+ *   standalone sync server's `SYNC_PORT`...): not reported
+ * @param source the environment (default `process.env`); only its names are read
+ * @see issue 11 item 9
+ */
+export function settingLookalikes(
+  alsoKnown: Iterable<string> = [],
+  source: Record<string, string | undefined> = process.env,
+): SettingLookalike[] {
+  return findLookalikeSettings(Object.keys(source), [...SETTING_NAMES, ...alsoKnown], {
+    alsoRead: OPENAI_SDK_VARIABLES,
+  })
 }

@@ -3,24 +3,26 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { type ServerType, serve } from '@hono/node-server'
 import { createDb, migrateToLatest } from '@reelgraph/db'
+import { describeLookalike } from '@reelgraph/shared'
 import {
   attachSyncServer,
   closeSyncServer,
   createDocumentGateway,
   createSyncServer,
+  SYNC_SETTING_NAMES,
   type SyncServer,
 } from '@reelgraph/sync-server'
 import { createApp } from './app.ts'
 import type { AppDeps } from './app-env.ts'
 import { DEFAULT_RATE_LIMITS } from './config.ts'
-import { type Env, loadEnv } from './env.ts'
+import { type Env, loadEnv, settingLookalikes } from './env.ts'
 import { createAssetStorage } from './features/assets/index.ts'
 import { activePriceIds, seedCatalog } from './features/billing/catalog.ts'
 import { createBillingGateway } from './features/billing/index.ts'
 import { createAiProviders } from './features/generation/providers/index.ts'
 import { BackgroundTasks } from './lib/background-tasks.ts'
 import { createLogger } from './lib/logger.ts'
-import { createMailer } from './services/mailer.ts'
+import { mailerFromEnv } from './services/mailer.ts'
 import { connectRateLimitRedis, createRateLimits } from './services/rate-limiter.ts'
 
 /** A running server and how to stop it. */
@@ -45,6 +47,15 @@ export interface RunningServer {
  */
 export async function startServer(env: Env = loadEnv()): Promise<RunningServer> {
   const logger = createLogger(env.LOG_LEVEL)
+  // Look-alike variables are silently ignored by the schema: say so (issue 11 item 9).
+  for (const finding of settingLookalikes(SYNC_SETTING_NAMES)) {
+    logger.warn(
+      { variable: finding.name, suggestion: finding.suggestion },
+      describeLookalike(finding),
+    )
+  }
+  // Before anything starts: a production server without a way to deliver email refuses to.
+  const mailer = mailerFromEnv(env, logger)
   const db = createDb({
     databaseUrl: env.DATABASE_URL,
     pgliteDir: join(env.DATA_DIR, 'pg'),
@@ -69,12 +80,7 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     db,
     env,
     logger,
-    mailer: createMailer({
-      smtpUrl: env.SMTP_URL,
-      mailDir: join(env.DATA_DIR, 'mail'),
-      from: env.MAIL_FROM,
-      logger,
-    }),
+    mailer,
     rateLimits: createRateLimits(
       DEFAULT_RATE_LIMITS,
       rateLimitRedis ? { kind: 'redis', client: rateLimitRedis } : { kind: 'postgres', db },

@@ -1,3 +1,4 @@
+import { describeLookalike, findLookalikeSettings, type SettingLookalike } from '@reelgraph/shared'
 import { z } from 'zod'
 
 /**
@@ -46,13 +47,31 @@ export type SyncEnv = z.infer<typeof syncEnvSchema>
 
 /**
  * Parses settings from `source` (default `process.env`).
- * @throws Error listing every missing or invalid variable.
+ * @throws Error listing every missing or invalid variable, then every variable that looks
+ *   like a setting but is none (a misspelt name is often why one is missing).
  */
 export function loadSyncEnv(source: Record<string, string | undefined> = process.env): SyncEnv {
   const result = syncEnvSchema.safeParse(source)
   if (!result.success) {
     const problems = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
-    throw new Error(`Invalid environment:\n${problems.join('\n')}`)
+    // A misspelt name is often why a variable is missing: name the look-alikes too.
+    const hints = syncSettingLookalikes(source).map((f) => `  ${describeLookalike(f)}`)
+    throw new Error(`Invalid environment:\n${[...problems, ...hints].join('\n')}`)
   }
   return result.data
+}
+
+/** Every variable the standalone sync server reads: the keys of {@link syncEnvSchema}. */
+export const SYNC_SETTING_NAMES: readonly string[] = Object.keys(syncEnvSchema.in.shape)
+
+/**
+ * The variables of `source` that look like sync-server settings but are none (issue 11
+ * item 9), e.g. `SYNC_PROT` or `REDIS_URI`; the process logs one warning for each.
+ * @param source the environment (default `process.env`); only its names are read
+ * @see issue 11 item 9
+ */
+export function syncSettingLookalikes(
+  source: Record<string, string | undefined> = process.env,
+): SettingLookalike[] {
+  return findLookalikeSettings(Object.keys(source), SYNC_SETTING_NAMES)
 }

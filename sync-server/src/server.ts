@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createDb, migrateToLatest } from '@reelgraph/db'
+import { describeLookalike } from '@reelgraph/shared'
 import { attachSyncServer } from './attach.ts'
 import {
   closeSyncServer,
@@ -8,7 +9,7 @@ import {
   type SyncServer,
   type SyncServerOptions,
 } from './create-sync-server.ts'
-import { loadSyncEnv } from './env.ts'
+import { loadSyncEnv, syncSettingLookalikes } from './env.ts'
 import { createSyncLogger } from './logger.ts'
 
 /** A listening sync server and how to stop it. */
@@ -69,6 +70,13 @@ export async function startSyncServer(options: StartSyncServerOptions): Promise<
 export async function main(): Promise<void> {
   const env = loadSyncEnv()
   const logger = createSyncLogger(env.LOG_LEVEL)
+  // Unknown look-alike variables are ignored by the schema: say so (issue 11 item 9).
+  for (const finding of syncSettingLookalikes()) {
+    logger.warn(
+      { variable: finding.name, suggestion: finding.suggestion },
+      describeLookalike(finding),
+    )
+  }
   const db = createDb({
     databaseUrl: env.DATABASE_URL,
     onPoolError: (err) =>

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-env.ts'
 import type { SubscriptionSnapshot } from './billing-gateway.ts'
-import { applySubscription, fulfilPackagePurchase } from './fulfilment.ts'
+import { applySubscription, fulfilPackagePurchase, requireAccount } from './fulfilment.ts'
 
 /**
  * What the payment provider tells billing, in its own words rather than Stripe's (issue 5
@@ -117,8 +117,9 @@ async function applyCurrent(
  * provider (never trusting the event's copy), so duplicates and late arrivals converge on
  * the provider's current state.
  * @returns whether the account changed (false for duplicates and stale events).
- * @throws when the provider cannot be read or the database fails: the caller lets the
- *   provider retry.
+ * @throws AccountNotFoundError when a checkout's account does not exist (nothing changed,
+ *   retrying cannot help); anything else when the provider cannot be read or the database
+ *   fails: the caller lets the provider retry.
  */
 export async function handleBillingEvent(
   deps: BillingEventDeps,
@@ -127,6 +128,8 @@ export async function handleBillingEvent(
   const { db, billing, logger } = deps
   switch (event.type) {
     case 'checkout.completed': {
+      // Before anything, Stripe included, is touched on behalf of an account that is gone.
+      await requireAccount(db, event.userId)
       if (event.mode === 'payment') {
         return fulfilPackagePurchase(db, {
           userId: event.userId,

@@ -15,6 +15,31 @@ import type { SubscriptionSnapshot } from './billing-gateway.ts'
 const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
 
 /**
+ * A payment event names an account that does not exist (any more): deleted since the
+ * checkout, or from another database (a reset development one behind `stripe listen`).
+ * Retrying cannot help, so the webhook acknowledges it instead of failing (issue 11 item 10).
+ */
+export class AccountNotFoundError extends Error {
+  readonly userId: number
+
+  constructor(userId: number) {
+    super(`There is no account ${userId}: the payment event changes nothing.`)
+    this.name = 'AccountNotFoundError'
+    this.userId = userId
+  }
+}
+
+/**
+ * Checks that the account `userId` exists.
+ * @throws AccountNotFoundError when it does not.
+ * @see issue 11 item 10
+ */
+export async function requireAccount(db: Kysely<DB>, userId: number): Promise<void> {
+  const user = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()
+  if (!user) throw new AccountNotFoundError(userId)
+}
+
+/**
  * Records a webhook event id; false when it was seen before (then it is not applied again).
  */
 export async function recordStripeEvent(

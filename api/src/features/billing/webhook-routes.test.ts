@@ -1,4 +1,5 @@
 import { testDatabaseKinds } from '@reelgraph/db/testing'
+import pino from 'pino'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/test-app.ts'
@@ -504,5 +505,55 @@ describe.each(testDatabaseKinds())('Stripe webhook on $name', (kind) => {
     expect(retry.status).toBe(200)
     expect(await retry.json()).toEqual({ received: true })
     expect((await account(c.userId)).subscription_status).toBe('basic')
+  })
+
+  it('an event for an account that no longer exists is acknowledged and logged once, not 500', async () => {
+    const gone = await newCustomer()
+    const replaced = `sub_gone_old_${gone.userId}`
+    const sub = `sub_gone_new_${gone.userId}`
+    seed(gone.customerId, { id: replaced })
+    seed(gone.customerId, { id: sub })
+    await t.deps.db.deleteFrom('users').where('id', '=', gone.userId).execute()
+    const lines: { level: number; msg: string; userId?: number }[] = []
+    const logger = t.deps.logger
+    t.deps.logger = pino(
+      { level: 'info' },
+      { write: (line: string) => void lines.push(JSON.parse(line)) },
+    )
+    stripe.requests.length = 0
+    try {
+      const purchase = packageCheckout(`cs_gone_pkg_${gone.userId}`, gone.userId, 'medium')
+      const subscription = subscriptionCheckout(
+        `cs_gone_sub_${gone.userId}`,
+        gone.userId,
+        sub,
+        'basic',
+        replaced,
+      )
+      for (const event of [purchase, subscription]) {
+        const res = await deliver(event)
+        expect(res.status).toBe(200)
+        expect(await res.json()).toEqual({ received: true, ignored: true })
+        expect(await recorded(event.id)).toBeDefined()
+        // Stripe's redelivery is a duplicate: acknowledged again, not warned about again.
+        expect(await (await deliver(event)).json()).toEqual({ received: true, duplicate: true })
+      }
+      const warnings = lines.filter((l) => l.level === 40)
+      expect(warnings.map((l) => [l.msg, l.userId])).toEqual([
+        ['webhook event for an account that no longer exists', gone.userId],
+        ['webhook event for an account that no longer exists', gone.userId],
+      ])
+      expect(lines.filter((l) => l.level >= 50)).toEqual([])
+      // Nothing was asked of Stripe for the gone account (the replaced subscription stays).
+      expect(stripe.requests).toEqual([])
+      const ledger = await t.deps.db
+        .selectFrom('credit_transactions')
+        .select('id')
+        .where('user_id', '=', gone.userId)
+        .execute()
+      expect(ledger).toEqual([])
+    } finally {
+      t.deps.logger = logger
+    }
   })
 })

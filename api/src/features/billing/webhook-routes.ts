@@ -5,7 +5,7 @@ import type { AppEnv } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { docs } from '../../lib/openapi.ts'
 import { type BillingEvent, handleBillingEvent } from './billing-events.ts'
-import { recordStripeEvent } from './fulfilment.ts'
+import { AccountNotFoundError, recordStripeEvent } from './fulfilment.ts'
 
 /** A Stripe object read loosely: fields moved between API versions. */
 type Loose = Record<string, unknown>
@@ -105,6 +105,8 @@ export function toBillingEvent(event: Stripe.Event): BillingEvent | null {
  * authentication. The signature is checked on the raw body with STRIPE_WEBHOOK_SECRET
  * (400 and nothing changes when it fails or is too old); each event id is recorded and
  * applied once; a failure forgets the id and answers 500, so Stripe's retry is applied.
+ * An event for an account that no longer exists is acknowledged (200, `ignored`) and
+ * logged once as a warning: no retry could apply it (issue 11 item 10).
  */
 export const webhookRoutes = new Hono<AppEnv>().post(
   '/webhook',
@@ -152,6 +154,12 @@ export const webhookRoutes = new Hono<AppEnv>().post(
       const changed = await handleBillingEvent({ ...deps, logger }, billingEvent)
       logger.info({ changed }, 'webhook event applied')
     } catch (error) {
+      if (error instanceof AccountNotFoundError) {
+        // Retrying cannot bring the account back: the event stays recorded (a redelivery is a
+        // duplicate, not logged again) and Stripe gets its 2xx instead of 3 days of retries.
+        logger.warn({ userId: error.userId }, 'webhook event for an account that no longer exists')
+        return c.json({ received: true as const, ignored: true })
+      }
       await deps.db.deleteFrom('stripe_events').where('id', '=', event.id).execute()
       logger.error({ err: error }, 'webhook event failed; Stripe will retry it')
       throw new AppError(

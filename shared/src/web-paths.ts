@@ -1,0 +1,36 @@
+import { INVITATION_PATH } from './members.ts'
+
+/**
+ * Every page path of the web app's router (spec §2; `web/src/app/router.tsx`). The server
+ * answers these with the app's `index.html` and 200, any other non-API path with the same
+ * page and 404, where the router shows its not-found page (issue 11 item 10).
+ */
+export const WEB_PATHS = {
+  canvas: '/',
+  projects: '/projects',
+  subscription: '/subscription',
+  subscriptionSuccess: '/subscription/success',
+  subscriptionCancel: '/subscription/cancel',
+  checkout: '/checkout',
+  auth: '/auth',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
+  invitation: INVITATION_PATH,
+  terms: '/terms',
+  privacy: '/privacy',
+} as const
+
+/** One of {@link WEB_PATHS}. */
+export type WebPath = (typeof WEB_PATHS)[keyof typeof WEB_PATHS]
+
+const PAGE_PATHS: ReadonlySet<string> = new Set(Object.values(WEB_PATHS))
+
+/**
+ * Whether the web app's router has a page at `pathname` (no query string), matching as its
+ * router (wouter) does: the whole path, letters in any case, one trailing slash allowed.
+ * `isWebAppPath('/Projects/')` is true, `isWebAppPath('/projects/7')` false.
+ */
+export function isWebAppPath(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname
+  return PAGE_PATHS.has(path.toLowerCase())
+}
