@@ -16,6 +16,13 @@ export const PERSIST_MAX_DEBOUNCE_MS = 10_000
 /** A failed store is retried after this long, doubling up to the max (issue 3). */
 export const PERSIST_RETRY_BASE_MS = 500
 export const PERSIST_RETRY_MAX_MS = 10_000
+/**
+ * Store attempts before the sync server stops retrying until the next change (issue 11):
+ * with the defaults about 35 s of an unreachable database. Only an infrastructure failure
+ * can fail a store now (every update is validated first); the changes stay in memory and on
+ * each client's device, and the next change or the document's unload tries again.
+ */
+export const PERSIST_MAX_ATTEMPTS = 7
 /** Drag positions go to the doc at most 20 times a second (issue 3). */
 export const DRAG_WRITE_INTERVAL_MS = 50
 
@@ -119,11 +126,14 @@ export const savedMessageSchema = z.object({
 })
 export type SavedMessage = z.infer<typeof savedMessageSchema>
 
-/** Sent when a store failed; it is retried. */
+/**
+ * Sent when a store failed: it is retried in `retryInMs`, or, after PERSIST_MAX_ATTEMPTS,
+ * not before the next change (`retryInMs` null).
+ */
 export const saveFailedMessageSchema = z.object({
   type: z.literal(SYNC_MESSAGE_TYPES.saveFailed),
   message: z.string(),
-  retryInMs: z.number(),
+  retryInMs: z.number().nullable(),
 })
 export type SaveFailedMessage = z.infer<typeof saveFailedMessageSchema>
 

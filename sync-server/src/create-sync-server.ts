@@ -7,6 +7,7 @@ import { SHUTDOWN_TIMEOUT_MS } from './config.ts'
 import { AuthExtension, type SyncContext } from './extensions/auth.ts'
 import { PersistenceExtension } from './extensions/persistence.ts'
 import { ReelgraphRedis } from './extensions/redis.ts'
+import { ValidationExtension } from './extensions/validation.ts'
 import type { SyncLogger } from './logger.ts'
 
 /** The sync server: a Hocuspocus instance whose connections carry a {@link SyncContext}. */
@@ -25,6 +26,8 @@ export interface SyncServerOptions {
   maxDebounceMs?: number | undefined
   /** First wait after a failed store in milliseconds, doubling (default 500). */
   retryBaseMs?: number | undefined
+  /** Attempts of one store before it waits for the next change (default 7, issue 11). */
+  maxStoreAttempts?: number | undefined
   /**
    * `redis://` URL: when set, documents are shared with every other sync server on the same
    * Redis (several processes behind one `/sync`), and so are access changes (a member's role
@@ -37,8 +40,9 @@ export interface SyncServerOptions {
 }
 
 /**
- * Creates the sync server: Hocuspocus 4 with the session-cookie {@link AuthExtension} and the
- * Postgres {@link PersistenceExtension}, storing each document `debounceMs` after its last
+ * Creates the sync server: Hocuspocus 4 with the session-cookie {@link AuthExtension}, the
+ * {@link ValidationExtension} (every client update checked before it is applied, issue 11)
+ * and the Postgres {@link PersistenceExtension}, storing each document `debounceMs` after its last
  * change and at least every `maxDebounceMs`; with `redisUrl`, also {@link ReelgraphRedis}
  * and the {@link AccessChannel} (each with its own Redis clients, closed by
  * {@link closeSyncServer}). It does not listen: attach it to an HTTP server
@@ -58,10 +62,12 @@ export function createSyncServer(options: SyncServerOptions): SyncServer {
         secureCookies: options.secureCookies,
         allowedOrigins: options.allowedOrigins,
       }),
+      new ValidationExtension({ logger: options.logger }),
       new PersistenceExtension({
         db: options.db,
         logger: options.logger,
         retryBaseMs: options.retryBaseMs,
+        maxAttempts: options.maxStoreAttempts,
       }),
       ...(options.redisUrl
         ? [

@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createDb, type DB, migrateToLatest } from '@reelgraph/db'
-import { type TestDatabaseKind, testDatabaseKinds } from '@reelgraph/db/testing'
+import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { addNode, docToGraph, type Graph } from '@reelgraph/shared'
-import { type Kysely, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import {
+  childDatabase,
   connectClient,
   createProject,
   createUser,
@@ -16,45 +12,6 @@ import {
   textNode,
   waitFor,
 } from './testing/sync-test-kit.ts'
-
-/** A database a child process can open, and how the test opens it around the child's life. */
-interface ChildDatabase {
-  /** Arguments of `sync-server-process.ts` naming the database. */
-  args: string[]
-  /** The database for this process: set up before the child runs, checked after. */
-  open(): Promise<Kysely<DB>>
-  /** Lets go of it while a child runs (PGlite is single-process). */
-  release(db: Kysely<DB>): Promise<void>
-  dispose(): Promise<void>
-}
-
-async function childDatabase(kind: TestDatabaseKind): Promise<ChildDatabase> {
-  if (kind.name === 'pglite') {
-    const dir = await mkdtemp(join(tmpdir(), 'reelgraph-sync-'))
-    return {
-      args: ['--pglite-dir', dir],
-      async open() {
-        const db = createDb({ pgliteDir: dir })
-        await migrateToLatest(db)
-        return db
-      },
-      release: (db) => db.destroy(),
-      dispose: () => rm(dir, { recursive: true, force: true }),
-    }
-  }
-  const database = await kind.create()
-  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
-    database.db,
-  )
-  const url = new URL(process.env.TEST_DATABASE_URL ?? '')
-  url.pathname = `/${rows[0]?.name}`
-  return {
-    args: ['--database-url', url.toString()],
-    open: async () => database.db,
-    release: async () => {},
-    dispose: () => database.dispose(),
-  }
-}
 
 describe.each(testDatabaseKinds())('a sync server process on $name', (kind) => {
   it('loses no acknowledged edit when killed inside the debounce window', async () => {

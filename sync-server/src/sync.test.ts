@@ -8,7 +8,7 @@ import {
   updateNodeData,
 } from '@reelgraph/shared'
 import { sql } from 'kysely'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import { AuthExtension } from './extensions/auth.ts'
@@ -337,6 +337,35 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
     expect((await storedRow(projectId)).nodes).toEqual([node])
     expect(await storedDocGraph(projectId)).toEqual({ nodes: [node], connections: [] })
     expect(logger.entries.some((e) => e.msg === 'storing a document failed; retrying')).toBe(true)
+  })
+
+  it('stops retrying a failing store after its attempts, tells clients, and stores at the next change', async () => {
+    const bounded = await startAnother({
+      debounceMs: DEBOUNCE_MS,
+      retryBaseMs: 50,
+      maxStoreAttempts: 3,
+    })
+    onTestFinished(() => bounded.close())
+    const { userId, cookie } = await createUser(sync.db)
+    const projectId = await createProject(sync.db, userId)
+    const client = sync.connect(projectId, cookie, bounded)
+    await waitFor(() => client.isSynced(), 'synced')
+    await sql`alter table project_documents rename to project_documents_away`.execute(sync.db)
+    const failures = () => client.messages.filter((m) => m.type === 'save-failed')
+    try {
+      addNode(client.doc, textNode('kept in memory'))
+      await waitFor(() => failures().some((m) => m.retryInMs === null), 'the last save-failed')
+      expect(failures().map((m) => m.retryInMs === null)).toEqual([false, false, true])
+      // No more attempts until something changes.
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(failures()).toHaveLength(3)
+    } finally {
+      await sql`alter table project_documents_away rename to project_documents`.execute(sync.db)
+    }
+    const next = textNode('the next change')
+    addNode(client.doc, next)
+    await waitFor(() => client.isSaved(), 'both changes saved with the next store')
+    expect((await storedDocGraph(projectId))?.nodes).toHaveLength(2)
   })
 
   it('applies a REST graph to the live document: providers see it, and it is stored', async () => {

@@ -11,6 +11,7 @@ import {
   applyGraphToDoc,
   docToGraph,
   type Graph,
+  PERSIST_MAX_ATTEMPTS,
   PERSIST_RETRY_BASE_MS,
   PERSIST_RETRY_MAX_MS,
   projectIdOfDocument,
@@ -32,6 +33,8 @@ export interface PersistenceOptions {
   retryBaseMs?: number | undefined
   /** Longest wait between store attempts (default PERSIST_RETRY_MAX_MS). */
   retryMaxMs?: number | undefined
+  /** Attempts of one store before it waits for the next change (default PERSIST_MAX_ATTEMPTS). */
+  maxAttempts?: number | undefined
 }
 
 /** What the extension knows about one loaded document. */
@@ -82,8 +85,12 @@ function savedMessage(document: Y.Doc, savedAt: Date): SavedMessage {
  *   `docToGraph` of the merge, updated_at) and upserts `project_documents`, unless the merge
  *   adds nothing; a project deleted meanwhile is skipped and never resurrected. Then
  *   a stateless `saved` message goes to every client. A failed store sends `save-failed` and
- *   is retried (PERSIST_RETRY_BASE_MS doubling to PERSIST_RETRY_MAX_MS) until it succeeds;
- *   the document stays in memory meanwhile. A store with nothing new writes nothing.
+ *   is retried (PERSIST_RETRY_BASE_MS doubling to PERSIST_RETRY_MAX_MS), at most
+ *   PERSIST_MAX_ATTEMPTS times; then clients are told it waits for the next change (or the
+ *   unload), and the document keeps its changes in memory meanwhile. Updates are validated
+ *   before they are applied (`ValidationExtension`), so only an infrastructure failure can
+ *   fail a store: no data can block later edits (issue 11). A store with nothing new writes
+ *   nothing.
  * - A client that connects is told at once what is stored (`saved` of the last store).
  */
 export class PersistenceExtension implements Extension {
@@ -92,6 +99,7 @@ export class PersistenceExtension implements Extension {
   private readonly logger: SyncLogger
   private readonly retryBaseMs: number
   private readonly retryMaxMs: number
+  private readonly maxAttempts: number
   private readonly docs = new WeakMap<Y.Doc, DocState>()
   private stopping = false
   private readonly sleepers = new Set<() => void>()
@@ -101,6 +109,7 @@ export class PersistenceExtension implements Extension {
     this.logger = options.logger
     this.retryBaseMs = options.retryBaseMs ?? PERSIST_RETRY_BASE_MS
     this.retryMaxMs = options.retryMaxMs ?? PERSIST_RETRY_MAX_MS
+    this.maxAttempts = options.maxAttempts ?? PERSIST_MAX_ATTEMPTS
   }
 
   async onLoadDocument({ document, documentName }: onLoadDocumentPayload): Promise<void> {
@@ -158,7 +167,7 @@ export class PersistenceExtension implements Extension {
     const state = this.docs.get(document)
     if (!state) return
     let delay = this.retryBaseMs
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       // Forgotten (project deleted) while waiting: nothing more to write.
       if (this.docs.get(document) !== state) return
       const changes = state.changes
@@ -179,6 +188,21 @@ export class PersistenceExtension implements Extension {
           this.logger.error({ err, projectId: state.projectId }, 'storing a document failed')
           this.rejectWaiters(state, new Error('The project could not be stored before shutdown.'))
           throw err
+        }
+        if (attempt >= this.maxAttempts) {
+          this.logger.error(
+            { err, projectId: state.projectId, attempts: attempt },
+            'storing a document failed; retrying at the next change',
+          )
+          const failed: SaveFailedMessage = {
+            type: SYNC_MESSAGE_TYPES.saveFailed,
+            message:
+              'Your changes could not be saved. They stay on this device and are sent again with your next change.',
+            retryInMs: null,
+          }
+          document.broadcastStateless(JSON.stringify(failed))
+          this.rejectWaiters(state, new Error('The project could not be stored.'))
+          return
         }
         this.logger.error(
           { err, projectId: state.projectId, retryInMs: delay },

@@ -1,9 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createServer, Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
-import { createSession, type DB, insertProjectWithOwner, type ProjectRole } from '@reelgraph/db'
+import {
+  createDb,
+  createSession,
+  type DB,
+  insertProjectWithOwner,
+  migrateToLatest,
+  type ProjectRole,
+} from '@reelgraph/db'
+import type { TestDatabaseKind } from '@reelgraph/db/testing'
 import {
   createNodeId,
   docToGraph,
@@ -398,4 +409,43 @@ function redisAnswers(port: number): Promise<boolean> {
     socket.once('data', (data) => done(data.toString().startsWith('+PONG')))
     socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'))
   })
+}
+
+/** A database a child process can open, and how the test opens it around the child's life. */
+export interface ChildDatabase {
+  /** Arguments of `sync-server-process.ts` naming the database. */
+  args: string[]
+  /** The database for this process: set up before the child runs, checked after. */
+  open(): Promise<Kysely<DB>>
+  /** Lets go of it while a child runs (PGlite is single-process). */
+  release(db: Kysely<DB>): Promise<void>
+  dispose(): Promise<void>
+}
+
+/**
+ * A fresh database of `kind` for a sync server in a child process (`spawnSyncServer`):
+ * PGlite in a temporary folder (single-process: the test lets go of it while the child
+ * runs), or a Postgres database of its own.
+ */
+export async function childDatabase(kind: TestDatabaseKind): Promise<ChildDatabase> {
+  if (kind.name === 'pglite') {
+    const dir = await mkdtemp(join(tmpdir(), 'reelgraph-sync-'))
+    return {
+      args: ['--pglite-dir', dir],
+      async open() {
+        const db = createDb({ pgliteDir: dir })
+        await migrateToLatest(db)
+        return db
+      },
+      release: (db) => db.destroy(),
+      dispose: () => rm(dir, { recursive: true, force: true }),
+    }
+  }
+  const database = await kind.create()
+  return {
+    args: ['--database-url', await childDatabaseUrl(database.db)],
+    open: async () => database.db,
+    release: async () => {},
+    dispose: () => database.dispose(),
+  }
 }

@@ -1,0 +1,167 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import {
+  type ChangedTypes,
+  type DocRefusal,
+  docCounts,
+  validateDocChange,
+} from './doc-validation.ts'
+import { createNodeId, type GraphNode, MAX_NODES, NODE_TYPES } from './graph.ts'
+import {
+  addConnection,
+  addNode,
+  getNodesMap,
+  moveNodes,
+  nodeToYMap,
+  removeNodes,
+  updateNodeData,
+} from './graph-doc.ts'
+import { UPDATE_REFUSAL_REASONS } from './sync.ts'
+
+/** Runs `change` on `doc` in one transaction and validates what it touched. */
+function check(doc: Y.Doc, change: (doc: Y.Doc) => void): DocRefusal | null {
+  const before = docCounts(doc)
+  let changed: ChangedTypes | null = null
+  const capture = (tr: Y.Transaction) => {
+    changed = tr.changed
+  }
+  doc.on('afterTransaction', capture)
+  try {
+    doc.transact(() => change(doc))
+  } finally {
+    doc.off('afterTransaction', capture)
+  }
+  return changed ? validateDocChange(doc, changed, before) : null
+}
+
+function node(patch: Partial<GraphNode> = {}): GraphNode {
+  return {
+    id: createNodeId('scene'),
+    type: 'scene',
+    label: 'Scene',
+    position: { x: 1, y: 2 },
+    data: { narration: 'hello', visuals: 'a shot' },
+    connectionPoints: 'both',
+    ...patch,
+  }
+}
+
+const nodeArb = fc.record({
+  type: fc.constantFrom(...NODE_TYPES),
+  label: fc.string({ maxLength: 50 }).map((s) => s.replaceAll('\u0000', '')),
+  x: fc.double({ noNaN: true, noDefaultInfinity: true }),
+  y: fc.double({ noNaN: true, noDefaultInfinity: true }),
+  text: fc.string({ unit: 'grapheme', maxLength: 200 }),
+  n: fc.integer(),
+  flag: fc.boolean(),
+})
+
+describe('validateDocChange (issue 11)', () => {
+  it('accepts whatever the graph-doc functions write from valid values', () => {
+    fc.assert(
+      fc.property(fc.array(nodeArb, { minLength: 1, maxLength: 8 }), (specs) => {
+        const doc = new Y.Doc()
+        const ids: string[] = []
+        for (const s of specs) {
+          const n = node({
+            type: s.type,
+            label: s.label,
+            position: { x: s.x, y: s.y },
+            data: { text: s.text, n: s.n, flag: s.flag },
+          })
+          ids.push(n.id)
+          expect(check(doc, (d) => addNode(d, n))).toBeNull()
+        }
+        const [a, b] = ids
+        expect(check(doc, (d) => moveNodes(d, new Map([[a!, { x: 5, y: -5 }]])))).toBeNull()
+        expect(check(doc, (d) => updateNodeData(d, a!, { text: 'edited' }))).toBeNull()
+        if (b) expect(check(doc, (d) => addConnection(d, { source: a!, target: b }))).toBeNull()
+        expect(check(doc, (d) => removeNodes(d, [a!]))).toBeNull()
+      }),
+      { numRuns: 50 },
+    )
+  })
+
+  it('refuses bad values with the reason the canvas shows', () => {
+    const doc = new Y.Doc()
+    const n = node()
+    addNode(doc, n)
+    const cases: [(d: Y.Doc) => void, string][] = [
+      [
+        (d) => updateNodeData(d, n.id, { narration: 'a\u0000b' }),
+        UPDATE_REFUSAL_REASONS.invalidText,
+      ],
+      [
+        (d) => updateNodeData(d, n.id, { narration: 'half \ud800' }),
+        UPDATE_REFUSAL_REASONS.invalidText,
+      ],
+      [(d) => updateNodeData(d, n.id, { ['k\u0000']: 'v' }), UPDATE_REFUSAL_REASONS.invalidText],
+      [
+        (d) => updateNodeData(d, n.id, { big: 'x'.repeat(100 * 1024 + 1) }),
+        UPDATE_REFUSAL_REASONS.textTooLong,
+      ],
+      [
+        (d) => getNodesMap(d).get(n.id)!.set('label', 'L'.repeat(201)),
+        UPDATE_REFUSAL_REASONS.invalidNode,
+      ],
+      [(d) => getNodesMap(d).get(n.id)!.set('type', 'video'), UPDATE_REFUSAL_REASONS.invalidNode],
+      [
+        (d) => getNodesMap(d).get(n.id)!.set('position', { x: Infinity, y: 0 }),
+        UPDATE_REFUSAL_REASONS.invalidNode,
+      ],
+      [(d) => getNodesMap(d).get(n.id)!.set('extra', 1), UPDATE_REFUSAL_REASONS.invalidNode],
+      [
+        (d) => getNodesMap(d).get(n.id)!.set('data', 'not a map'),
+        UPDATE_REFUSAL_REASONS.invalidNode,
+      ],
+      [
+        (d) => (getNodesMap(d).get(n.id)!.get('data') as Y.Map<unknown>).set('nested', new Y.Map()),
+        UPDATE_REFUSAL_REASONS.invalidNode,
+      ],
+      [
+        (d) => getNodesMap(d).set('Not An Id', nodeToYMap(node())),
+        UPDATE_REFUSAL_REASONS.invalidNode,
+      ],
+      [
+        (d) => d.getMap('connections').set('x->y', { source: n.id, target: n.id }),
+        UPDATE_REFUSAL_REASONS.invalidConnection,
+      ],
+      [
+        (d) => d.getMap('connections').set('wrong-key', { source: n.id, target: node().id }),
+        UPDATE_REFUSAL_REASONS.invalidConnection,
+      ],
+      [(d) => d.getMap('editor').set('other', 'x'), UPDATE_REFUSAL_REASONS.documentShape],
+      [(d) => d.getText('notes').insert(0, 'x'), UPDATE_REFUSAL_REASONS.documentShape],
+    ]
+    for (const [change, reason] of cases) {
+      const copy = new Y.Doc()
+      copy.getMap('nodes')
+      copy.getMap('connections')
+      copy.getMap('editor')
+      Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc))
+      expect(check(copy, change)?.reason).toBe(reason)
+    }
+  })
+
+  it('tolerates a node missing a field (readers skip it), and limits only what grows', () => {
+    const doc = new Y.Doc()
+    const n = node()
+    addNode(doc, n)
+    expect(check(doc, (d) => getNodesMap(d).get(n.id)!.delete('position'))).toBeNull()
+    expect(check(doc, (d) => d.getMap('editor').set('deletedBy', d.clientID))).toBeNull()
+
+    const full = new Y.Doc()
+    full.transact(() => {
+      for (let i = 0; i < MAX_NODES; i++) addNode(full, node({ id: `scene-${i}-a` }))
+    })
+    expect(check(full, (d) => addNode(d, node()))?.reason).toBe(UPDATE_REFUSAL_REASONS.tooManyNodes)
+    const over = new Y.Doc()
+    over.transact(() => {
+      for (let i = 0; i <= MAX_NODES; i++) addNode(over, node({ id: `scene-${i}-a` }))
+    })
+    // An oversized project (from before the limit) may still shrink and move.
+    expect(check(over, (d) => removeNodes(d, ['scene-0-a']))).toBeNull()
+    expect(check(over, (d) => moveNodes(d, new Map([['scene-1-a', { x: 9, y: 9 }]])))).toBeNull()
+  })
+})
