@@ -49,3 +49,15 @@ export async function createProject(
 export function canvasNode(page: Page, label: string) {
   return page.getByRole('group', { name: label, exact: true })
 }
+
+/** What the header's save-status pill can say (spec §2 Header, §4 Save status, issue 11). */
+export type SaveStatusText = 'Saved' | 'Saving...' | 'Unsaved' | "Not saved: can't reach the server"
+
+/**
+ * The header's save-status pill when it says `text`. "Not saved: can't reach the server"
+ * shows as "Not saved", the rest read out and in its tooltip: it is found by the whole
+ * sentence, as a screen reader hears it.
+ */
+export function saveStatus(page: Page, text: SaveStatusText) {
+  return page.getByRole('banner').getByText(text, { exact: true })
+}

@@ -111,8 +111,7 @@ export function FlowCanvas() {
       if (!isNodeType(type) || !store.getState().access.canEdit) return
       event.preventDefault()
       const position = screenToFlowPosition({ x: event.clientX, y: event.clientY })
-      actions.addNode(type, position)
-      toastNodeAdded(type)
+      if (actions.addNode(type, position)) toastNodeAdded(type)
     },
     [actions, screenToFlowPosition, store],
   )

@@ -47,8 +47,7 @@ function useAddInView(): (type: NodeType) => void {
       position.x += CANVAS_PASTE_OFFSET
       position.y += CANVAS_PASTE_OFFSET
     }
-    addNode(type, position)
-    toastNodeAdded(type)
+    if (addNode(type, position)) toastNodeAdded(type)
   }
 }
 

@@ -139,7 +139,8 @@ export function ProjectEditor({
     <CanvasStoreContext.Provider value={session.store}>
       <PresenceContext.Provider value={session.presence}>
         <ProjectIdContext.Provider value={projectId}>
-          <ReactFlowProvider>
+          {/* A new session (after a refused change) starts the canvas afresh. */}
+          <ReactFlowProvider key={session.key}>
             <EditorBody projectId={projectId} ShareControl={ShareControl} />
           </ReactFlowProvider>
         </ProjectIdContext.Provider>

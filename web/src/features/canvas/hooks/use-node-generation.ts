@@ -17,7 +17,8 @@ export interface NodeGeneration<TOut, TIn> {
   /**
    * Sends `request` and adds what `place` makes of the answer, placed from the node where it
    * is now; if it was deleted meanwhile, from where it was when clicked (the result was paid
-   * for). Does nothing when the node is already gone.
+   * for). Does nothing when the node is already gone, or when the project has no room for
+   * another node (issue 11: said before anything is paid for).
    */
   generate: (request: TIn, place: (node: GeneratorPlace, answer: TOut) => GraphAddition) => void
 }
@@ -31,12 +32,13 @@ export function useNodeGeneration<TOut, TIn>(
   action: GenerationAction,
   mutation: UseMutationResult<TOut, Error, TIn>,
 ): NodeGeneration<TOut, TIn> {
-  const { addGraph, getNode } = useCanvasActions()
+  const { addGraph, getNode, hasRoomFor } = useCanvasActions()
   const info = useGenerationInfo(action)
   const { run, busy, error } = useGenerationRun(action, mutation)
   const generate: NodeGeneration<TOut, TIn>['generate'] = (request, place) => {
     const clickedAt = getNode(id)?.position
-    if (!clickedAt) return
+    // A result that still does not fit when it lands is refused then, with the same toast.
+    if (!clickedAt || !hasRoomFor(1)) return
     void run(request, (answer) => {
       addGraph(place(getNode(id) ?? { id, position: clickedAt }, answer))
     })

@@ -4,9 +4,10 @@ import { useSessionStatus } from './use-session-status'
 
 /**
  * Feeds the header's save-status pill from the open project once it is loaded, and puts it
- * back to Saved when the editor closes. While changes are Unsaved and the browser is online, leaving the
- * page asks first (offline, they are safe on the device and sync on the next visit).
- * @see spec §4 Save status, ARCHITECTURE decision 6
+ * back to Saved when the editor closes. While changes are Unsaved (or Not saved: the server
+ * is out of reach) and the browser is online, leaving the page asks first (offline, they
+ * are safe on the device and sync on the next visit).
+ * @see spec §4 Save status, ARCHITECTURE decision 6, issue 11
  */
 export function useSaveStatusBridge(): void {
   const { saveStatus: status, ready } = useSessionStatus()
@@ -21,7 +22,7 @@ export function useSaveStatusBridge(): void {
   useEffect(() => () => setStatus('saved'), [setStatus])
 
   useEffect(() => {
-    if (saveStatus !== 'unsaved') return
+    if (saveStatus !== 'unsaved' && saveStatus !== 'unreachable') return
     const warn = (event: BeforeUnloadEvent) => {
       if (!navigator.onLine) return
       event.preventDefault()

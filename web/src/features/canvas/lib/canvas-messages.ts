@@ -1,4 +1,10 @@
 /**
+ * What the "Change not saved" toast says when the sync server closed the connection for a
+ * refused update without saying why (its `update-refused` message normally does).
+ */
+export const CHANGE_REFUSED_FALLBACK = 'The server did not accept your last change.'
+
+/**
  * The canvas's toasts, with the spec's wording (spec §4 Canvas behaviour, §8 Projects).
  * Titles and descriptions are split the way the toasts show them: "Title - Description".
  */
@@ -14,6 +20,12 @@ export const CANVAS_TOASTS = {
     description: "Changes couldn't be saved. Please try again.",
     variant: 'destructive',
   },
+  /**
+   * A change was refused (issue 11): by the sync server, or by the canvas before writing it
+   * (a limit). The description is the server's person-facing `message` (shared's
+   * UPDATE_REFUSAL_MESSAGES).
+   */
+  changeRefused: { title: 'Change not saved', variant: 'destructive' },
   loadFailed: {
     title: 'Load Failed',
     description: 'Failed to load project data. Please try refreshing.',

@@ -3,9 +3,12 @@ import {
   CANVAS_REMOTE_LOAD_TIMEOUT_MS,
   isDocEmpty,
   projectDocumentName,
-  SYNC_CLOSE_REASONS,
   SAVING_INDICATOR_LINGER_MS,
+  SYNC_CLOSE_REASONS,
   SYNC_LOAD_RETRY_MS,
+  SYNC_MESSAGE_TYPES,
+  UPDATE_REFUSAL_MESSAGES,
+  type UpdateRefusedMessage,
 } from '@reelgraph/shared'
 import { IndexeddbPersistence } from 'y-indexeddb'
 import * as Y from 'yjs'
@@ -13,10 +16,12 @@ import { clearDeviceCopy, deviceCopyName } from '@/lib/device-copies'
 import type { SaveStatus } from '@/stores/save-status'
 import { type CanvasStore, createCanvasStore } from '../stores/canvas-store'
 import { type ACCESS_TOASTS, accessChangeToast, isAccessChangedClose } from './access'
+import { CHANGE_REFUSED_FALLBACK } from './canvas-messages'
 import { keepClockMoving } from './clock-bump'
 import { pendingStoreOf, readPendingChanges } from './pending-changes'
 import { PresenceChannel } from './presence-channel'
-import { SaveTracker } from './save-tracker'
+import { parseSyncMessage, SaveTracker } from './save-tracker'
+import { isUpdateRefusedClose } from './sync-close'
 import { syncUrl } from './sync-url'
 
 /** What a session tells the screen (each shows a toast or navigates). */
@@ -27,6 +32,22 @@ export interface ProjectSessionEvents {
   onLoadFailed: () => void
   /** A store failed on the server (it retries). */
   onSaveFailed: (message: string) => void
+  /**
+   * The project's changes cannot reach the server (down past the grace period, offline, or
+   * refused) while some are not saved: once per outage (issue 11).
+   */
+  onUnreachable: () => void
+  /**
+   * A change was not saved, with the sentence for the person: the sync server refused it
+   * (the session then stops and asks for {@link onReopen}), or the canvas did not make it
+   * because the server would (a limit, checked before writing). Issue 11.
+   */
+  onChangeRefused: (message: string) => void
+  /**
+   * The session dropped its doc and its device copy after a refused change: open the
+   * project again from the server with a new session (a new Y.Doc, so a new client id).
+   */
+  onReopen: () => void
   /**
    * The connection authenticated again after being connected before (a reconnect, or the
    * server's access-changed close): what REST says about the project may have changed.
@@ -55,6 +76,8 @@ interface Connections {
   accessChangedClose: boolean
 }
 
+let sessionsOpened = 0
+
 /**
  * One open project: its Y.Doc and canvas store (made at once, so the first render has
  * them), and, between `start()` and `stop()`, the device copy (y-indexeddb,
@@ -64,11 +87,19 @@ interface Connections {
  * The canvas shows as soon as the device copy is loaded, or, with no copy on the device,
  * once the server's copy arrives (at most `CANVAS_REMOTE_LOAD_TIMEOUT_MS` later; edits made
  * meanwhile merge with it). Without a connection the canvas keeps working from the device
- * copy, reads Unsaved, and syncs when the connection comes back.
- * @see ARCHITECTURE decision 6, issue 3 items 5 and 6
+ * copy, reads Unsaved, and syncs when the connection comes back; when that lasts (or the
+ * browser is offline, or the server refuses the connection) it reads "Not saved: can't
+ * reach the server" (issue 11).
+ *
+ * When the sync server refuses an update (`update-refused`, issue 11), nothing this client
+ * sent from it on was applied, and its Yjs client id can never be applied there again: the
+ * session stops at once, drops the device copy and asks to be replaced (`onReopen`).
+ * @see ARCHITECTURE decision 6, issue 3 items 5 and 6, issue 11
  */
 export class ProjectSession {
   readonly projectId: number
+  /** Unique among the sessions of this page: a React key for what shows the session. */
+  readonly key = ++sessionsOpened
   readonly doc = new Y.Doc()
   readonly store: CanvasStore
   /** Who else is here (cursors, selections, avatars), over the provider's awareness. */
@@ -77,21 +108,27 @@ export class ProjectSession {
   private closed = false
   /** The connection authenticated at least once: a later refusal means access was lost. */
   private wasAuthenticated = false
+  /** The events of the last `start()`, for the store's refusals. */
+  private events: ProjectSessionEvents | null = null
 
   constructor(projectId: number) {
     this.projectId = projectId
-    this.store = createCanvasStore(this.doc)
+    this.store = createCanvasStore(this.doc, {
+      onRefused: (reason) => this.events?.onChangeRefused(UPDATE_REFUSAL_MESSAGES[reason]),
+    })
   }
 
   /** Opens the device copy and connects to the sync server. */
   start(events: ProjectSessionEvents): void {
     if (this.running || this.closed) return
+    this.events = events
     const persistence = new IndexeddbPersistence(deviceCopyName(this.projectId), this.doc)
     const tracker = new SaveTracker({
       doc: this.doc,
       store: pendingStoreOf(persistence),
       onStatus: (saveStatus) => this.showStatus(run, saveStatus),
       onSaveFailed: (message) => events.onSaveFailed(message),
+      onUnreachable: () => events.onUnreachable(),
     })
     const stopClock = keepClockMoving(this.doc)
     const provider = new HocuspocusProvider({
@@ -104,13 +141,23 @@ export class ProjectSession {
       onAuthenticated: ({ scope }) => this.authenticated(run, scope, events),
       onClose: ({ event }) => {
         if (isAccessChangedClose(event)) run.accessChangedClose = true
+        // The `update-refused` message comes first and stops the session; this is in case
+        // the close arrives without it.
+        if (isUpdateRefusedClose(event)) this.updateRefused(run, null, events)
       },
       onSynced: () => {
         run.remoteSynced = true
         this.checkReady(run)
       },
       onUnsyncedChanges: ({ number }) => tracker.setUnsyncedChanges(number),
-      onStateless: ({ payload }) => tracker.receive(payload),
+      onStateless: ({ payload }) => {
+        const message = parseSyncMessage(payload)
+        if (message?.type === SYNC_MESSAGE_TYPES.updateRefused) {
+          this.updateRefused(run, message, events)
+        } else if (message) {
+          tracker.handle(message)
+        }
+      },
       onAuthenticationFailed: ({ reason }) => this.refused(run, reason, events),
     })
     const run: Connections = {
@@ -118,7 +165,7 @@ export class ProjectSession {
       provider,
       tracker,
       stopClock,
-      stopNetworkEvents: this.followNetwork(provider),
+      stopNetworkEvents: this.followNetwork(provider, tracker),
       stopPresence: this.sharePresence(provider),
       timers: new Set(),
       lingerTimer: null,
@@ -148,17 +195,46 @@ export class ProjectSession {
    * The session can be started again (React runs effects twice in development).
    */
   stop(): void {
+    void this.halt()
+  }
+
+  // Stops everything at once (the provider first: nothing more is sent); resolves once the
+  // device copy's database is closed.
+  private halt(): Promise<void> {
     const run = this.running
-    if (!run) return
+    if (!run) return Promise.resolve()
     this.running = null
+    run.provider.destroy()
     for (const t of run.timers) clearTimeout(t)
     if (run.lingerTimer) clearTimeout(run.lingerTimer)
     run.stopNetworkEvents()
     run.stopPresence()
     run.tracker.destroy()
-    run.provider.destroy()
     run.stopClock()
-    void run.persistence.destroy().catch(() => {})
+    return run.persistence.destroy().catch(() => {})
+  }
+
+  // The sync server refused an update (or closed the connection saying so): this doc holds
+  // changes it will never accept, and its client id's later updates would never apply
+  // either. Stop before the provider reconnects with it, drop the device copy (which holds
+  // them too), and have the project opened again from the server.
+  private updateRefused(
+    run: Connections,
+    message: UpdateRefusedMessage | null,
+    events: ProjectSessionEvents,
+  ): void {
+    if (this.running !== run) return
+    this.closed = true
+    const halted = this.halt()
+    if (message) {
+      console.error('The sync server refused a change', message.reason, message.detail ?? '')
+    } else {
+      console.error('The sync server closed the connection: a change was refused')
+    }
+    // Nothing more to edit here: the canvas waits for the new session.
+    this.store.getState().actions.setSession({ ready: false })
+    events.onChangeRefused(message?.message ?? CHANGE_REFUSED_FALLBACK)
+    void halted.then(() => clearDeviceCopy(this.projectId)).then(() => events.onReopen())
   }
 
   // The pill shows the status as it is; "Saving changes..." stays 2 s after saving ends.
@@ -178,12 +254,16 @@ export class ProjectSession {
     }, SAVING_INDICATOR_LINGER_MS)
   }
 
-  // The browser knows first when the network goes: disconnect then (edits read Unsaved
-  // rather than waiting on a dead socket) and reconnect at once when it is back, instead
-  // of waiting for the provider's next retry (up to 30 s apart).
-  private followNetwork(provider: HocuspocusProvider): () => void {
+  // The browser knows first when the network goes: disconnect then (edits read "Not saved:
+  // can't reach the server" at once rather than waiting on a dead socket) and reconnect at
+  // once when it is back, instead of waiting for the provider's next retry (up to 30 s apart).
+  private followNetwork(provider: HocuspocusProvider, tracker: SaveTracker): () => void {
     const socket = provider.configuration.websocketProvider
-    const offline = () => socket.disconnect()
+    const offline = () => {
+      socket.disconnect()
+      tracker.setLinkUp(false)
+      tracker.markUnreachable()
+    }
     const online = () => void socket.connect()
     window.addEventListener('offline', offline)
     window.addEventListener('online', online)
@@ -243,6 +323,9 @@ export class ProjectSession {
     run.accessChangedClose = false
   }
 
+  // Refused as `unauthenticated`, the person is signed out (the page leaves for /auth), or
+  // the server would not take this page's Origin: the save status waits out the grace
+  // period like any outage, so a sign-out leaves before any "Not saved" toast.
   private refused(run: Connections, reason: string, events: ProjectSessionEvents): void {
     if (this.running !== run) return
     run.tracker.setLinkUp(false)
@@ -266,8 +349,11 @@ export class ProjectSession {
       void clearDeviceCopy(this.projectId)
       return
     }
-    // The server could not load the document; nothing was overwritten. Keep editing on
-    // the device copy and try again.
+    // The server could not load the document (or refused for a reason this page does not
+    // know); nothing was overwritten. Changes cannot get there now: "Not saved" at once
+    // (its toast, with unsaved changes, follows Load Failed). Keep editing on the device
+    // copy and try again.
+    run.tracker.markUnreachable()
     const socket = run.provider.configuration.websocketProvider
     socket.disconnect()
     this.later(run, () => void socket.connect(), SYNC_LOAD_RETRY_MS)

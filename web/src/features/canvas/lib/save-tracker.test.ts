@@ -4,7 +4,13 @@ import * as Y from 'yjs'
 import type { SaveStatus } from '@/stores/save-status'
 import { keepClockMoving } from './clock-bump'
 import { createGraphNode } from './node-defaults'
-import { decodeStateVector, deriveSaveStatus, SaveTracker } from './save-tracker'
+import {
+  decodeStateVector,
+  deriveSaveStatus,
+  parseSyncMessage,
+  SaveTracker,
+  UNREACHABLE_GRACE_MS,
+} from './save-tracker'
 
 function savedMessage(doc: Y.Doc): string {
   const sv = Y.encodeStateVector(doc)
@@ -20,13 +26,17 @@ function setup() {
   const statuses: SaveStatus[] = []
   const failures: string[] = []
   const stored = new Map<number, number>()
+  const outages = { reported: 0 }
   const tracker = new SaveTracker({
     doc,
     onStatus: (s) => statuses.push(s),
     onSaveFailed: (m) => failures.push(m),
+    onUnreachable: () => {
+      outages.reported += 1
+    },
     store: { put: (c, clock) => stored.set(c, clock), remove: (c) => stored.delete(c) },
   })
-  return { doc, tracker, statuses, failures, stored }
+  return { doc, tracker, statuses, failures, stored, outages }
 }
 
 const addScene = (doc: Y.Doc) => {
@@ -35,12 +45,37 @@ const addScene = (doc: Y.Doc) => {
   return node
 }
 
-describe('deriveSaveStatus (ARCHITECTURE decision 6)', () => {
-  it('is saved with nothing pending, saving while connected, unsaved offline or after a failure', () => {
-    expect(deriveSaveStatus({ pending: 0, linkUp: false, saveFailed: true })).toBe('saved')
-    expect(deriveSaveStatus({ pending: 1, linkUp: true, saveFailed: false })).toBe('saving')
-    expect(deriveSaveStatus({ pending: 1, linkUp: false, saveFailed: false })).toBe('unsaved')
-    expect(deriveSaveStatus({ pending: 1, linkUp: true, saveFailed: true })).toBe('unsaved')
+describe('deriveSaveStatus (ARCHITECTURE decision 6, issue 11)', () => {
+  it('is saved with nothing pending, saving while connected, unsaved while not or after a failure', () => {
+    const facts = { pending: 1, linkUp: true, saveFailed: false, outage: false }
+    expect(deriveSaveStatus({ ...facts, pending: 0, linkUp: false, saveFailed: true })).toBe(
+      'saved',
+    )
+    expect(deriveSaveStatus(facts)).toBe('saving')
+    expect(deriveSaveStatus({ ...facts, linkUp: false })).toBe('unsaved')
+    expect(deriveSaveStatus({ ...facts, saveFailed: true })).toBe('unsaved')
+  })
+
+  it('is unreachable with something pending during an outage, never with nothing pending', () => {
+    const facts = { pending: 1, linkUp: false, saveFailed: false, outage: true }
+    expect(deriveSaveStatus(facts)).toBe('unreachable')
+    expect(deriveSaveStatus({ ...facts, saveFailed: true })).toBe('unreachable')
+    expect(deriveSaveStatus({ ...facts, pending: 0 })).toBe('saved')
+  })
+})
+
+describe('parseSyncMessage', () => {
+  it('reads the sync messages of shared, and nothing else', () => {
+    const refused = {
+      type: 'update-refused',
+      reason: 'too-many-nodes',
+      message: 'This project is at its limit of 2,000 nodes.',
+      detail: '2001 nodes',
+    }
+    expect(parseSyncMessage(JSON.stringify(refused))).toEqual(refused)
+    expect(parseSyncMessage(JSON.stringify({ ...refused, reason: 'made-up' }))).toBe(null)
+    expect(parseSyncMessage('{')).toBe(null)
+    expect(parseSyncMessage(JSON.stringify({ type: 'hello' }))).toBe(null)
   })
 })
 
@@ -141,10 +176,116 @@ describe('SaveTracker', () => {
     tracker.destroy()
   })
 
+  it('leaves update-refused to the session: not a save failure', () => {
+    const { doc, tracker, failures } = setup()
+    tracker.setLinkUp(true)
+    addScene(doc)
+    tracker.receive(
+      JSON.stringify({ type: 'update-refused', reason: 'invalid-text', message: 'No.' }),
+    )
+    expect(tracker.status).toBe('saving')
+    expect(failures).toEqual([])
+  })
+
   it('decodes a base64 state vector', () => {
     const doc = new Y.Doc()
     addScene(doc)
     const sv = decodeStateVector(JSON.parse(savedMessage(doc)).stateVector)
     expect(sv.get(doc.clientID)).toBe(Y.getState(doc.store, doc.clientID))
+  })
+})
+
+describe('SaveTracker outages (issue 11: never a silent Unsaved)', () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
+
+  it('reads Unsaved during the grace period, then unreachable, reported once per outage', () => {
+    const { doc, tracker, statuses, outages } = setup()
+    tracker.setLinkUp(true)
+    tracker.setLinkUp(false)
+    addScene(doc)
+    expect(tracker.status).toBe('unsaved')
+    vi.advanceTimersByTime(UNREACHABLE_GRACE_MS - 1)
+    expect(tracker.status).toBe('unsaved')
+    vi.advanceTimersByTime(1)
+    expect(tracker.status).toBe('unreachable')
+    expect(outages.reported).toBe(1)
+
+    // Reconnect attempts failing, and more edits, in the same outage: no second report.
+    tracker.setLinkUp(false)
+    addScene(doc)
+    vi.advanceTimersByTime(UNREACHABLE_GRACE_MS * 3)
+    expect(tracker.status).toBe('unreachable')
+    expect(outages.reported).toBe(1)
+
+    // Back: saving, then saved; a new outage is reported again.
+    tracker.setLinkUp(true)
+    expect(tracker.status).toBe('saving')
+    tracker.receive(savedMessage(doc))
+    expect(tracker.status).toBe('saved')
+    tracker.setLinkUp(false)
+    addScene(doc)
+    vi.advanceTimersByTime(UNREACHABLE_GRACE_MS)
+    expect(tracker.status).toBe('unreachable')
+    expect(outages.reported).toBe(2)
+    expect(statuses).toEqual([
+      'unsaved',
+      'unreachable',
+      'saving',
+      'saved',
+      'unsaved',
+      'unreachable',
+    ])
+    tracker.destroy()
+  })
+
+  it('never warns for a reconnect within the grace period', () => {
+    const { doc, tracker, statuses, outages } = setup()
+    tracker.setLinkUp(true)
+    addScene(doc)
+    tracker.setLinkUp(false)
+    vi.advanceTimersByTime(UNREACHABLE_GRACE_MS - 1_000)
+    tracker.setLinkUp(true)
+    vi.advanceTimersByTime(UNREACHABLE_GRACE_MS * 2)
+    expect(statuses).toEqual(['saving', 'unsaved', 'saving'])
+    expect(outages.reported).toBe(0)
+    tracker.destroy()
+  })
+
+  it('counts a server that cannot be reached from the start', () => {
+    const { doc, tracker, outages } = setup()
+    vi.advanceTimersByTime(UNREACHABLE_GRACE_MS)
+    // Nothing unsaved: nothing to say yet.
+    expect(tracker.status).toBe('saved')
+    expect(outages.reported).toBe(0)
+    addScene(doc)
+    expect(tracker.status).toBe('unreachable')
+    expect(outages.reported).toBe(1)
+    tracker.destroy()
+  })
+
+  it('marks an outage at once when told (offline, refused), but not while the link is up', () => {
+    const { doc, tracker, outages } = setup()
+    tracker.setLinkUp(true)
+    addScene(doc)
+    tracker.markUnreachable()
+    expect(tracker.status).toBe('saving')
+    tracker.setLinkUp(false)
+    tracker.markUnreachable()
+    expect(tracker.status).toBe('unreachable')
+    expect(outages.reported).toBe(1)
+    tracker.setLinkUp(true)
+    tracker.receive(savedMessage(doc))
+    expect(tracker.status).toBe('saved')
+    tracker.destroy()
+  })
+
+  it('stops its grace timer when destroyed', () => {
+    const { doc, tracker, outages } = setup()
+    addScene(doc)
+    tracker.destroy()
+    vi.advanceTimersByTime(UNREACHABLE_GRACE_MS * 2)
+    expect(tracker.status).toBe('unsaved')
+    expect(outages.reported).toBe(0)
   })
 })

@@ -1,4 +1,9 @@
-import { SAVE_ACK_TIMEOUT_MS, syncMessageSchema } from '@reelgraph/shared'
+import {
+  SAVE_ACK_TIMEOUT_MS,
+  SYNC_MESSAGE_TYPES,
+  type SyncMessage,
+  syncMessageSchema,
+} from '@reelgraph/shared'
 import * as Y from 'yjs'
 import type { SaveStatus } from '@/stores/save-status'
 
@@ -15,9 +20,30 @@ import type { SaveStatus } from '@/stores/save-status'
  * - saved: nothing pending;
  * - saving: something pending and the connection is up, so it is on its way or stored
  *   soon (the server stores 1 s after the last change, at least every 10 s);
- * - unsaved: something pending and no connection (offline, refused), or the last store
- *   failed (until the next `saved`).
+ * - unsaved: something pending and no connection yet, or the last store failed (until the
+ *   next `saved`);
+ * - unreachable: something pending and the connection has been down for
+ *   `UNREACHABLE_GRACE_MS`, or down for a reason that will not pass by itself (offline,
+ *   refused): "Not saved: can't reach the server" (issue 11: never a silent Unsaved).
+ *   `onUnreachable` is called once per outage, the first time it reads so.
  */
+
+/**
+ * How long the connection may be down before the pill says the server cannot be reached:
+ * a normal reconnect (a server restart, a network blip) takes a second or two, and should
+ * not flash a warning.
+ */
+export const UNREACHABLE_GRACE_MS = 5_000
+
+/** The sync server's stateless message in `payload`, or null when it is none we know. */
+export function parseSyncMessage(payload: string): SyncMessage | null {
+  try {
+    const parsed = syncMessageSchema.safeParse(JSON.parse(payload))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
 
 /** Where pending entries are kept between page loads (the project's IndexedDB copy). */
 export interface PendingStore {
@@ -30,8 +56,11 @@ export function deriveSaveStatus(facts: {
   pending: number
   linkUp: boolean
   saveFailed: boolean
+  /** The connection is down past the grace period, or for good reason (offline, refused). */
+  outage: boolean
 }): SaveStatus {
   if (facts.pending === 0) return 'saved'
+  if (!facts.linkUp && facts.outage) return 'unreachable'
   if (facts.saveFailed || !facts.linkUp) return 'unsaved'
   return 'saving'
 }
@@ -64,8 +93,12 @@ export interface SaveTrackerOptions {
   onStatus: (status: SaveStatus) => void
   /** Called with the server's message when a store failed (it is retried). */
   onSaveFailed?: ((message: string) => void) | undefined
+  /** Called once per outage, when the status first reads `unreachable` in it. */
+  onUnreachable?: (() => void) | undefined
   /** See `SAVE_ACK_TIMEOUT_MS`. */
   ackTimeoutMs?: number | undefined
+  /** See {@link UNREACHABLE_GRACE_MS}. */
+  graceMs?: number | undefined
 }
 
 /** Tracks the save status of one project's doc; see the module comment. */
@@ -79,12 +112,19 @@ export class SaveTracker {
   private saveFailed = false
   private current: SaveStatus = 'saved'
   private ackTimer: ReturnType<typeof setTimeout> | null = null
+  /** The link is down past the grace period, or for good reason; cleared when it is up. */
+  private outage = false
+  /** `onUnreachable` was called in this outage. */
+  private outageReported = false
+  private graceTimer: ReturnType<typeof setTimeout> | null = null
 
   constructor(options: SaveTrackerOptions) {
     this.options = options
     this.doc = options.doc
     this.ownClock = Y.getState(this.doc.store, this.doc.clientID)
     this.doc.on('afterTransaction', this.afterTransaction)
+    // Not connected yet: a server that cannot be reached from the start counts too.
+    this.startGrace()
   }
 
   /** The current status. */
@@ -105,9 +145,32 @@ export class SaveTracker {
     this.update()
   }
 
-  /** The connection is up (open and authenticated) or not. */
+  /**
+   * The connection is up (open and authenticated) or not. Down for longer than the grace
+   * period, it is an outage; up again ends it.
+   */
   setLinkUp(up: boolean): void {
+    if (up) {
+      this.clearGrace()
+      this.outage = false
+      this.outageReported = false
+    } else if (this.linkUp) {
+      // Only the fall starts the clock: a reconnect attempt failing again does not.
+      this.startGrace()
+    }
     this.linkUp = up
+    this.update()
+  }
+
+  /**
+   * The connection is down for a reason that will not pass within the grace period (the
+   * browser is offline, or the server refused the connection): an outage at once. Ignored
+   * while the link is up.
+   */
+  markUnreachable(): void {
+    if (this.linkUp) return
+    this.clearGrace()
+    this.outage = true
     this.update()
   }
 
@@ -119,16 +182,18 @@ export class SaveTracker {
 
   /** A stateless message from the sync server (JSON); anything unknown is ignored. */
   receive(payload: string): void {
-    let message
-    try {
-      const parsed = syncMessageSchema.safeParse(JSON.parse(payload))
-      if (!parsed.success) return
-      message = parsed.data
-    } catch {
-      return
-    }
+    const message = parseSyncMessage(payload)
+    if (message) this.handle(message)
+  }
+
+  /**
+   * A parsed message from the sync server: `saved` and `save-failed`. An `update-refused`
+   * is the session's business (it drops this doc), not a save status.
+   */
+  handle(message: SyncMessage): void {
+    if (message.type === SYNC_MESSAGE_TYPES.updateRefused) return
     this.clearAckTimer()
-    if (message.type === 'saved') {
+    if (message.type === SYNC_MESSAGE_TYPES.saved) {
       let saved: Map<number, number>
       try {
         saved = decodeStateVector(message.stateVector)
@@ -153,6 +218,7 @@ export class SaveTracker {
   /** Stops listening to the doc. */
   destroy(): void {
     this.clearAckTimer()
+    this.clearGrace()
     this.doc.off('afterTransaction', this.afterTransaction)
   }
 
@@ -172,10 +238,30 @@ export class SaveTracker {
       pending: this.pending.size,
       linkUp: this.linkUp,
       saveFailed: this.saveFailed,
+      outage: this.outage,
     })
     if (next === this.current) return
     this.current = next
     this.options.onStatus(next)
+    if (next === 'unreachable' && !this.outageReported) {
+      this.outageReported = true
+      this.options.onUnreachable?.()
+    }
+  }
+
+  private startGrace(): void {
+    this.clearGrace()
+    this.graceTimer = setTimeout(() => {
+      this.graceTimer = null
+      if (this.linkUp) return
+      this.outage = true
+      this.update()
+    }, this.options.graceMs ?? UNREACHABLE_GRACE_MS)
+  }
+
+  private clearGrace(): void {
+    if (this.graceTimer) clearTimeout(this.graceTimer)
+    this.graceTimer = null
   }
 
   // Entries from an earlier page load that the server already stored bring no new store,

@@ -26,7 +26,7 @@ export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<Sce
     const scene = getNode(id)
     if (!scene) return
     const addition = imageGeneratorForScene({ ...scene, visuals: data.visuals })
-    addGraph(addition)
+    if (!addGraph(addition)) return
     const copied = addition.nodes[0]?.data.promptFromScene === 'true'
     toast({
       ...CANVAS_TOASTS.nodeAdded,

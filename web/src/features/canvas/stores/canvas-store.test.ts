@@ -3,6 +3,8 @@ import {
   connectionKey,
   docToGraph,
   getNodesMap,
+  MAX_CONNECTIONS,
+  MAX_NODES,
   moveNodes,
   updateNodeData,
 } from '@reelgraph/shared'
@@ -11,6 +13,12 @@ import * as Y from 'yjs'
 import { scenesResult } from '../lib/generation'
 import { createGraphNode } from '../lib/node-defaults'
 import { createCanvasStore } from './canvas-store'
+
+/** The node an `addNode` added (these tests expect it to). */
+function added<T>(node: T | null): T {
+  if (node === null) throw new Error('the node was not added')
+  return node
+}
 
 /** Two docs that exchange every update, like two browsers through the sync server. */
 function linkedDocs() {
@@ -54,8 +62,8 @@ describe('canvas store', () => {
     const doc = new Y.Doc()
     const store = createCanvasStore(doc)
     const s = store.getState().actions
-    const script = s.addNode('script-generator', { x: 0, y: 0 })
-    const scene = s.addNode('scene', { x: 400, y: 0 })
+    const script = added(s.addNode('script-generator', { x: 0, y: 0 }))
+    const scene = added(s.addNode('scene', { x: 400, y: 0 }))
     expect(s.connect({ source: script.id, target: scene.id })).toEqual({
       added: true,
       promptCopied: false,
@@ -75,7 +83,7 @@ describe('canvas store', () => {
     const doc = new Y.Doc()
     const store = createCanvasStore(doc)
     const s = store.getState().actions
-    const scene = s.addNode('scene', { x: 0, y: 0 })
+    const scene = added(s.addNode('scene', { x: 0, y: 0 }))
     const generator = createGraphNode('image-generator', { x: 400, y: 0 })
     addNode(doc, generator)
     s.updateNodeData(scene.id, { visuals: 'A lighthouse at dusk' })
@@ -88,7 +96,7 @@ describe('canvas store', () => {
     const { a, b } = linkedDocs()
     const store = createCanvasStore(a)
     const s = store.getState().actions
-    const scene = s.addNode('scene', { x: 0, y: 0 })
+    const scene = added(s.addNode('scene', { x: 0, y: 0 }))
     const remote = createGraphNode('editable-text', { x: 0, y: 300 })
     addNode(b, remote)
     s.undo()
@@ -107,7 +115,7 @@ describe('canvas store', () => {
   it('keeps a node being dragged where the pointer is, writes throttled, and writes the end', () => {
     const { a, b } = linkedDocs()
     const store = createCanvasStore(a)
-    const node = store.getState().actions.addNode('scene', { x: 0, y: 0 })
+    const node = added(store.getState().actions.addNode('scene', { x: 0, y: 0 }))
     const s = store.getState().actions
     s.onNodesChange([{ type: 'position', id: node.id, position: { x: 10, y: 10 }, dragging: true }])
     s.onNodesChange([{ type: 'position', id: node.id, position: { x: 20, y: 20 }, dragging: true }])
@@ -135,9 +143,9 @@ describe('canvas store', () => {
     const doc = new Y.Doc()
     const store = createCanvasStore(doc)
     const s = store.getState().actions
-    const one = s.addNode('scene', { x: 0, y: 0 })
-    const two = s.addNode('scene', { x: 400, y: 0 })
-    const three = s.addNode('scene', { x: 800, y: 0 })
+    const one = added(s.addNode('scene', { x: 0, y: 0 }))
+    const two = added(s.addNode('scene', { x: 400, y: 0 }))
+    const three = added(s.addNode('scene', { x: 800, y: 0 }))
     s.connect({ source: one.id, target: two.id })
     s.connect({ source: two.id, target: three.id })
     s.selectOnly([one.id, two.id])
@@ -160,7 +168,7 @@ describe('undo steps', () => {
     const doc = new Y.Doc()
     const store = createCanvasStore(doc)
     const s = store.getState().actions
-    const node = s.addNode('script-generator', { x: 0, y: 0 })
+    const node = added(s.addNode('script-generator', { x: 0, y: 0 }))
     s.updateNodeData(node.id, { topic: 'B' })
     s.updateNodeData(node.id, { topic: 'Be' })
     s.undo()
@@ -173,7 +181,7 @@ describe('undo steps', () => {
     const { a, b } = linkedDocs()
     const mine = createCanvasStore(a)
     const theirs = createCanvasStore(b)
-    const text = mine.getState().actions.addNode('editable-text', { x: 0, y: 0 })
+    const text = added(mine.getState().actions.addNode('editable-text', { x: 0, y: 0 }))
     const result = scenesResult(text, [
       { narration: 'One', visuals: 'A hive' },
       { narration: 'Two', visuals: 'A dance' },
@@ -193,7 +201,7 @@ describe('undo steps', () => {
     const doc = new Y.Doc()
     const store = createCanvasStore(doc)
     const s = store.getState().actions
-    const generator = s.addNode('image-generator', { x: 0, y: 0 })
+    const generator = added(s.addNode('image-generator', { x: 0, y: 0 }))
     s.fillNodeDefaults(generator.id, { modelId: 'storyboard', modelVersionId: 'storyboard-v1' })
     expect(s.getNode(generator.id)?.data).toMatchObject({ modelId: 'storyboard' })
     // One undo takes back the add itself: the filled-in model is no step of its own.
@@ -211,13 +219,13 @@ describe('view-only access (issue 6 item 1)', () => {
     const doc = new Y.Doc()
     const store = createCanvasStore(doc)
     const s = store.getState().actions
-    const a = s.addNode('scene', { x: 0, y: 0 })
-    const b = s.addNode('editable-text', { x: 400, y: 0 })
+    const a = added(s.addNode('scene', { x: 0, y: 0 }))
+    const b = added(s.addNode('editable-text', { x: 400, y: 0 }))
     const before = JSON.stringify(docToGraph(doc))
 
     s.setAccess({ role: 'editor', scope: 'readonly' })
     expect(store.getState().access.canEdit).toBe(false)
-    s.addNode('scene', { x: 800, y: 0 })
+    expect(s.addNode('scene', { x: 800, y: 0 })).toBe(null)
     s.updateNodeData(a.id, { narration: 'changed' })
     s.fillNodeDefaults(a.id, { narration: 'filled' })
     expect(s.connect({ source: a.id, target: b.id }).added).toBe(false)
@@ -235,6 +243,74 @@ describe('view-only access (issue 6 item 1)', () => {
     expect(store.getState().access.canEdit).toBe(true)
     s.updateNodeData(a.id, { narration: 'changed' })
     expect(store.getState().dataById.get(a.id)).toMatchObject({ narration: 'changed' })
+    store.getState().actions.destroy()
+  })
+})
+
+describe('limits, checked before writing (issue 11)', () => {
+  /** A doc holding `count` scenes, as a project at its node limit. */
+  function fullDoc(count: number) {
+    const doc = new Y.Doc()
+    doc.transact(() => {
+      for (let i = 0; i < count; i++) addNode(doc, createGraphNode('scene', { x: i * 10, y: 0 }))
+    })
+    return doc
+  }
+
+  it('adds, pastes or generates nothing past MAX_NODES, and says why', () => {
+    const doc = fullDoc(MAX_NODES - 1)
+    const refusals: string[] = []
+    const store = createCanvasStore(doc, { onRefused: (reason) => refusals.push(reason) })
+    const s = store.getState().actions
+    const last = added(s.addNode('scene', { x: 0, y: 500 }))
+    expect(getNodesMap(doc).size).toBe(MAX_NODES)
+    expect(refusals).toEqual([])
+
+    const before = Y.encodeStateVector(doc)
+    expect(s.addNode('scene', { x: 0, y: 900 })).toBe(null)
+    s.selectOnly([last.id])
+    expect(s.copySelection()).toBe(1)
+    expect(s.paste()).toBe(0)
+    const generated = createGraphNode('editable-text', { x: 0, y: 1200 })
+    expect(s.addGraph({ nodes: [generated], connections: [] })).toBe(false)
+    expect(s.hasRoomFor(1)).toBe(false)
+    expect(refusals).toEqual([
+      'too-many-nodes',
+      'too-many-nodes',
+      'too-many-nodes',
+      'too-many-nodes',
+    ])
+    // Nothing was written, so nothing would be sent.
+    expect(Y.encodeStateVector(doc)).toEqual(before)
+
+    // Deleting makes room again.
+    expect(s.deleteElements({ nodeIds: [last.id], edgeIds: [] })).toBe(1)
+    expect(s.hasRoomFor(1)).toBe(true)
+    expect(s.addNode('scene', { x: 0, y: 900 })).not.toBe(null)
+    store.getState().actions.destroy()
+  })
+
+  it('connects nothing past MAX_CONNECTIONS, but an existing connection is no refusal', () => {
+    const doc = new Y.Doc()
+    const refusals: string[] = []
+    const store = createCanvasStore(doc, { onRefused: (reason) => refusals.push(reason) })
+    const s = store.getState().actions
+    const a = added(s.addNode('editable-text', { x: 0, y: 0 }))
+    const b = added(s.addNode('editable-text', { x: 400, y: 0 }))
+    const c = added(s.addNode('editable-text', { x: 800, y: 0 }))
+    expect(s.connect({ source: a.id, target: b.id }).added).toBe(true)
+    // Fill the map up to the limit (ends that are not nodes are allowed in the doc).
+    const connections = doc.getMap('connections')
+    doc.transact(() => {
+      for (let i = connections.size; i < MAX_CONNECTIONS; i++) {
+        connections.set(`x${i}->y${i}`, { source: `x${i}`, target: `y${i}` })
+      }
+    })
+    expect(s.connect({ source: a.id, target: b.id }).added).toBe(false)
+    expect(refusals).toEqual([])
+    expect(s.connect({ source: b.id, target: c.id }).added).toBe(false)
+    expect(refusals).toEqual(['too-many-connections'])
+    expect(connections.has(connectionKey({ source: b.id, target: c.id }))).toBe(false)
     store.getState().actions.destroy()
   })
 })

@@ -4,6 +4,7 @@ import {
   CANVAS_PASTE_OFFSET,
   CANVAS_UNDO_CAPTURE_MS,
   type Connection,
+  connectionKey,
   type GraphNode,
   getConnectionsMap,
   getNodesMap,
@@ -13,6 +14,7 @@ import {
   readNode,
   removeConnections,
   removeNodes,
+  type UpdateRefusalReason,
   updateNodeData,
 } from '@reelgraph/shared'
 import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange } from '@xyflow/react'
@@ -21,6 +23,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SaveStatus } from '@/stores/save-status'
 import { type CanvasAccess, INITIAL_ACCESS, nextAccess } from '../lib/access'
 import { type ClipboardContent, copyNodes, remapForPaste } from '../lib/clipboard'
+import { type GraphCounts, limitRefusal } from '../lib/graph-limits'
 import {
   reconcileEdges,
   reconcileNodes,
@@ -86,13 +89,25 @@ export interface CanvasActions {
   onNodesChange: (changes: NodeChange<CanvasNode>[]) => void
   /** React Flow's edge changes: only selection (deletion goes through `deleteElements`). */
   onEdgesChange: (changes: EdgeChange<CanvasEdge>[]) => void
-  /** Adds a node of `type` with its defaults at `position` (flow coordinates). */
-  addNode: (type: NodeType, position: { x: number; y: number }) => GraphNode
+  /**
+   * Adds a node of `type` with its defaults at `position` (flow coordinates); returns it, or
+   * null when nothing was added (view only, or the project is at its node limit).
+   */
+  addNode: (type: NodeType, position: { x: number; y: number }) => GraphNode | null
   /**
    * Adds nodes and connections (a generation's result) in one transaction with the local
-   * origin: one undo step, and every open editor sees it through the doc.
+   * origin: one undo step, and every open editor sees it through the doc. Returns false
+   * when nothing was added (view only, nothing to add, or past a limit).
    */
-  addGraph: (addition: { nodes: readonly GraphNode[]; connections: readonly Connection[] }) => void
+  addGraph: (addition: {
+    nodes: readonly GraphNode[]
+    connections: readonly Connection[]
+  }) => boolean
+  /**
+   * True when `nodes` more nodes fit in the project; else says so (`onRefused`) and returns
+   * false. For edits that cost something before they write, such as a generation.
+   */
+  hasRoomFor: (nodes: number) => boolean
   /** One node as the doc holds it now (null when it is gone). */
   getNode: (id: string) => GraphNode | null
   /** Writes the fields of `patch` that differ into a node's data. */
@@ -108,7 +123,10 @@ export interface CanvasActions {
   deleteElements: (ids: { nodeIds: readonly string[]; edgeIds: readonly string[] }) => number
   /** Copies the selected nodes and the connections between them; returns how many. */
   copySelection: () => number
-  /** Pastes the copied nodes (new ids, offset) and selects them; returns how many. */
+  /**
+   * Pastes the copied nodes (new ids, offset) and selects them; returns how many (0 when
+   * nothing was pasted: nothing copied, view only, or past a limit).
+   */
   paste: () => number
   /** Selects exactly these nodes (and no edge). */
   selectOnly: (nodeIds: readonly string[]) => void
@@ -125,6 +143,15 @@ export interface CanvasActions {
 /** A per-project canvas store. */
 export type CanvasStore = StoreApi<CanvasState>
 
+/** Options of {@link createCanvasStore}. */
+export interface CanvasStoreOptions {
+  /**
+   * An edit was not made because the sync server would refuse it (a limit, checked before
+   * writing: issue 11); the caller tells the person.
+   */
+  onRefused?: ((reason: UpdateRefusalReason) => void) | undefined
+}
+
 // One clipboard per tab, so nodes can be copied from one project and pasted into another.
 const clipboard: { content: ClipboardContent | null; pastes: number } = {
   content: null,
@@ -137,9 +164,11 @@ function dataIndex(nodes: readonly CanvasNode[]): Map<string, CanvasNode['data']
 
 /**
  * Creates the canvas store of one project's doc. While `access.canEdit` is false every
- * action that writes to the doc does nothing (the view-only canvas, issue 6 item 1).
+ * action that writes to the doc does nothing (the view-only canvas, issue 6 item 1). An
+ * edit that would take the project past a limit (MAX_NODES, MAX_CONNECTIONS) is not made
+ * and `options.onRefused` says why (issue 11).
  */
-export function createCanvasStore(doc: Y.Doc): CanvasStore {
+export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}): CanvasStore {
   const origin = { source: 'canvas', clientID: doc.clientID }
   /** Local writes that undo leaves alone (see `fillNodeDefaults`). */
   const defaultsOrigin = { source: 'canvas-defaults', clientID: doc.clientID }
@@ -161,6 +190,14 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
     undoManager.stopCapturing()
     doc.transact(edit, origin)
     undoManager.stopCapturing()
+  }
+
+  // True when `adding` fits; else tells the caller's `onRefused` and writes nothing.
+  const fits = (adding: GraphCounts) => {
+    const current = { nodes: nodesMap.size, connections: connectionsMap.size }
+    const refusal = limitRefusal(current, adding)
+    if (refusal) options.onRefused?.(refusal)
+    return refusal === null
   }
 
   const writer = new PositionWriter((positions) => moveNodes(doc, positions, origin))
@@ -226,17 +263,22 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
             data: n.data as unknown as NodeData,
           }))
           const node = createGraphNode(type, position, existing)
-          if (canEdit()) ownStep(() => addNode(doc, node, origin))
+          if (!canEdit() || !fits({ nodes: 1, connections: 0 })) return null
+          ownStep(() => addNode(doc, node, origin))
           return node
         },
 
         addGraph: ({ nodes, connections }) => {
-          if (!canEdit() || (nodes.length === 0 && connections.length === 0)) return
+          if (!canEdit() || (nodes.length === 0 && connections.length === 0)) return false
+          if (!fits({ nodes: nodes.length, connections: connections.length })) return false
           ownStep(() => {
             for (const node of nodes) addNode(doc, node, origin)
             for (const c of connections) addConnection(doc, c, origin)
           })
+          return true
         },
+
+        hasRoomFor: (nodes) => fits({ nodes, connections: 0 }),
 
         getNode: (id) => readGraphNode(id),
 
@@ -251,6 +293,8 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
         connect: ({ source, target }) => {
           const result: ConnectResult = { added: false, promptCopied: false }
           if (!source || !target || !canEdit()) return result
+          const isNew = !connectionsMap.has(connectionKey({ source, target }))
+          if (isNew && !fits({ nodes: 0, connections: 1 })) return result
           ownStep(() => {
             if (!addConnection(doc, { source, target }, origin)) return
             result.added = true
@@ -296,6 +340,8 @@ export function createCanvasStore(doc: Y.Doc): CanvasStore {
         paste: () => {
           const content = clipboard.content
           if (!content || content.nodes.length === 0 || !canEdit()) return 0
+          if (!fits({ nodes: content.nodes.length, connections: content.connections.length }))
+            return 0
           clipboard.pastes += 1
           const step = CANVAS_PASTE_OFFSET * clipboard.pastes
           const copy = remapForPaste(content, { x: step, y: step })
