@@ -269,25 +269,43 @@ export function validateDocChange(
     }
   }
 
-  if (touchedNodes.size > 0) {
-    const count = nodes.size
-    if (count > MAX_NODES && count > before.nodes) {
-      return refuse(UPDATE_REFUSAL_REASONS.tooManyNodes, `${count} nodes`)
-    }
-    for (const id of touchedNodes) {
-      const problem = nodeRefusal(id, nodes.get(id))
-      if (problem) return problem
-    }
+  return (
+    touchedRefusal(touchedNodes, nodes, before.nodes, MAX_NODES, 'nodes', nodeRefusal) ??
+    touchedRefusal(
+      touchedConnections,
+      connections,
+      before.connections,
+      MAX_CONNECTIONS,
+      'connections',
+      connectionRefusal,
+    )
+  )
+}
+
+/**
+ * The limit, then each touched entry of one top-level map: a map past `max` that grew
+ * refuses; an oversized one (from before the limit) may still shrink and change.
+ */
+function touchedRefusal(
+  touched: ReadonlySet<string>,
+  map: Y.Map<unknown>,
+  countBefore: number,
+  max: number,
+  what: 'nodes' | 'connections',
+  entryRefusal: (key: string, value: unknown) => DocRefusal | null,
+): DocRefusal | null {
+  if (touched.size === 0) return null
+  const count = map.size
+  if (count > max && count > countBefore) {
+    const reason =
+      what === 'nodes'
+        ? UPDATE_REFUSAL_REASONS.tooManyNodes
+        : UPDATE_REFUSAL_REASONS.tooManyConnections
+    return refuse(reason, `${count} ${what}`)
   }
-  if (touchedConnections.size > 0) {
-    const count = connections.size
-    if (count > MAX_CONNECTIONS && count > before.connections) {
-      return refuse(UPDATE_REFUSAL_REASONS.tooManyConnections, `${count} connections`)
-    }
-    for (const key of touchedConnections) {
-      const problem = connectionRefusal(key, connections.get(key))
-      if (problem) return problem
-    }
+  for (const key of touched) {
+    const problem = entryRefusal(key, map.get(key))
+    if (problem) return problem
   }
   return null
 }
