@@ -72,7 +72,12 @@ export const authRoutes = new Hono<AppEnv>()
     validate('json', loginInput),
     async (c) => {
       const { db, deps } = c.var
-      const user = await logIn(db, deps.rateLimits, c.req.valid('json'), clientIp(c))
+      const user = await logIn({
+        db,
+        limits: deps.rateLimits,
+        input: c.req.valid('json'),
+        clientAddress: clientIp(c),
+      })
       await startSession(c, user.id)
       return c.json(toUserJson(user))
     },

@@ -131,12 +131,17 @@ const LOGIN_LIMIT_MESSAGE = 'Too many failed sign-in attempts.'
  *   401 INVALID_CREDENTIALS for an unknown email or a wrong password.
  * @see issue 11 items 4 and 5
  */
-export async function logIn(
-  db: Kysely<DB>,
-  limits: LoginLimits,
-  input: LoginInput,
-  clientAddress: string,
-): Promise<UserRow> {
+export async function logIn({
+  db,
+  limits,
+  input,
+  clientAddress,
+}: {
+  db: Kysely<DB>
+  limits: LoginLimits
+  input: LoginInput
+  clientAddress: string
+}): Promise<UserRow> {
   const account = normalizeEmail(input.email)
   const accountFromAddress = `${account} ${clientAddress}`
   await limits.loginFailuresPerAccountAndIp.consume(accountFromAddress, LOGIN_LIMIT_MESSAGE)

@@ -33,7 +33,7 @@ describe.each(testDatabaseKinds())('login lockout on $name', (kind) => {
   /** The outcome of one sign-in: 'ok', or the error code. */
   async function attempt(email: string, password: string, address: string): Promise<string> {
     try {
-      await logIn(database.db, limits, { email, password }, address)
+      await logIn({ db: database.db, limits, input: { email, password }, clientAddress: address })
       return 'ok'
     } catch (err) {
       return (err as { code?: string }).code ?? String(err)
