@@ -38,6 +38,21 @@ describe('copy and paste', () => {
     expect(copied.nodes[0]?.position).toEqual({ x: 10, y: 0 })
   })
 
+  it('pastes a generator without its original’s job (issue 12)', () => {
+    const generator: GraphNode = {
+      ...createGraphNode('image-generator', { x: 0, y: 0 }),
+      id: 'image-generator-1-abc',
+    }
+    generator.data = { ...generator.data, prompt: 'A bee', jobId: 'job-1', jobStatus: 'running' }
+    const pasted = remapForPaste(copyNodes([generator], [], new Set([generator.id])), {
+      x: 40,
+      y: 40,
+    })
+    expect(pasted.nodes[0]?.data).toMatchObject({ prompt: 'A bee' })
+    expect(pasted.nodes[0]?.data).not.toHaveProperty('jobId')
+    expect(pasted.nodes[0]?.data).not.toHaveProperty('jobStatus')
+  })
+
   it('never reuses an id, and keeps every inner connection (property)', () => {
     fc.assert(
       fc.property(
