@@ -1,8 +1,7 @@
-import { type GraphNode, NODE_ID_PATTERN } from '@reelgraph/shared'
+import { createGraphNode, type GraphNode, NODE_ID_PATTERN } from '@reelgraph/shared'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { copyNodes, remapForPaste } from './clipboard'
-import { createGraphNode } from './node-defaults'
 
 const node = (id: string, x = 0): GraphNode => ({
   ...createGraphNode('scene', { x, y: 0 }),

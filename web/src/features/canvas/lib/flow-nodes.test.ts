@@ -1,5 +1,6 @@
 import {
   addNode,
+  createGraphNode,
   type GraphNode,
   getNodesMap,
   moveNodes,
@@ -8,7 +9,6 @@ import {
 } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { createGraphNode } from './node-defaults'
 import {
   reconcileEdges,
   reconcileNodes,

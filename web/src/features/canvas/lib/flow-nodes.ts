@@ -1,6 +1,7 @@
 import {
   type Connection,
   connectionKey,
+  defaultNodeData,
   type GraphNode,
   SCENE_COUNT_DEFAULT,
   SCENE_COUNT_MAX,
@@ -8,7 +9,6 @@ import {
 } from '@reelgraph/shared'
 import type * as Y from 'yjs'
 import { readJobFields } from './job-state'
-import { defaultNodeData } from './node-defaults'
 import type { CanvasEdge, CanvasNode } from './node-types'
 
 /**

@@ -1,15 +1,15 @@
 import {
   addNode,
   connectionKey,
+  createGraphNode,
   docToGraph,
   getNodesMap,
   moveNodes,
+  scenesResult,
   updateNodeData,
 } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { scenesResult } from '../lib/generation'
-import { createGraphNode } from '../lib/node-defaults'
 import { createCanvasStore } from './canvas-store'
 
 /** Two docs that exchange every update, like two browsers through the sync server. */

@@ -4,6 +4,7 @@ import {
   CANVAS_PASTE_OFFSET,
   CANVAS_UNDO_CAPTURE_MS,
   type Connection,
+  createGraphNode,
   type GraphNode,
   getConnectionsMap,
   getNodesMap,
@@ -28,7 +29,6 @@ import {
   toFlowNode,
   touchedNodeIds,
 } from '../lib/flow-nodes'
-import { createGraphNode } from '../lib/node-defaults'
 import type { CanvasEdge, CanvasNode } from '../lib/node-types'
 import { PositionWriter } from '../lib/position-writer'
 import { scenePromptUpdate } from '../lib/scene-prompt'
