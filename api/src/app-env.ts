@@ -2,6 +2,7 @@ import type { DB } from '@reelgraph/db'
 import type { Graph } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
+import type * as Y from 'yjs'
 import type { Env } from './env.ts'
 import type { AssetStorage } from './features/assets/asset-storage.ts'
 import type { BillingGateway } from './features/billing/billing-gateway.ts'
@@ -22,6 +23,14 @@ export interface DocumentGateway {
    * and materialized JSON).
    */
   applyGraph(projectId: number, graph: Graph): Promise<void>
+  /**
+   * Runs `change` on the project's live document, passing `origin` (server-side) to every
+   * transaction it makes, so open editors see it at once; resolves with its result once the
+   * change is stored. The job worker writes job states and results with it (issue 12).
+   * @throws Error when the project's document cannot be opened or the change is not stored in
+   *   time.
+   */
+  transact<T>(projectId: number, change: (doc: Y.Doc, origin: unknown) => T): Promise<T>
   /** Disconnects every client of the project's document (after the project is deleted). */
   closeDocument(projectId: number): Promise<void>
   /**

@@ -79,9 +79,27 @@ export type ProviderErrorKind = 'timeout' | 'upstream' | 'malformed' | 'unavaila
  */
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind
-  constructor(kind: ProviderErrorKind, message: string, options?: { cause?: unknown }) {
+  /** The upstream HTTP status, when the provider answered one. */
+  readonly status: number | undefined
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    options?: { cause?: unknown; status?: number | undefined },
+  ) {
     super(message, options)
     this.name = 'ProviderError'
     this.kind = kind
+    this.status = options?.status
+  }
+
+  /**
+   * True when trying again later may succeed (issue 12: the job is retried with backoff): a
+   * timeout, HTTP 429 or 5xx, or an upstream failure without a status (the network). Malformed
+   * answers, other 4xx (a wrong key, a refused prompt) and cancellations are final.
+   */
+  get transient(): boolean {
+    if (this.kind === 'timeout') return true
+    if (this.kind !== 'upstream') return false
+    return this.status === undefined || this.status === 429 || this.status >= 500
   }
 }
