@@ -3,6 +3,7 @@ import { type UseMutationResult, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { toast } from '@/hooks/use-toast'
 import { type GenerationAnswer, type JobTarget, refreshCredits } from '@/lib/ai-api'
+import { isApiError } from '@/lib/api-client'
 import { generationFailureMessage } from '../lib/generation'
 import {
   isJobActive,
@@ -47,8 +48,9 @@ interface CallFailure {
  * - busy (one call at a time, spec §4) while the node's job is queued or running, which a
  *   second tab sees too, or while this tab's call has not answered yet;
  * - a call that fails is the spec §8 alert: a destructive toast, and under the button until
- *   the next try, unless the failure is the job's (a new job is on the node: the node shows
- *   it) or the job was cancelled (Cancel says so);
+ *   the next try (under the button only while no newer job is on the node: a job's failure
+ *   shows in its state); a job cancelled while the call waited (409 `JOB_CANCELLED`) is no
+ *   failure: the node says "Cancelled";
  * - a 202 (the job goes on past the server's wait) is no failure: when that job fails later,
  *   this tab toasts the alert then;
  * - whenever this tab sees a job end, the credits are refetched (a failure or a cancel may
@@ -108,9 +110,8 @@ export function useNodeGeneration<TOut, TIn extends object>(
         }
       })
       .catch((error: unknown) => {
-        const now = currentJob()
-        const tookOver = now !== null && now.id !== jobIdAtClick
-        if (tookOver && now.status === 'cancelled') return
+        // Cancelled while the call waited (409 JOB_CANCELLED): the node says so, no alert.
+        if (isApiError(error, 409, 'JOB_CANCELLED')) return
         console.error(`generate ${action} failed`, error)
         const message = generationFailureMessage(action, error)
         toast({ title: message, variant: 'destructive' })

@@ -48,6 +48,7 @@ export function JobStatus({ action, job }: { action: GenerationAction; job: JobS
     <>
       {/* Always there, so assistive technology hears each change of the words inside. */}
       <div
+        role="status"
         aria-live="polite"
         aria-atomic="true"
         className={cn(
@@ -59,7 +60,17 @@ export function JobStatus({ action, job }: { action: GenerationAction; job: JobS
         {job ? <p className="break-words">{jobStatusText(action, job)}</p> : null}
         {refund ? <p className="text-muted-foreground">{refund}</p> : null}
       </div>
-      {job?.status === 'running' ? <JobProgress progress={job.progress} /> : null}
+      {job?.status === 'running' ? (
+        <div className="flex items-center gap-2">
+          <JobProgress progress={job.progress} />
+          {job.progress !== null ? (
+            // The bar itself tells assistive technology; this is for the eye.
+            <span className="text-muted-foreground text-xs tabular-nums" aria-hidden>
+              {job.progress}%
+            </span>
+          ) : null}
+        </div>
+      ) : null}
       {active && canEdit ? (
         <Button
           type="button"
