@@ -7,6 +7,7 @@ import type { Env } from './env.ts'
 import type { AssetStorage } from './features/assets/asset-storage.ts'
 import type { BillingGateway } from './features/billing/billing-gateway.ts'
 import type { AiProviders } from './features/generation/providers/types.ts'
+import type { JobSystem } from './features/jobs/job-system.ts'
 import type { ValidSession } from '@reelgraph/db'
 import type { BackgroundTasks } from './lib/background-tasks.ts'
 import type { Mailer } from './services/mailer.ts'
@@ -66,6 +67,8 @@ export interface AppDeps {
   assets: AssetStorage
   /** Payments: Stripe, or the offline sandbox when STRIPE_SECRET_KEY is not set (issue 5). */
   billing: BillingGateway
+  /** Generation jobs: the queue, in-process signals, and this process's workers (issue 12). */
+  jobs: JobSystem
 }
 
 /** Hono's environment for every route: the typed context variables. */

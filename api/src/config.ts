@@ -116,8 +116,9 @@ export const JOB_EXPIRY_MARGIN_SECONDS = 60
  */
 export const JOB_POLL_MS = 250
 /**
- * How often pg-boss polls for jobs when no notification came, in seconds (its minimum, 0.5):
- * LISTEN/NOTIFY wakes workers at once; polling only catches what a notification missed.
+ * How often an idle worker fetches, in seconds (pg-boss's minimum, 0.5): LISTEN/NOTIFY wakes
+ * workers for a new job at once, but a worker that has just finished one (or is held back by
+ * the per-user limit) waits this long before fetching again.
  */
 export const JOB_POLLING_INTERVAL_SECONDS = 0.5
 /** A finished job's pg-boss row is kept this long, in seconds (ours is kept for good): 1 day. */

@@ -23,9 +23,38 @@ export interface JobNodeState {
   updatedAt: Date
 }
 
+const STATUS_RANK: Record<JobStatus, number> = {
+  queued: 0,
+  running: 1,
+  succeeded: 2,
+  failed: 2,
+  cancelled: 2,
+}
+
+/**
+ * True when the node already shows something newer than `state`: the same job further along
+ * (writes of one job may arrive out of order: the api's "queued" after the worker's
+ * "running"), or another job's state stamped later (a newer job of the same node).
+ */
+function isStale(ydata: unknown, state: JobNodeState): boolean {
+  if (!(ydata instanceof Y.Map)) return false
+  const id = ydata.get(JOB_DATA_KEYS.id)
+  const status = ydata.get(JOB_DATA_KEYS.status) as JobStatus | undefined
+  if (id === state.id) {
+    return (
+      status !== undefined &&
+      status in STATUS_RANK &&
+      STATUS_RANK[status] > STATUS_RANK[state.status]
+    )
+  }
+  const updatedAt = ydata.get(JOB_DATA_KEYS.updatedAt)
+  return typeof updatedAt === 'string' && updatedAt > state.updatedAt.toISOString()
+}
+
 /**
  * Writes `state` onto node `nodeId`'s data (the keys of {@link JOB_DATA_KEYS}; a null field
- * removes its key), in one transaction with `origin`.
+ * removes its key), in one transaction with `origin`. A state older than the one the node
+ * shows (the same job further along, or a later job) is not written.
  * @returns false when the doc has no such node (it was deleted): nothing is written.
  */
 export function writeJobState(
@@ -36,6 +65,7 @@ export function writeJobState(
 ): boolean {
   const ynode = getNodesMap(doc).get(nodeId)
   if (!(ynode instanceof Y.Map)) return false
+  if (isStale(ynode.get('data'), state)) return true
   const values: Record<string, NodeDataValue | null> = {
     [JOB_DATA_KEYS.id]: state.id,
     [JOB_DATA_KEYS.status]: state.status,

@@ -154,6 +154,9 @@ export class GenerationQueue {
         groupConcurrency: options.userConcurrency,
         includeMetadata: true,
         pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+        // A notification wakes a worker for a new job, but a worker that just finished one
+        // waits this long before its next fetch (pg-boss's default here is 30 s).
+        notifyPollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
       },
       async ([job]: JobWithMetadata<QueuedGeneration>[]) => {
         if (job) await handler(deliveryOf(job, job.retryLimit))
@@ -166,7 +169,10 @@ export class GenerationQueue {
     await this.start()
     await this.#boss.work<QueuedGeneration>(
       GENERATION_DEAD_QUEUE,
-      { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS },
+      {
+        pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+        notifyPollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+      },
       async ([job]) => {
         if (job) await handler(job.data.jobId)
       },

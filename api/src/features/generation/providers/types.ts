@@ -93,12 +93,12 @@ export class ProviderError extends Error {
   }
 
   /**
-   * True when trying again later may succeed (issue 12: the job is retried with backoff): a
-   * timeout, HTTP 429 or 5xx, or an upstream failure without a status (the network). Malformed
-   * answers, other 4xx (a wrong key, a refused prompt) and cancellations are final.
+   * True when trying again later may succeed (issue 12: the job is retried with backoff):
+   * HTTP 429 or 5xx, or an upstream failure without a status (the network). Malformed answers,
+   * other 4xx (a wrong key, a refused prompt), cancellations and timeouts (the whole budget was
+   * spent waiting; retrying would multiply it) are final.
    */
   get transient(): boolean {
-    if (this.kind === 'timeout') return true
     if (this.kind !== 'upstream') return false
     return this.status === undefined || this.status === 429 || this.status >= 500
   }
