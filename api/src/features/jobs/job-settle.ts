@@ -27,8 +27,9 @@ const ACTION_NAMES: Record<JobKind, string> = {
   image: 'Image generation',
 }
 
-function credits(n: number): string {
-  return `${n} ${n === 1 ? 'credit' : 'credits'}`
+/** "Your 1 credit was refunded." / "Your 2 credits were refunded." */
+function refundedWords(n: number): string {
+  return n === 1 ? 'Your 1 credit was refunded.' : `Your ${n} credits were refunded.`
 }
 
 /** Locks the job's row; undefined when it is gone. */
@@ -87,7 +88,7 @@ export async function failJob(
 ): Promise<JobRow | undefined> {
   const failed = await settle(deps.db, id, async (trx, row) => {
     const refunded = await refund(trx, row, 'failed')
-    const back = refunded > 0 ? ` Your ${credits(refunded)} were refunded.` : ''
+    const back = refunded > 0 ? ` ${refundedWords(refunded)}` : ''
     return {
       status: 'failed',
       message: `${failure.reason}${back} Please try again.`,
@@ -121,7 +122,7 @@ export async function cancelOpenJob(deps: Deps, id: string): Promise<JobRow | un
     const refunded = await refund(trx, row, 'cancelled')
     return {
       status: 'cancelled',
-      message: refunded > 0 ? `Cancelled. Your ${credits(refunded)} were refunded.` : 'Cancelled.',
+      message: refunded > 0 ? `Cancelled. ${refundedWords(refunded)}` : 'Cancelled.',
       refunded,
     }
   })
