@@ -116,6 +116,8 @@ export const envSchema = z
       .default(DEFAULT_JOB_RETRY_DELAY_SECONDS),
     /** A running job's heartbeat in seconds (at least 10): a dead worker's job moves on after it. */
     JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(DEFAULT_JOB_HEARTBEAT_SECONDS),
+    /** `npm start -w worker` only: the port of its `GET /healthz` (0: any free port). */
+    WORKER_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
     /** How often dead workers' jobs are looked for, in seconds. */
     JOB_MONITOR_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_JOB_MONITOR_SECONDS),
 

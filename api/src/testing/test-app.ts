@@ -93,8 +93,9 @@ export async function createTestApp(
     billing: createBillingGateway(env, db),
     jobs: new JobSystem(db, env, logger),
   }
-  // Workers in this process, started with the queue on the first generation.
-  deps.jobs.runWorkersHere(deps)
+  // Workers in this process (unless JOB_WORKERS=false), started with the queue on the first
+  // generation.
+  if (env.JOB_WORKERS) deps.jobs.runWorkersHere(deps)
   const app = createApp(deps)
   return {
     deps,
