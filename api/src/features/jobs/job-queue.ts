@@ -147,21 +147,30 @@ export class GenerationQueue {
    */
   async work(options: WorkOptions, handler: (delivery: Delivery) => Promise<void>): Promise<void> {
     await this.start()
-    await this.#boss.work(
-      GENERATION_QUEUE,
-      {
-        localConcurrency: options.concurrency,
-        groupConcurrency: options.userConcurrency,
-        includeMetadata: true,
-        pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
-        // A notification wakes a worker for a new job, but a worker that just finished one
-        // waits this long before its next fetch (pg-boss's default here is 30 s).
-        notifyPollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
-      },
-      async ([job]: JobWithMetadata<QueuedGeneration>[]) => {
-        if (job) await handler(deliveryOf(job, job.retryLimit))
-      },
-    )
+    // One pg-boss worker per slot, each told to fetch again as soon as its job is done: a
+    // pg-boss worker otherwise waits out its polling interval after every job, which caps a
+    // process at `concurrency` jobs per 0.5 s however long the queue is.
+    for (let slot = 0; slot < options.concurrency; slot++) {
+      const self: { id?: string } = {}
+      self.id = await this.#boss.work(
+        GENERATION_QUEUE,
+        {
+          localConcurrency: 1,
+          groupConcurrency: options.userConcurrency,
+          includeMetadata: true,
+          pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+          // A notification wakes idle workers for a new job at once; this is the backstop.
+          notifyPollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+        },
+        async ([job]: JobWithMetadata<QueuedGeneration>[]) => {
+          try {
+            if (job) await handler(deliveryOf(job, job.retryLimit))
+          } finally {
+            if (self.id) this.#boss.notifyWorker(self.id)
+          }
+        },
+      )
+    }
   }
 
   /** Runs `handler` for each job that failed for good behind our back (see GENERATION_DEAD_QUEUE). */
