@@ -16,12 +16,12 @@ import {
 } from '../lib/job-state'
 
 /**
- * A generator node's job (issue 12), as every member sees it from the document, for the
- * Generate button's column: "Queued";
- * while running a progress bar (its amount when the provider reports one, else an
- * indeterminate one) and the stage; the spec §8 alert and the refund when it failed;
- * "Cancelled". A succeeded job leaves the node as it always looks. The words sit in a polite
- * live region, so a change is announced; editors get Cancel while it is queued or running.
+ * A generator node's job (issue 12) as every member sees it from the document, in the
+ * Generate button's column: "Queued"; while running, a progress bar (its amount when the
+ * provider reports one, else indeterminate) and the stage; the spec §8 alert and the refund
+ * when it failed; "Cancelled". A succeeded job leaves the node as it always looks. The words
+ * sit in a polite status region, so each change is announced; editors get Cancel while the
+ * job is queued or running (viewers see the state only).
  */
 export function JobStatus({ action, job }: { action: GenerationAction; job: JobState | null }) {
   const canEdit = useCanEdit()
