@@ -121,5 +121,10 @@ export const JOB_POLL_MS = 250
  * the per-user limit) waits this long before fetching again.
  */
 export const JOB_POLLING_INTERVAL_SECONDS = 0.5
+/**
+ * The fastest a running job's progress is written (row and node), in ms: providers poll about
+ * once a second, and every write is a document change every member receives.
+ */
+export const JOB_PROGRESS_WRITE_MS = 1_000
 /** A finished job's pg-boss row is kept this long, in seconds (ours is kept for good): 1 day. */
 export const JOB_QUEUE_RETENTION_SECONDS = 24 * 60 * 60

@@ -6,7 +6,7 @@ import type {
   JobKind,
 } from '@reelgraph/shared'
 import type { AppDeps } from '../../app-env.ts'
-import { JOB_POLL_MS } from '../../config.ts'
+import { JOB_POLL_MS, JOB_PROGRESS_WRITE_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { ProviderError } from '../generation/providers/types.ts'
@@ -65,7 +65,7 @@ async function produce(
     }
     case 'image': {
       const input = row.input as GenerateImageRequest & { seed: number }
-      const image = await ai.image.generateImage(input, signal)
+      const image = await ai.image.generateImage(input, signal, progressWriter(deps, row.id))
       await paid()
       const stored = await storeGeneratedImage(db, assets, {
         userId: row.user_id,
@@ -78,6 +78,29 @@ async function produce(
         seed: input.seed,
       } satisfies GenerateImageOutput
     }
+  }
+}
+
+/**
+ * Writes a provider's progress onto the job (row and node), at most every
+ * JOB_PROGRESS_WRITE_MS and only when it changed; writes never overlap or fail the job.
+ */
+function progressWriter(deps: WorkerDeps, jobId: string): (percent: number) => void {
+  let writtenAt = 0
+  let writing = false
+  let last: number | null = null
+  return (percent) => {
+    const now = Date.now()
+    if (writing || percent === last || now - writtenAt < JOB_PROGRESS_WRITE_MS) return
+    writing = true
+    writtenAt = now
+    last = percent
+    updateJob(deps.db, jobId, ['running'], { progress: Math.max(0, Math.min(100, percent)) })
+      .then((row) => (row ? showJobState(deps, row) : undefined))
+      .catch((err: unknown) => deps.logger.warn({ err, jobId }, 'job progress not written'))
+      .finally(() => {
+        writing = false
+      })
   }
 }
 

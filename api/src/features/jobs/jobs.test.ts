@@ -17,6 +17,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../generation/providers/testing/http-server.ts'
+import { solidPng } from '../generation/providers/testing/images.ts'
 
 /**
  * Generation as durable jobs (issue 12), end to end through the api on each database: the
@@ -48,9 +49,10 @@ async function storedGraph(t: TestApp, projectId: number): Promise<Graph> {
     .selectFrom('project_documents')
     .select('state')
     .where('project_id', '=', projectId)
-    .executeTakeFirstOrThrow()
+    .executeTakeFirst()
   const doc = new Y.Doc()
-  Y.applyUpdate(doc, row.state)
+  // Not stored yet: the document is made on its first load.
+  if (row) Y.applyUpdate(doc, row.state)
   return docToGraph(doc)
 }
 
@@ -320,6 +322,8 @@ describe.each(testDatabaseKinds())(
         AI_TEXT_PROVIDER: 'openai',
         OPENAI_BASE_URL: `${server.url}/v1`,
         OPENAI_API_KEY: 'test-key',
+        AI_IMAGE_PROVIDER: 'automatic1111',
+        A1111_URL: server.url,
         JOB_RETRY_LIMIT: '2',
         // One job per user at a time: a second job stays queued while the first runs.
         JOB_USER_CONCURRENCY: '1',
@@ -374,7 +378,7 @@ describe.each(testDatabaseKinds())(
       expect(await balance(t, user.id)).toBe(5)
       const graph = await until(
         () => storedGraph(t, projectId),
-        (g) => g.nodes[0]!.data[JOB_DATA_KEYS.status] === 'failed',
+        (g) => g.nodes[0]?.data[JOB_DATA_KEYS.status] === 'failed',
       )
       expect(graph.nodes).toHaveLength(1)
       expect(graph.nodes[0]!.data).toMatchObject({
@@ -445,9 +449,64 @@ describe.each(testDatabaseKinds())(
       expect(rows.filter((r) => r.transaction_type === 'generation_refund')).toHaveLength(2)
       const graph = await until(
         () => storedGraph(t, projectId),
-        (g) => g.nodes[0]!.data[JOB_DATA_KEYS.status] === 'cancelled',
+        (g) => g.nodes[0]?.data[JOB_DATA_KEYS.status] === 'cancelled',
       )
       expect(graph.nodes).toHaveLength(1)
     }, 30_000)
+
+    it('shows the provider progress and stage on the node while running, then places the image', async () => {
+      const user = await addUser(t, 'Ivy', { credits: 5 })
+      const generator = createGraphNode('image-generator', { x: 0, y: 0 })
+      const made = await t.request('POST', '/api/projects', {
+        body: { name: 'Progress', nodes: [generator], connections: [] },
+        cookie: user.cookie,
+      })
+      const projectId = (await made.json()).id as number
+      const png = await solidPng(256, 128)
+      let release: (() => void) | undefined
+      server.handle((req, res) => {
+        if (req.pathname === '/sdapi/v1/progress') return json(res, 200, { progress: 0.42 })
+        release = () =>
+          json(res, 200, { images: [Buffer.from(png).toString('base64')], info: '{}' })
+      })
+      const answer = t.request('POST', '/api/csas/generate-image', {
+        body: {
+          projectId,
+          nodeId: generator.id,
+          modelVersionId: 'v1-5',
+          prompt: 'A crab at dawn',
+          negativePrompt: '',
+          width: 256,
+          height: 128,
+          numInferenceSteps: 20,
+          guidanceScale: 7,
+          seed: 5,
+        },
+        cookie: user.cookie,
+      })
+      const running = await until(
+        () => storedGraph(t, projectId),
+        (g) => g.nodes[0]?.data[JOB_DATA_KEYS.progress] === 42,
+      )
+      expect(running.nodes[0]!.data).toMatchObject({
+        [JOB_DATA_KEYS.status]: 'running',
+        [JOB_DATA_KEYS.stage]: 'Generating the image',
+      })
+      release!()
+      const res = await answer
+      expect(res.status).toBe(200)
+      expect(await res.json()).toMatchObject({
+        seed: 5,
+        imageUrl: expect.stringMatching(/^\/api\/assets\//),
+      })
+      const graph = await until(
+        () => storedGraph(t, projectId),
+        (g) => g.nodes.length === 2,
+      )
+      expect(graph.nodes.find((n) => n.type === 'image')).toMatchObject({
+        position: { x: 350, y: 0 },
+        data: { prompt: 'A crab at dawn', width: 256, height: 128 },
+      })
+    })
   },
 )

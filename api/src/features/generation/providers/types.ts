@@ -45,6 +45,12 @@ export interface GeneratedImage {
   mimeType: string
 }
 
+/**
+ * Told how far a generation is, 0-100, by providers that report it (AUTOMATIC1111's
+ * `/sdapi/v1/progress`); the job shows it on its node (issue 12 item 3).
+ */
+export type ProgressListener = (percent: number) => void
+
 /** Lists models and makes images. */
 export interface ImageProvider {
   readonly info: ProviderInfo
@@ -55,12 +61,14 @@ export interface ImageProvider {
   listModels(limit: number, signal: AbortSignal): Promise<ImageModel[]>
   /**
    * One image of exactly the asked size. `seed` is always set (the caller picks a random
-   * one when the user left it empty).
+   * one when the user left it empty). Providers that know how far they are call
+   * `onProgress`; the others never do.
    * @throws ProviderError on timeout, an upstream error or a malformed answer.
    */
   generateImage(
     request: GenerateImageRequest & { seed: number },
     signal: AbortSignal,
+    onProgress?: ProgressListener,
   ): Promise<GeneratedImage>
 }
 
