@@ -10,7 +10,7 @@ import { JOB_POLL_MS, JOB_PROGRESS_WRITE_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { ProviderError } from '../generation/providers/types.ts'
-import { type Failure, failJob } from './job-settle.ts'
+import { type Failure, failJob, reasonOnly } from './job-settle.ts'
 import { showJobState, writeResult } from './job-document.ts'
 import type { Delivery } from './job-queue.ts'
 import { findJob, type JobRow, OPEN_JOB_STATUSES, updateJob } from './job-store.ts'
@@ -180,7 +180,7 @@ export async function runGenerationJob(deps: WorkerDeps, delivery: Delivery): Pr
     if (transient && !last) {
       logger.warn({ err, jobId: row.id, attempt }, 'generation failed; the job will be retried')
       const waiting = await updateJob(db, row.id, ['running'], {
-        stage: `${err instanceof Error ? err.message : 'The provider failed.'} Trying again shortly (attempt ${attempt + 1} of ${delivery.retryLimit + 1}).`,
+        stage: `${reasonOnly(err instanceof Error ? err.message : 'The provider failed.')} Trying again shortly (attempt ${attempt + 1} of ${delivery.retryLimit + 1}).`,
       })
       if (waiting) await showJobState(deps, waiting)
       throw err

@@ -27,6 +27,11 @@ const ACTION_NAMES: Record<JobKind, string> = {
   image: 'Image generation',
 }
 
+/** A provider's reason without its closing "Please try again." (the job's message adds it). */
+export function reasonOnly(message: string): string {
+  return message.replace(/\s*Please try again( later)?\.$/, '')
+}
+
 /** "Your 1 credit was refunded." / "Your 2 credits were refunded." */
 function refundedWords(n: number): string {
   return n === 1 ? 'Your 1 credit was refunded.' : `Your ${n} credits were refunded.`
@@ -91,7 +96,7 @@ export async function failJob(
     const back = refunded > 0 ? ` ${refundedWords(refunded)}` : ''
     return {
       status: 'failed',
-      message: `${failure.reason}${back} Please try again.`,
+      message: `${reasonOnly(failure.reason)}${back} Please try again.`,
       refunded,
       error_code: failure.code,
     }
