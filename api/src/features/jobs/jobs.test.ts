@@ -454,6 +454,40 @@ describe.each(testDatabaseKinds())(
       expect(graph.nodes).toHaveLength(1)
     }, 30_000)
 
+    it('a cancel after the provider was paid refunds nothing and says so', async () => {
+      const user = await addUser(t, 'Paula', { credits: 5 })
+      server.handle(never)
+      const answer = t.request('POST', '/api/ai/generate-script', {
+        body: SCRIPT,
+        cookie: user.cookie,
+      })
+      const [running] = await until(
+        () =>
+          t.deps.db
+            .selectFrom('generation_jobs')
+            .selectAll()
+            .where('user_id', '=', user.id)
+            .execute(),
+        (rows) => rows[0]?.status === 'running',
+      )
+      // As the worker marks it once the provider has delivered (and charged us).
+      await t.deps.db
+        .updateTable('generation_jobs')
+        .set({ provider_paid: true })
+        .where('id', '=', running!.id)
+        .execute()
+      const cancelled = await t.request('POST', `/api/jobs/${running!.id}/cancel`, {
+        cookie: user.cookie,
+      })
+      expect(await cancelled.json()).toMatchObject({
+        status: 'cancelled',
+        refunded: 0,
+        message: expect.stringMatching(/already delivered .* no credits were refunded/),
+      })
+      expect((await answer).status).toBe(409)
+      expect(await balance(t, user.id)).toBe(4)
+    })
+
     it('shows the provider progress and stage on the node while running, then places the image', async () => {
       const user = await addUser(t, 'Ivy', { credits: 5 })
       const generator = createGraphNode('image-generator', { x: 0, y: 0 })
