@@ -46,6 +46,11 @@ export const envSchema = z
     DATABASE_URL: optionalString.pipe(z.url().optional()),
     /** Redis shared by several sync servers (embedded one included); unset: this one alone. */
     REDIS_URL: optionalString.pipe(z.url().optional()),
+    /** Namespace of the Redis channels, so installations sharing one Redis stay apart (default `reelgraph`). */
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .default('reelgraph'),
     /** SMTP URL for nodemailer; when unset emails are written to DATA_DIR/mail. */
     SMTP_URL: optionalString.pipe(z.url().optional()),
     /**

@@ -72,6 +72,7 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     logger: syncLogger,
     secureCookies: env.NODE_ENV === 'production',
     redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
     allowedOrigins: env.allowedOrigins,
   })
   // Rate limits are shared by every api process: in Redis when there is one, else in the

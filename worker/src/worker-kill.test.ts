@@ -25,6 +25,8 @@ const postgres = testDatabaseKinds().find((k) => k.name === 'postgres')
 const redisUrl =
   process.env.REDIS_URL ?? (process.env.TEST_DATABASE_URL ? 'redis://127.0.0.1:6379' : undefined)
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
+/** This run's Redis channels: other tests and processes on the same Redis stay apart. */
+const REDIS_PREFIX = `reelgraph-jobs-${process.pid}-${Date.now()}`
 const SCRIPT = { style: 'Casual', tone: 'Enthusiastic', format: 'Tutorial', topic: 'Tide pools' }
 
 const completion = (content: string) => ({
@@ -69,6 +71,7 @@ describe.skipIf(!postgres || !redisUrl)(
           LOG_LEVEL: 'warn',
           DATABASE_URL: databaseUrl,
           REDIS_URL: redisUrl,
+          REDIS_PREFIX,
           AI_TEXT_PROVIDER: 'openai',
           OPENAI_BASE_URL: `${server.url}/v1`,
           OPENAI_API_KEY: 'test-key',
@@ -86,8 +89,11 @@ describe.skipIf(!postgres || !redisUrl)(
 
     beforeAll(async () => {
       server = await startTestServer()
-      // Only enqueues: the workers are the child processes.
+      // Only enqueues: the workers are the child processes. Its sync server shares documents
+      // with them through Redis, as a production sync server does.
       t = await createTestApp(postgres!, undefined, {
+        REDIS_URL: redisUrl!,
+        REDIS_PREFIX,
         JOB_WORKERS: 'false',
         JOB_WAIT_MS: '0',
         JOB_HEARTBEAT_SECONDS: '10',
@@ -103,7 +109,7 @@ describe.skipIf(!postgres || !redisUrl)(
       await server.close()
     })
 
-    it('hands the job to a second worker: charged once, one result node', async () => {
+    it('hands the job to a second worker: charged once, one result node, seen live', async () => {
       const owner = await addUser(t, 'Kim', { credits: 5 })
       const generator = createGraphNode('script-generator', { x: 0, y: 0 })
       const created = await t.request('POST', '/api/projects', {
@@ -117,6 +123,14 @@ describe.skipIf(!postgres || !redisUrl)(
         calls++
         if (calls === 1) return never(_, res)
         json(res, 200, completion('The script, written by the second worker.'))
+      })
+
+      // A member's open document on this process's sync server: the worker processes' writes
+      // reach it through Redis.
+      const watcher = await t.sync.openDirectConnection(String(projectId))
+      const added: string[] = []
+      watcher.document!.getMap('nodes').observe((event) => {
+        for (const [id, change] of event.changes.keys) if (change.action === 'add') added.push(id)
       })
 
       const first = startWorkerProcess()
@@ -173,6 +187,12 @@ describe.skipIf(!postgres || !redisUrl)(
       )
       expect(stored.nodes.filter((n) => n.type === 'editable-text')).toHaveLength(1)
       expect(stored.connections).toHaveLength(1)
+      const live = docToGraph(watcher.document!)
+      expect(live.nodes.find((n) => n.type === 'editable-text')?.data.content).toBe(
+        'The script, written by the second worker.',
+      )
+      expect(added).toHaveLength(1)
+      await watcher.disconnect()
     }, 90_000)
   },
 )

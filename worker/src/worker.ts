@@ -42,6 +42,7 @@ export async function startWorker(env: WorkerEnv): Promise<RunningWorker> {
     logger: syncLogger,
     secureCookies: env.NODE_ENV === 'production',
     redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
   })
   const deps: WorkerDeps = {
     db,

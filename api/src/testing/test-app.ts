@@ -78,7 +78,15 @@ export async function createTestApp(
   })
   const logger = createLogger('silent')
   await seedCatalog(db, activePriceIds(env))
-  const sync = createSyncServer({ db, logger, secureCookies: false })
+  // With REDIS_URL (and a REDIS_PREFIX of the test's own), documents are shared with other
+  // processes on that Redis, as in production.
+  const sync = createSyncServer({
+    db,
+    logger,
+    secureCookies: false,
+    redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
+  })
   const deps: AppDeps = {
     db,
     env,
