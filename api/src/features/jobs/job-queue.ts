@@ -69,7 +69,7 @@ export class GenerationQueue {
       useListenNotify: true,
       superviseIntervalSeconds: settings.monitorSeconds,
       monitorIntervalSeconds: settings.monitorSeconds,
-      // Our own rows are the history; pg-boss's need not be kept around.
+      // No instance registry (a row per process, refreshed every 30 s): nothing here reads it.
       registerInstance: false,
     }
     this.#boss =

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { addMember, addUser, type TestUser } from '../../testing/members.ts'
 import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/test-app.ts'
+import { settleDeadJob } from './job-settle.ts'
+import { findJob } from './job-store.ts'
 import {
   json,
   never,
@@ -544,3 +546,51 @@ describe.each(testDatabaseKinds())(
     })
   },
 )
+
+describe.each(testDatabaseKinds())('jobs the queue gave up on, on $name', (kind) => {
+  let t: TestApp
+  beforeAll(async () => {
+    // No worker here: the jobs stay queued until settled by hand.
+    t = await createTestApp(kind, undefined, { JOB_WORKERS: 'false', JOB_WAIT_MS: '0' })
+  })
+  afterAll(() => t.close())
+
+  it("fails and refunds an open job once; writes a succeeded job's missing result", async () => {
+    const user = await addUser(t, 'Dee', { credits: 5 })
+    const { projectId, node } = await projectWith(t, user, 'script-generator')
+    const submit = async () =>
+      (
+        await (
+          await t.request('POST', '/api/ai/generate-script', {
+            body: { ...SCRIPT, projectId, nodeId: node.id },
+            cookie: user.cookie,
+          })
+        ).json()
+      ).jobId as string
+
+    // A job whose worker died on its last attempt: failed, refunded, and only once.
+    const lost = await submit()
+    await settleDeadJob(t.deps, (await findJob(t.deps.db, lost))!)
+    await settleDeadJob(t.deps, (await findJob(t.deps.db, lost))!)
+    expect(await job(t, user, lost)).toMatchObject({
+      status: 'failed',
+      refunded: 1,
+      message: expect.stringMatching(/worker running it was lost\)\. Your 1 credit was refunded/),
+    })
+    expect(await balance(t, user.id)).toBe(5)
+
+    // A job that succeeded but whose result never reached the document.
+    const done = await submit()
+    await t.deps.db
+      .updateTable('generation_jobs')
+      .set({ status: 'succeeded', result: JSON.stringify({ script: 'Recovered script' }) })
+      .where('id', '=', done)
+      .execute()
+    await settleDeadJob(t.deps, (await findJob(t.deps.db, done))!)
+    const graph = await storedGraph(t, projectId)
+    expect(graph.nodes.find((n) => n.type === 'editable-text')?.data.content).toBe(
+      'Recovered script',
+    )
+    expect((await findJob(t.deps.db, done))?.result_written).toBe(true)
+  })
+})
