@@ -116,11 +116,18 @@ export const JOB_EXPIRY_MARGIN_SECONDS = 60
  */
 export const JOB_POLL_MS = 250
 /**
- * How often an idle worker fetches, in seconds (pg-boss's minimum, 0.5): LISTEN/NOTIFY wakes
- * workers for a new job at once, but a worker that has just finished one (or is held back by
- * the per-user limit) waits this long before fetching again.
+ * How often an idle worker fetches when LISTEN/NOTIFY is not working, in seconds (pg-boss's
+ * minimum, 0.5): then polling is all there is.
  */
 export const JOB_POLLING_INTERVAL_SECONDS = 0.5
+/**
+ * How often an idle worker fetches while LISTEN/NOTIFY works, in seconds: a new job wakes the
+ * workers at once and a worker that finishes a job fetches again at once, so this only catches
+ * retries coming due after their backoff (at most this late) and a missed notification. 2 s
+ * keeps an idle embedded app (PGlite, one connection shared with every request) from polling
+ * 10 times a second, and a retry's wait close to its backoff.
+ */
+export const JOB_NOTIFY_POLLING_INTERVAL_SECONDS = 2
 /**
  * The fastest a running job's progress is written (row and node), in ms: providers poll about
  * once a second, and every write is a document change every member receives.

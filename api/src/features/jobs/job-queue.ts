@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { fromKysely, fromPglite, type Job, type JobWithMetadata, PgBoss } from 'pg-boss'
 import type { Logger } from 'pino'
 import {
+  JOB_NOTIFY_POLLING_INTERVAL_SECONDS,
   JOB_POLLING_INTERVAL_SECONDS,
   JOB_QUEUE_RETENTION_SECONDS,
   JOB_RETRY_DELAY_MAX_SECONDS,
@@ -159,8 +160,7 @@ export class GenerationQueue {
           groupConcurrency: options.userConcurrency,
           includeMetadata: true,
           pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
-          // A notification wakes idle workers for a new job at once; this is the backstop.
-          notifyPollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+          notifyPollingIntervalSeconds: JOB_NOTIFY_POLLING_INTERVAL_SECONDS,
         },
         async ([job]: JobWithMetadata<QueuedGeneration>[]) => {
           try {
@@ -180,7 +180,7 @@ export class GenerationQueue {
       GENERATION_DEAD_QUEUE,
       {
         pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
-        notifyPollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+        notifyPollingIntervalSeconds: JOB_NOTIFY_POLLING_INTERVAL_SECONDS,
       },
       async ([job]) => {
         if (job) await handler(job.data.jobId)
