@@ -7,10 +7,10 @@ import { isApiError } from '@/lib/api-client'
 import { generationFailureMessage } from '../lib/generation'
 import {
   isJobActive,
+  jobFailureAlert,
   type JobFields,
   type JobState,
   jobStateOf,
-  jobStatusText,
 } from '../lib/job-state'
 import { useCanvasStoreApi } from './use-canvas-store'
 import { type GenerationInfo, useGenerationInfo, useProjectId } from './use-generation'
@@ -84,7 +84,7 @@ export function useNodeGeneration<TOut, TIn extends object>(
     if (jobId === null || now?.id !== jobId || !isJobFinished(now.status)) return
     followed.current = null
     if (now.status === 'failed') {
-      toast({ title: jobStatusText(action, now), variant: 'destructive' })
+      toast({ title: jobFailureAlert(action, now), variant: 'destructive' })
     }
   }, [action, currentJob])
 

@@ -2,6 +2,7 @@ import { JOB_DATA_KEYS, JOB_STATUSES } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import {
   isJobActive,
+  jobFailureAlert,
   type JobState,
   jobStateOf,
   jobStatusText,
@@ -118,9 +119,18 @@ describe('jobStatusText', () => {
     expect(jobStatusText('script', job({ stage: 'Writing the script' }))).toBe('Writing the script')
     expect(jobStatusText('script', job())).toBe('Generating...')
     expect(jobStatusText('image', job({ status: 'succeeded' }))).toBe('Done')
-    expect(jobStatusText('image', job({ status: 'cancelled', message: 'Cancelled by Ada' }))).toBe(
-      'Cancelled',
-    )
+    const refunded = job({
+      status: 'cancelled',
+      message: 'Cancelled. Your 2 credits were refunded.',
+    })
+    expect(jobStatusText('image', { ...refunded, refunded: 2 })).toBe('Cancelled')
+  })
+
+  it('says why a cancel gave nothing back, in the server’s words', () => {
+    const paid =
+      'Cancelled. The AI provider had already delivered this result, so no credits were refunded.'
+    expect(jobStatusText('image', job({ status: 'cancelled', message: paid }))).toBe(paid)
+    expect(jobStatusText('image', job({ status: 'cancelled' }))).toBe('Cancelled')
   })
 
   it('words a failure as the spec §8 alert of its action', () => {
@@ -131,6 +141,31 @@ describe('jobStatusText', () => {
     expect(jobStatusText('scenes', job({ status: 'failed' }))).toBe(
       'Failed to generate scenes: Unknown error',
     )
+  })
+
+  it('toasts a followed job’s failure as the alert of a call that failed with it', () => {
+    const failed = job({ status: 'failed', message: 'Refused. Your 2 credits were refunded.' })
+    expect(jobFailureAlert('image', failed)).toBe(
+      'Failed to generate image: Refused. Your 2 credits were refunded.',
+    )
+    expect(jobFailureAlert('scenes', job({ status: 'failed' }))).toBe(
+      'Failed to generate scenes: Unknown error',
+    )
+  })
+
+  it('leaves the refund to the refund line', () => {
+    const failed = job({
+      status: 'failed',
+      message:
+        'The Stable Diffusion server refused the request. Your 2 credits were refunded. Please try again.',
+      refunded: 2,
+    })
+    expect(jobStatusText('image', failed)).toBe(
+      'Failed to generate image: The Stable Diffusion server refused the request. Please try again.',
+    )
+    expect(
+      jobStatusText('script', job({ status: 'failed', message: 'Your 1 credit was refunded.' })),
+    ).toBe('Failed to generate script: Unknown error')
   })
 })
 

@@ -119,10 +119,24 @@ const ACTION_WORD: Record<GenerationAction, string> = {
 }
 
 /**
+ * The spec §8 alert of a failed job, as a call that failed with it would show it: "Failed to
+ * generate image: <the job's message, or Unknown error>" (the toast of a job followed after
+ * its 202).
+ */
+export function jobFailureAlert(action: GenerationAction, job: JobState): string {
+  return `Failed to generate ${ACTION_WORD[action]}: ${job.message || 'Unknown error'}`
+}
+
+/** The server's own refund sentence ("Your 2 credits were refunded."), said by the refund line. */
+const REFUND_SENTENCE = /\s*Your \d+ credits? (?:was|were) refunded\./g
+
+/**
  * What the node says about its job, and what is announced (politely) when it changes:
  * "Queued"; the stage while running ("Generating..." when the server names none); the spec
- * §8 alert when it failed ("Failed to generate image: <message or Unknown error>");
- * "Cancelled"; and "Done" when it succeeded (announced only: the node looks as usual).
+ * §8 alert when it failed ("Failed to generate image: <message or Unknown error>", without
+ * the refund sentence: {@link refundText} says it); "Cancelled", or the server's words when
+ * nothing was refunded (they say why); and "Done" when it succeeded (announced only: the node
+ * looks as usual).
  */
 export function jobStatusText(action: GenerationAction, job: JobState): string {
   switch (job.status) {
@@ -132,10 +146,12 @@ export function jobStatusText(action: GenerationAction, job: JobState): string {
       return job.stage || 'Generating...'
     case 'succeeded':
       return 'Done'
-    case 'failed':
-      return `Failed to generate ${ACTION_WORD[action]}: ${job.message || 'Unknown error'}`
+    case 'failed': {
+      const reason = job.message.replace(REFUND_SENTENCE, '').trim()
+      return `Failed to generate ${ACTION_WORD[action]}: ${reason || 'Unknown error'}`
+    }
     case 'cancelled':
-      return 'Cancelled'
+      return job.refunded > 0 || !job.message ? 'Cancelled' : job.message
   }
 }
 
