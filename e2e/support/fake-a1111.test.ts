@@ -54,8 +54,27 @@ describe('the fake Stable Diffusion server', () => {
     await fake.waitForCalls(1)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(answered).toBe(false)
+    const progress = async () =>
+      ((await (await fetch(`${fake?.url}/sdapi/v1/progress`)).json()) as { progress: number })
+        .progress
+    expect(await progress()).toBe(0)
+    fake.setProgress(0.4)
+    expect(await progress()).toBe(0.4)
     fake.release()
+    expect(await progress()).toBe(0)
     expect(await call).toBe(200)
+  })
+
+  it('refuses held calls when told to, and answers later ones', async () => {
+    fake = await startFakeA1111()
+    fake.hold()
+    const call = txt2img(fake.url)
+    await fake.waitForCalls(1)
+    fake.fail(422, 'Invalid sampler')
+    const res = await call
+    expect(res.status).toBe(422)
+    expect(await res.json()).toEqual({ detail: 'Invalid sampler' })
+    expect((await txt2img(fake.url)).status).toBe(200)
   })
 
   it('counts a call whose client went away', async () => {

@@ -22,6 +22,13 @@ export interface FakeA1111 {
   hold(): void
   /** Answers every held `txt2img` (and later ones at once). */
   release(): void
+  /**
+   * Answers every held `txt2img` with HTTP `status` and the web UI's error body (`{detail}`),
+   * as when it refuses a request; later calls answer normally.
+   */
+  fail(status: number, detail: string): void
+  /** How far the held image is, 0-1, for `GET /sdapi/v1/progress` (0 while none is held). */
+  setProgress(fraction: number): void
   /** `txt2img` calls received so far. */
   readonly received: number
   /** `txt2img` calls whose client went away before the answer (a cancelled job). */
@@ -77,9 +84,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
 /** Starts the fake on a free port of 127.0.0.1. */
 export async function startFakeA1111(): Promise<FakeA1111> {
   let holding = false
+  let progress = 0
   let received = 0
   let abandoned = 0
-  const held = new Set<() => void>()
+  /** Each held call's answer: an image, or an error when given one. */
+  const held = new Set<(error?: { status: number; detail: string }) => void>()
   const waiters = new Set<() => void>()
 
   const server = createServer((req, res) => {
@@ -89,16 +98,18 @@ export async function startFakeA1111(): Promise<FakeA1111> {
       return
     }
     if (req.method === 'GET' && path === '/sdapi/v1/progress') {
-      json(res, 200, { progress: held.size > 0 ? 0.5 : 0, eta_relative: 0, state: {} })
+      json(res, 200, { progress: held.size > 0 ? progress : 0, eta_relative: 0, state: {} })
       return
     }
     if (req.method === 'POST' && path === '/sdapi/v1/txt2img') {
       void readBody(req).then(() => {
         received += 1
         for (const wake of waiters) wake()
-        const answer = () => {
+        const answer = (error?: { status: number; detail: string }) => {
           held.delete(answer)
-          if (!res.writableEnded && !res.destroyed) json(res, 200, { images: [IMAGE_BASE64] })
+          if (res.writableEnded || res.destroyed) return
+          if (error) json(res, error.status, { detail: error.detail })
+          else json(res, 200, { images: [IMAGE_BASE64] })
         }
         // The caller gave up (its job was cancelled): nothing left to answer.
         res.on('close', () => {
@@ -122,10 +133,18 @@ export async function startFakeA1111(): Promise<FakeA1111> {
     model: FAKE_A1111_MODEL,
     hold: () => {
       holding = true
+      progress = 0
+    },
+    setProgress: (fraction) => {
+      progress = Math.min(1, Math.max(0, fraction))
     },
     release: () => {
       holding = false
       for (const answer of [...held]) answer()
+    },
+    fail: (status, detail) => {
+      holding = false
+      for (const answer of [...held]) answer({ status, detail })
     },
     get received() {
       return received
