@@ -1,4 +1,5 @@
-# Reelgraph in one image: the API (with the embedded sync server) serving the built web app.
+# Reelgraph in one image: the API (with the embedded sync server and job workers) serving the
+# built web app; the same image runs standalone sync servers and job workers (docker-compose.yml).
 # The server is TypeScript run directly by Node 24 (type stripping): only web/ is built.
 #
 #   docker build -t reelgraph .
@@ -19,6 +20,7 @@ COPY shared/package.json shared/
 COPY db/package.json db/
 COPY api/package.json api/
 COPY sync-server/package.json sync-server/
+COPY worker/package.json worker/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
@@ -48,6 +50,7 @@ COPY shared shared
 COPY db db
 COPY api api
 COPY sync-server sync-server
+COPY worker worker
 COPY scripts scripts
 # scripts/start.ts serves web/dist and, in production, never builds it.
 COPY --from=build /app/web/dist web/dist

@@ -1,6 +1,7 @@
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, devices } from '@playwright/test'
+import { HOST_SETTINGS_TO_DROP } from './support/app-process.ts'
 
 // Browser tests against the whole app (web + API + sync on one port), started by `webServer`.
 // See e2e/CONTEXT.md.
@@ -24,18 +25,6 @@ const RESULTS_DIR = join(e2eDir, 'test-results')
 
 // Tests (support/mail.ts) find the app's data here. Workers load this file too, so they get it.
 process.env.E2E_DATA_DIR = DATA_DIR
-
-// Settings a developer's shell or CI may export that would point the app under test at shared
-// services (a real database, Redis-backed rate limits, SMTP, Stripe). The e2e app runs on the
-// embedded defaults instead: PGlite and mail files in DATA_DIR, sandbox billing, offline AI.
-const HOST_SETTINGS_TO_DROP = [
-  'DATABASE_URL',
-  'REDIS_URL',
-  'SMTP_URL',
-  'STRIPE_SECRET_KEY',
-  'OPENAI_API_KEY',
-  'OPENAI_BASE_URL',
-]
 
 const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
 

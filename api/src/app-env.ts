@@ -2,10 +2,12 @@ import type { DB } from '@reelgraph/db'
 import type { Graph } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
+import type * as Y from 'yjs'
 import type { Env } from './env.ts'
 import type { AssetStorage } from './features/assets/asset-storage.ts'
 import type { BillingGateway } from './features/billing/billing-gateway.ts'
 import type { AiProviders } from './features/generation/providers/types.ts'
+import type { JobSystem } from './features/jobs/job-system.ts'
 import type { ValidSession } from '@reelgraph/db'
 import type { BackgroundTasks } from './lib/background-tasks.ts'
 import type { Mailer } from './services/mailer.ts'
@@ -22,6 +24,14 @@ export interface DocumentGateway {
    * and materialized JSON).
    */
   applyGraph(projectId: number, graph: Graph): Promise<void>
+  /**
+   * Runs `change` on the project's live document, passing `origin` (server-side) to every
+   * transaction it makes, so open editors see it at once; resolves with its result once the
+   * change is stored. The job worker writes job states and results with it (issue 12).
+   * @throws Error when the project's document cannot be opened or the change is not stored in
+   *   time.
+   */
+  transact<T>(projectId: number, change: (doc: Y.Doc, origin: unknown) => T): Promise<T>
   /** Disconnects every client of the project's document (after the project is deleted). */
   closeDocument(projectId: number): Promise<void>
   /**
@@ -57,6 +67,8 @@ export interface AppDeps {
   assets: AssetStorage
   /** Payments: Stripe, or the offline sandbox when STRIPE_SECRET_KEY is not set (issue 5). */
   billing: BillingGateway
+  /** Generation jobs: the queue, in-process signals, and this process's workers (issue 12). */
+  jobs: JobSystem
 }
 
 /** Hono's environment for every route: the typed context variables. */

@@ -69,10 +69,17 @@ describe('the HTTP app', () => {
         '/projects/{id}/invitations',
         '/invitations/accept',
         '/invitations/{token}',
+        '/jobs/{id}',
+        '/jobs/{id}/cancel',
       ]),
     )
     const register = doc.components.schemas.RegisterInput
     expect(register.properties.password.minLength).toBe(8)
+    // Generation calls answer their result, or 202 with the job to follow (issue 12).
+    const script = doc.paths['/ai/generate-script'].post
+    expect(Object.keys(script.responses)).toEqual(expect.arrayContaining(['200', '202']))
+    expect(doc.components.schemas.Job.properties.status.enum).toContain('cancelled')
+    expect(doc.components.schemas.GenerateScriptInput.properties).toHaveProperty('nodeId')
   })
 
   it('becomes not ready when the database is gone', async () => {

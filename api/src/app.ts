@@ -16,6 +16,7 @@ import { sandboxRoutes } from './features/billing/sandbox-routes.ts'
 import { webhookRoutes } from './features/billing/webhook-routes.ts'
 import { aiRoutes, imageRoutes } from './features/generation/generation-routes.ts'
 import { healthRoutes } from './features/health/health-routes.ts'
+import { jobRoutes } from './features/jobs/job-routes.ts'
 import { invitationRoutes } from './features/members/invitation-routes.ts'
 import { memberRoutes } from './features/members/member-routes.ts'
 import { projectRoutes } from './features/projects/project-routes.ts'
@@ -101,6 +102,7 @@ function buildApi() {
       .route('/purchase-credits', purchaseCreditsRoutes)
       .route('/ai', aiRoutes)
       .route('/csas', imageRoutes)
+      .route('/jobs', jobRoutes)
   )
 }
 

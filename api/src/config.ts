@@ -66,3 +66,72 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   verificationResendsPerUser: { points: 3, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
   invitationsPerUser: { points: 30, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
 }
+
+// Generation jobs (issue 12; docs/decisions/ for the queue). Each default can be changed by
+// the setting of the same name without the DEFAULT_ prefix (api/src/env.ts).
+
+/**
+ * How long a generation call waits for its job before answering 202 `{ jobId, status }`, in
+ * ms: 25 s stays under the 30 s idle timeout of common proxies and load balancers, and covers
+ * every text generation and most images, so existing clients get their answer in one call.
+ */
+export const DEFAULT_JOB_WAIT_MS = 25_000
+/**
+ * Jobs one worker process runs at once: a provider call is mostly waiting on the network, so
+ * 4 keeps a small machine busy without queueing image renders (CPU, builtin) behind each other
+ * on its 2 cores.
+ */
+export const DEFAULT_JOB_WORKER_CONCURRENCY = 4
+/**
+ * Jobs one user has running at once, across every worker: 2, so one person's 50 clicks cannot
+ * take every worker from everyone else (pg-boss group concurrency, counted in the database).
+ */
+export const DEFAULT_JOB_USER_CONCURRENCY = 2
+/**
+ * Retries of a job after a transient provider failure (429, 5xx, network, timeout), and after a
+ * worker died holding it: 3, then it fails and is refunded.
+ */
+export const DEFAULT_JOB_RETRY_LIMIT = 3
+/** First wait before a retry, in seconds, doubling with jitter (pg-boss backoff). */
+export const DEFAULT_JOB_RETRY_DELAY_SECONDS = 2
+/** Longest wait before a retry, in seconds: a provider that is down for a minute is waited out. */
+export const JOB_RETRY_DELAY_MAX_SECONDS = 60
+/**
+ * A running job's heartbeat, in seconds (pg-boss's minimum is 10): a worker that dies (killed,
+ * machine lost) stops beating, and the job is handed to another worker after this long plus one
+ * monitor pass. 30 s: a few missed beats under load do not cost a running provider call.
+ */
+export const DEFAULT_JOB_HEARTBEAT_SECONDS = 30
+/** How often pg-boss looks for jobs whose worker died, in seconds. */
+export const DEFAULT_JOB_MONITOR_SECONDS = 10
+/**
+ * The longest a job may stay active beyond its provider timeout, in seconds (storing the image,
+ * writing into the document); past the provider timeout plus this, pg-boss takes it back.
+ */
+export const JOB_EXPIRY_MARGIN_SECONDS = 60
+/**
+ * How often a job's waiters and its worker look at the job row, in ms: the api's wait for a job
+ * another process runs, and a worker's check for a cancel made on another process. In-process
+ * they are told at once.
+ */
+export const JOB_POLL_MS = 250
+/**
+ * How often an idle worker fetches when LISTEN/NOTIFY is not working, in seconds (pg-boss's
+ * minimum, 0.5): then polling is all there is.
+ */
+export const JOB_POLLING_INTERVAL_SECONDS = 0.5
+/**
+ * How often an idle worker fetches while LISTEN/NOTIFY works, in seconds: a new job wakes the
+ * workers at once and a worker that finishes a job fetches again at once, so this only catches
+ * retries coming due after their backoff (at most this late) and a missed notification. 2 s
+ * keeps an idle embedded app (PGlite, one connection shared with every request) from polling
+ * 10 times a second, and a retry's wait close to its backoff.
+ */
+export const JOB_NOTIFY_POLLING_INTERVAL_SECONDS = 2
+/**
+ * The fastest a running job's progress is written (row and node), in ms: providers poll about
+ * once a second, and every write is a document change every member receives.
+ */
+export const JOB_PROGRESS_WRITE_MS = 1_000
+/** A finished job's pg-boss row is kept this long, in seconds (ours is kept for good): 1 day. */
+export const JOB_QUEUE_RETENTION_SECONDS = 24 * 60 * 60

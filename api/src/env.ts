@@ -5,6 +5,15 @@ import {
   type SettingLookalike,
 } from '@reelgraph/shared'
 import { z } from 'zod'
+import {
+  DEFAULT_JOB_HEARTBEAT_SECONDS,
+  DEFAULT_JOB_MONITOR_SECONDS,
+  DEFAULT_JOB_RETRY_DELAY_SECONDS,
+  DEFAULT_JOB_RETRY_LIMIT,
+  DEFAULT_JOB_USER_CONCURRENCY,
+  DEFAULT_JOB_WAIT_MS,
+  DEFAULT_JOB_WORKER_CONCURRENCY,
+} from './config.ts'
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -37,6 +46,11 @@ export const envSchema = z
     DATABASE_URL: optionalString.pipe(z.url().optional()),
     /** Redis shared by several sync servers (embedded one included); unset: this one alone. */
     REDIS_URL: optionalString.pipe(z.url().optional()),
+    /** Namespace of the Redis channels, so installations sharing one Redis stay apart (default `reelgraph`). */
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .default('reelgraph'),
     /** SMTP URL for nodemailer; when unset emails are written to DATA_DIR/mail. */
     SMTP_URL: optionalString.pipe(z.url().optional()),
     /**
@@ -85,6 +99,32 @@ export const envSchema = z
     COST_SCRIPT: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.script),
     COST_SCENES: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.scenes),
     COST_IMAGE: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.image),
+
+    /** How long a generation call waits for its job before answering 202, in ms (issue 12). */
+    JOB_WAIT_MS: z.coerce.number().int().min(0).default(DEFAULT_JOB_WAIT_MS),
+    /** Run job workers in this process (default true; false: only enqueue, `npm start -w worker` runs them). */
+    JOB_WORKERS: z
+      .enum(['true', 'false', '1', '0', ''])
+      .optional()
+      .transform((v) => v !== 'false' && v !== '0'),
+    /** Jobs one worker process runs at once. */
+    JOB_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_JOB_WORKER_CONCURRENCY),
+    /** Jobs one user has running at once, on every worker together. */
+    JOB_USER_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_JOB_USER_CONCURRENCY),
+    /** Retries after a transient provider failure or a dead worker. */
+    JOB_RETRY_LIMIT: z.coerce.number().int().min(0).default(DEFAULT_JOB_RETRY_LIMIT),
+    /** First wait before a retry, in seconds (doubling). */
+    JOB_RETRY_DELAY_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(DEFAULT_JOB_RETRY_DELAY_SECONDS),
+    /** A running job's heartbeat in seconds (at least 10): a dead worker's job moves on after it. */
+    JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(DEFAULT_JOB_HEARTBEAT_SECONDS),
+    /** `npm start -w worker` only: the port of its `GET /healthz` (0: any free port). */
+    WORKER_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+    /** How often dead workers' jobs are looked for, in seconds. */
+    JOB_MONITOR_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_JOB_MONITOR_SECONDS),
 
     /** S3-compatible asset storage; when S3_BUCKET is unset, assets go to DATA_DIR/assets. */
     S3_BUCKET: optionalString,

@@ -20,6 +20,7 @@ import { createAssetStorage } from './features/assets/index.ts'
 import { activePriceIds, seedCatalog } from './features/billing/catalog.ts'
 import { createBillingGateway } from './features/billing/index.ts'
 import { createAiProviders } from './features/generation/providers/index.ts'
+import { JobSystem } from './features/jobs/job-system.ts'
 import { BackgroundTasks } from './lib/background-tasks.ts'
 import { createLogger } from './lib/logger.ts'
 import { mailerFromEnv } from './services/mailer.ts'
@@ -71,6 +72,7 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     logger: syncLogger,
     secureCookies: env.NODE_ENV === 'production',
     redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
     allowedOrigins: env.allowedOrigins,
   })
   // Rate limits are shared by every api process: in Redis when there is one, else in the
@@ -90,7 +92,12 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     ai: createAiProviders(env, logger),
     assets: createAssetStorage(env),
     billing: createBillingGateway(env, db),
+    jobs: new JobSystem(db, env, logger),
   }
+  // Generation jobs (issue 12): the queue always; workers here unless JOB_WORKERS=false (then
+  // `npm start -w worker` processes run them).
+  if (env.JOB_WORKERS) deps.jobs.runWorkersHere(deps)
+  await deps.jobs.start()
   const app = createApp(deps, { webDistDir: env.WEB_DIST_DIR || undefined })
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s))
@@ -112,6 +119,8 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     deps,
     sync,
     async close() {
+      // Jobs first: running ones finish (or are left to the lease) while documents still open.
+      await deps.jobs.stop()
       // Sockets first (the HTTP server waits for them), then the stores they leave pending.
       await syncAttachment.close()
       await closeSyncServer(sync, syncLogger)

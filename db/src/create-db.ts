@@ -24,6 +24,26 @@ export interface DbConfig {
   onPoolError?: ((err: Error) => void) | undefined
 }
 
+/**
+ * How a database made by {@link createDb} is reached, for a library that needs its own
+ * access (the pg-boss job queue, issue 12): the embedded PGlite instance (one connection,
+ * shared with the app), or the Postgres URL.
+ */
+export type DatabaseConnection =
+  { kind: 'pglite'; pglite: PGlite } | { kind: 'postgres'; url: string }
+
+const connections = new WeakMap<Kysely<DB>, DatabaseConnection>()
+
+/**
+ * How `db` is reached ({@link DatabaseConnection}).
+ * @throws Error when `db` was not made by {@link createDb}.
+ */
+export function databaseConnection(db: Kysely<DB>): DatabaseConnection {
+  const connection = connections.get(db)
+  if (!connection) throw new Error('This database was not opened by createDb.')
+  return connection
+}
+
 /** PGlite's default data directory, relative to the working directory. */
 export const DEFAULT_PGLITE_DIR = './data/pg'
 
@@ -39,11 +59,16 @@ export function createDb(config: DbConfig = {}): Kysely<DB> {
       config.onPoolError ??
         ((err) => console.error('idle database connection failed:', err.message)),
     )
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    connections.set(db, { kind: 'postgres', url: config.databaseUrl })
+    return db
   }
   const dir = config.pgliteDir ?? DEFAULT_PGLITE_DIR
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true })
-  return new Kysely<DB>({ dialect: new PGliteDialect({ pglite: new PGlite(dir) }) })
+  const pglite = new PGlite(dir)
+  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) })
+  connections.set(db, { kind: 'pglite', pglite })
+  return db
 }
 
 /**

@@ -215,6 +215,54 @@ export interface SandboxSubscriptionsTable {
   created_at: Timestamp
 }
 
+/** What a generation job makes (shared's `JOB_KINDS`). */
+export type GenerationJobKind = 'script' | 'scenes' | 'image'
+/** A generation job's life (shared's `JOB_STATUSES`). */
+export type GenerationJobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
+
+/**
+ * `generation_jobs` (issue 12): one durable generation, its charge and its state; the queue
+ * is pg-boss's (schema `pgboss`), whose job id is this row's id.
+ */
+export interface GenerationJobsTable {
+  /** A UUID, also the pg-boss job id. */
+  id: string
+  user_id: number
+  /** Where the result is written; null for project-less jobs (and after the project went). */
+  project_id: number | null
+  /** The generator node that started the job (its state is shown there). */
+  node_id: string | null
+  kind: GenerationJobKind
+  status: Generated<GenerationJobStatus>
+  /** 0-100 where the provider reports progress. */
+  progress: number | null
+  /** What is happening, for a person. */
+  stage: string | null
+  /** Why it failed or was cancelled, for a person. */
+  message: string | null
+  /** The api error code a failed job answers with (`PROVIDER_ERROR`, `PROVIDER_TIMEOUT`, ...). */
+  error_code: string | null
+  /** Credits charged. */
+  cost: number
+  /** Credits given back. */
+  refunded: Generated<number>
+  spend_transaction_id: number | null
+  /** True once the provider delivered: a cancel then refunds nothing. */
+  provider_paid: Generated<boolean>
+  /** The validated request body (JSON). */
+  input: ColumnType<unknown, string, string>
+  /** The answer in its spec §7 shape (JSON), once succeeded. */
+  result: ColumnType<unknown, string | null | undefined, string | null>
+  /** True once the result is in the project's document. */
+  result_written: Generated<boolean>
+  /** Attempts started (a retry or a worker that died counts). */
+  attempts: Generated<number>
+  /** `<kind>:<user id>:<Idempotency-Key>`; unique. */
+  idempotency_key: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
 /** The Kysely database interface. */
 export interface DB {
   users: UsersTable
@@ -232,6 +280,7 @@ export interface DB {
   stripe_events: StripeEventsTable
   sandbox_checkout_sessions: SandboxCheckoutSessionsTable
   sandbox_subscriptions: SandboxSubscriptionsTable
+  generation_jobs: GenerationJobsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -130,6 +130,21 @@ describe('waitForEmail', () => {
     expect(Object.keys(email).sort()).toEqual(['links', 'subject', 'text'])
   })
 
+  it('reads the mail of another app when given its data dir', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'e2e-mail-other-'))
+    try {
+      mkdirSync(join(other, 'mail'), { recursive: true })
+      writeFileSync(
+        join(other, 'mail', '1.eml'),
+        await build({ to: 'vic@example.com', subject: 'Invitation', text: 'http://x.test/i' }),
+      )
+      const email = await waitForEmail('vic@example.com', 'Invitation', 2_000, other)
+      expect(email.links).toEqual(['http://x.test/i'])
+    } finally {
+      rmSync(other, { recursive: true, force: true })
+    }
+  })
+
   it('waits for a message that arrives later', async () => {
     setTimeout(() => {
       void deliver('late.eml', { to: 'ana@example.com', subject: SUBJECT, text: LONG_LINK })

@@ -20,16 +20,17 @@ const POLL_MS = 100
 const SETTLE_MS = 200
 
 /**
- * Waits for the newest email the app under test wrote to `<E2E_DATA_DIR>/mail/*.eml` that is
- * addressed to `to` (case-insensitive, To header) and whose subject contains `subjectIncludes`.
+ * Waits for the newest email the app under test wrote to `<E2E_DATA_DIR>/mail/*.eml` (or
+ * `<dataDir>/mail` of another app, `support/app-process.ts`) that is addressed to `to`
+ * (case-insensitive, To header) and whose subject contains `subjectIncludes`.
  * @throws Error after `timeoutMs`, listing the messages that are there.
  */
 export async function waitForEmail(
   to: string,
   subjectIncludes?: string,
   timeoutMs = 10_000,
+  dataDir = process.env.E2E_DATA_DIR,
 ): Promise<ReceivedEmail> {
-  const dataDir = process.env.E2E_DATA_DIR
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set (e2e/playwright.config.ts sets it)')
   const dir = join(dataDir, 'mail')
   const address = to.toLowerCase()

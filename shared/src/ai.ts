@@ -15,6 +15,7 @@ import {
   SCRIPT_TONES,
 } from './constants.ts'
 import { MAX_TEXT_FIELD_BYTES, utf8Bytes } from './graph.ts'
+import { jobTargetSchema } from './jobs.ts'
 
 /**
  * AI generation calls (spec §5 Script/Scene/Image generation, §7; issue 4).
@@ -57,6 +58,8 @@ export const generateScriptInput = z
       .trim()
       .min(1, GENERATION_MESSAGES.topicRequired)
       .max(TOPIC_MAX_LENGTH, `A topic can be at most ${TOPIC_MAX_LENGTH} characters.`),
+    // Where the result goes (issue 12): the worker writes it into the project's document.
+    ...jobTargetSchema.shape,
   })
   .meta({ id: 'GenerateScriptInput' })
 export type GenerateScriptInput = z.infer<typeof generateScriptInput>
@@ -77,6 +80,8 @@ export const generateScenesInput = z
       )
       .min(SCENE_COUNT_MIN, `The number of scenes must be at least ${SCENE_COUNT_MIN}.`)
       .max(SCENE_COUNT_MAX, `The number of scenes can be at most ${SCENE_COUNT_MAX}.`),
+    // Where the result goes (issue 12): the worker writes it into the project's document.
+    ...jobTargetSchema.shape,
   })
   .meta({ id: 'GenerateScenesInput' })
 export type GenerateScenesInput = z.infer<typeof generateScenesInput>
@@ -132,7 +137,8 @@ const sizeSchema = (name: string) =>
 
 /**
  * `POST /api/csas/generate-image` body (spec §7), plus `projectId`: the image is stored as
- * an asset of that project (ARCHITECTURE decision 8) and served only to its owner.
+ * an asset of that project (ARCHITECTURE decision 8) and served only to its members; and the
+ * optional `nodeId` of the image generator, where the worker places the result (issue 12).
  */
 export const generateImageInput = z
   .object({
@@ -171,6 +177,8 @@ export const generateImageInput = z
       .min(0, 'Seed cannot be negative.')
       .max(SEED_MAX, `Seed can be at most ${SEED_MAX}.`)
       .nullish(),
+    /** The image generator node the result hangs off (issue 12); absent: only answered. */
+    nodeId: jobTargetSchema.shape.nodeId,
   })
   .meta({ id: 'GenerateImageInput' })
 export type GenerateImageInput = z.input<typeof generateImageInput>

@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   EMAIL_TAKEN: 409,
   DUPLICATE_REQUEST: 409,
   ALREADY_MEMBER: 409,
+  /** The generation job was cancelled before it finished (issue 12). */
+  JOB_CANCELLED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -1,5 +1,6 @@
 import type { Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server'
 import { applyGraphToDoc, type Graph, projectDocumentName } from '@reelgraph/shared'
+import type * as Y from 'yjs'
 import { changeAccess } from './access-channel.ts'
 import { GATEWAY_STORE_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
 import { persistenceOf } from './create-sync-server.ts'
@@ -18,6 +19,18 @@ export interface DocumentGateway {
    * change is not stored within the timeout (it stays in the live document and is retried).
    */
   applyGraph(projectId: number, graph: Graph): Promise<void>
+  /**
+   * Runs `change` on the project's live document (loaded if no one has it open), which must
+   * pass `origin` (a server-side origin: such writes skip the client-update validation, so
+   * they must write valid nodes) to every transaction it makes; open editors see the change
+   * at once, on every sync server sharing this one's Redis. Resolves with `change`'s result
+   * once the change is stored (document and materialized JSON). Used by the job worker to
+   * write job states and results (issue 12).
+   * @throws Error when the project does not exist (its message says so), its document cannot
+   * be loaded, or the change is not stored within the timeout (it stays in the live document
+   * and is retried).
+   */
+  transact<T>(projectId: number, change: (doc: Y.Doc, origin: unknown) => T): Promise<T>
   /**
    * Disconnects every client of the project's document and unloads it without storing
    * (call it after the project is deleted; clients reconnecting are refused as not found),
@@ -51,6 +64,8 @@ export interface DocumentGateway {
 
 /** The transaction origin of a REST change (a local, server-side write). */
 const REST_ORIGIN: LocalTransactionOrigin = { source: 'local', context: { source: 'rest' } }
+/** The transaction origin of a job's write (a local, server-side write; issue 12). */
+const JOB_ORIGIN: LocalTransactionOrigin = { source: 'local', context: { source: 'job' } }
 
 /**
  * The {@link DocumentGateway} over a sync server made by `createSyncServer`: changes go through
@@ -66,31 +81,38 @@ export function createDocumentGateway(
   const storeTimeoutMs = options.storeTimeoutMs ?? GATEWAY_STORE_TIMEOUT_MS
   const unloadTimeoutMs = options.unloadTimeoutMs ?? GATEWAY_UNLOAD_TIMEOUT_MS
 
+  /** Opens the document, runs `change` on it, and resolves with its result once stored. */
+  async function change<T>(projectId: number, run: (doc: Y.Doc) => T): Promise<T> {
+    let connection
+    try {
+      connection = await hocuspocus.openDirectConnection(projectDocumentName(projectId))
+    } catch (err) {
+      const reason = err instanceof SyncRefusal ? err.reason : String(err)
+      throw new Error(`The document of project ${projectId} could not be opened (${reason}).`, {
+        cause: err,
+      })
+    }
+    let stored: Promise<void>
+    let result: T
+    try {
+      const document = connection.document
+      if (!document) throw new Error(`The document of project ${projectId} is not loaded.`)
+      result = run(document)
+      stored = persistence.whenStored(document, storeTimeoutMs)
+    } catch (err) {
+      await connection.disconnect()
+      throw err
+    }
+    // Stores at once (no debounce), and unloads the document when no one else has it open.
+    await Promise.all([stored, connection.disconnect()])
+    return result
+  }
+
   return {
-    async applyGraph(projectId, graph) {
-      let connection
-      try {
-        connection = await hocuspocus.openDirectConnection(projectDocumentName(projectId))
-      } catch (err) {
-        const reason = err instanceof SyncRefusal ? err.reason : String(err)
-        throw new Error(`The document of project ${projectId} could not be opened (${reason}).`, {
-          cause: err,
-        })
-      }
-      let stored: Promise<void> = Promise.resolve()
-      try {
-        const document = connection.document
-        if (document) {
-          applyGraphToDoc(document, graph, REST_ORIGIN)
-          stored = persistence.whenStored(document, storeTimeoutMs)
-        }
-      } catch (err) {
-        await connection.disconnect()
-        throw err
-      }
-      // Stores at once (no debounce), and unloads the document when no one else has it open.
-      await Promise.all([stored, connection.disconnect()])
-    },
+    applyGraph: (projectId, graph) =>
+      change(projectId, (document) => applyGraphToDoc(document, graph, REST_ORIGIN)),
+
+    transact: (projectId, run) => change(projectId, (document) => run(document, JOB_ORIGIN)),
 
     closeDocument: (projectId) => changeAccess(hocuspocus, { projectId }, unloadTimeoutMs),
 

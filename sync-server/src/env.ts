@@ -23,6 +23,11 @@ export const syncEnvSchema = z
       .optional()
       .transform((v) => (v ? v : undefined))
       .pipe(z.url({ error: 'REDIS_URL must be a redis:// URL' }).optional()),
+    /** Namespace of the Redis channels, so installations sharing one Redis stay apart (default `reelgraph`). */
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .default('reelgraph'),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),

@@ -92,6 +92,7 @@ export async function main(): Promise<void> {
     secureCookies: env.secureCookies,
     allowedOrigins: env.allowedOrigins,
     redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
   })
   logger.info(
     { port: running.port, redis: env.REDIS_URL !== undefined },

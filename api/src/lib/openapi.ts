@@ -9,6 +9,8 @@ export function docs(options: {
   response?: z.ZodType
   status?: 200 | 201
   description?: string
+  /** The body of a 202 answer, for calls that may answer before their work is done. */
+  accepted?: z.ZodType
 }) {
   const jsonOf = (schema: z.ZodType) => ({ 'application/json': { schema: resolver(schema) } })
   return describeRoute({
@@ -20,6 +22,14 @@ export function docs(options: {
         description: 'Success',
         ...(options.response ? { content: jsonOf(options.response) } : {}),
       },
+      ...(options.accepted
+        ? {
+            202: {
+              description: 'Accepted: still running; follow it at GET /api/jobs/{jobId}',
+              content: jsonOf(options.accepted),
+            },
+          }
+        : {}),
       default: { description: 'Error', content: jsonOf(errorBodySchema) },
     },
   })

@@ -16,6 +16,7 @@ import { createAssetStorage } from '../features/assets/index.ts'
 import { activePriceIds, seedCatalog } from '../features/billing/catalog.ts'
 import { createBillingGateway } from '../features/billing/index.ts'
 import { createAiProviders } from '../features/generation/providers/index.ts'
+import { JobSystem } from '../features/jobs/job-system.ts'
 import { BackgroundTasks } from '../lib/background-tasks.ts'
 import { createLogger } from '../lib/logger.ts'
 import { createMailer } from '../services/mailer.ts'
@@ -71,11 +72,21 @@ export async function createTestApp(
     APP_URL: TEST_ORIGIN,
     LOG_LEVEL: 'silent',
     DATA_DIR: mailDir,
+    // Retries after 1 s (the queue's smallest whole delay), so failing providers end quickly.
+    JOB_RETRY_DELAY_SECONDS: '1',
     ...envOverrides,
   })
   const logger = createLogger('silent')
   await seedCatalog(db, activePriceIds(env))
-  const sync = createSyncServer({ db, logger, secureCookies: false })
+  // With REDIS_URL (and a REDIS_PREFIX of the test's own), documents are shared with other
+  // processes on that Redis, as in production.
+  const sync = createSyncServer({
+    db,
+    logger,
+    secureCookies: false,
+    redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
+  })
   const deps: AppDeps = {
     db,
     env,
@@ -88,7 +99,11 @@ export async function createTestApp(
     ai: createAiProviders(env, logger),
     assets: createAssetStorage(env),
     billing: createBillingGateway(env, db),
+    jobs: new JobSystem(db, env, logger),
   }
+  // Workers in this process (unless JOB_WORKERS=false), started with the queue on the first
+  // generation.
+  if (env.JOB_WORKERS) deps.jobs.runWorkersHere(deps)
   const app = createApp(deps)
   return {
     deps,
@@ -112,6 +127,7 @@ export async function createTestApp(
       return emails.filter((e) => new RegExp(`^To: .*${to}`, 'im').test(e))
     },
     async close() {
+      await deps.jobs.stop(1_000)
       await closeSyncServer(sync, logger)
       await deps.tasks.drain()
       await dispose()

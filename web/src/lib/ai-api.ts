@@ -5,20 +5,63 @@ import {
   type GenerateScenesOutput,
   type GenerateScriptInput,
   type GenerateScriptOutput,
+  generateImageOutput,
+  generateScenesOutput,
+  generateScriptOutput,
+  type Job,
+  type JobAccepted,
+  jobAcceptedSchema,
+  jobSchema,
+  type jobTargetSchema,
   MODEL_LIST_DEFAULT_LIMIT,
   type ModelsOutput,
   type ProvidersOutput,
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, getQueryFn } from './api-client'
+import type { z } from 'zod'
+import { apiRequest, getQueryFn, parseAnswer } from './api-client'
 import { QUERY_KEYS } from './query-keys'
 
 /**
  * The AI calls (spec §7, issue 4): what the active providers are and what each action
- * costs, the image models, and the three generations. No toasts here: the canvas shows
- * the spec §8 alerts. Every generation, success or failure, refreshes the credits
- * ("Credits are refreshed afterwards", spec §7).
+ * costs, the image models, the three generations and their jobs (issue 12). No toasts here:
+ * the canvas shows the spec §8 alerts. Every generation, success or failure, refreshes the
+ * credits ("Credits are refreshed afterwards", spec §7), and so does a cancel (a refund).
  */
+
+/** Where a generation's result goes: the project and the generator node (issue 12). */
+export type JobTarget = z.infer<typeof jobTargetSchema>
+
+/**
+ * What a generation call answered: its result (the job finished within the server's wait),
+ * or the job to follow (HTTP 202 `{jobId, status}`: it goes on, its state on the node).
+ */
+export type GenerationAnswer<T> =
+  { kind: 'result'; result: T } | { kind: 'accepted'; job: JobAccepted }
+
+/**
+ * Reads a generation call's answer with the shared schemas: a 202's `{jobId, status}`, else
+ * the call's result (`what`: "the script", ...).
+ * @throws {Error} "The server gave an unexpected answer to <what>." when it is neither.
+ */
+export function readGenerationAnswer<T>(
+  schema: z.ZodType<T>,
+  answer: unknown,
+  what: string,
+): GenerationAnswer<T> {
+  const accepted = jobAcceptedSchema.safeParse(answer)
+  if (accepted.success) return { kind: 'accepted', job: accepted.data }
+  return { kind: 'result', result: parseAnswer(schema, answer, what) }
+}
+
+async function generate<T>(
+  url: string,
+  input: unknown,
+  schema: z.ZodType<T>,
+  what: string,
+): Promise<GenerationAnswer<T>> {
+  return readGenerationAnswer(schema, await apiRequest<unknown>('POST', url, input), what)
+}
 
 /** Query keys of the AI reads; `[0]` is the URL (the default query function reads it). */
 export const AI_QUERY_KEYS = {
@@ -48,35 +91,66 @@ export function refreshCredits(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: QUERY_KEYS.credits, exact: true })
 }
 
-/** `POST /api/ai/generate-script` {style, tone, format, topic} -> {script}. */
+/**
+ * `POST /api/ai/generate-script` {style, tone, format, topic, projectId?, nodeId?} ->
+ * {script}, or 202 with the job.
+ */
 export function useGenerateScript() {
   const queryClient = useQueryClient()
-  return useMutation<GenerateScriptOutput, Error, GenerateScriptInput>({
+  return useMutation<
+    GenerationAnswer<GenerateScriptOutput>,
+    Error,
+    GenerateScriptInput & JobTarget
+  >({
     mutationFn: (input) =>
-      apiRequest<GenerateScriptOutput>('POST', '/api/ai/generate-script', input),
-    onSettled: () => refreshCredits(queryClient),
-  })
-}
-
-/** `POST /api/ai/generate-scenes` {script, sceneCount} -> {scenes} (exactly sceneCount). */
-export function useGenerateScenes() {
-  const queryClient = useQueryClient()
-  return useMutation<GenerateScenesOutput, Error, GenerateScenesInput>({
-    mutationFn: (input) =>
-      apiRequest<GenerateScenesOutput>('POST', '/api/ai/generate-scenes', input),
+      generate('/api/ai/generate-script', input, generateScriptOutput, 'the script'),
     onSettled: () => refreshCredits(queryClient),
   })
 }
 
 /**
- * `POST /api/csas/generate-image` {projectId, modelVersionId, prompt, ...} ->
- * {imageUrl, assetId, seed}.
+ * `POST /api/ai/generate-scenes` {script, sceneCount, projectId?, nodeId?} -> {scenes}
+ * (exactly sceneCount), or 202 with the job.
+ */
+export function useGenerateScenes() {
+  const queryClient = useQueryClient()
+  return useMutation<
+    GenerationAnswer<GenerateScenesOutput>,
+    Error,
+    GenerateScenesInput & JobTarget
+  >({
+    mutationFn: (input) =>
+      generate('/api/ai/generate-scenes', input, generateScenesOutput, 'the scenes'),
+    onSettled: () => refreshCredits(queryClient),
+  })
+}
+
+/**
+ * `POST /api/csas/generate-image` {projectId, nodeId?, modelVersionId, prompt, ...} ->
+ * {imageUrl, assetId, seed}, or 202 with the job.
  */
 export function useGenerateImage() {
   const queryClient = useQueryClient()
-  return useMutation<GenerateImageOutput, Error, GenerateImageInput>({
+  return useMutation<GenerationAnswer<GenerateImageOutput>, Error, GenerateImageInput & JobTarget>({
     mutationFn: (input) =>
-      apiRequest<GenerateImageOutput>('POST', '/api/csas/generate-image', input),
+      generate('/api/csas/generate-image', input, generateImageOutput, 'the image'),
+    onSettled: () => refreshCredits(queryClient),
+  })
+}
+
+/**
+ * `POST /api/jobs/:id/cancel` -> the job (cancelled; refunded when the provider was not paid
+ * yet). The node shows the new state through the document; the credits are refetched.
+ */
+export function useCancelJob() {
+  const queryClient = useQueryClient()
+  return useMutation<Job, Error, string>({
+    mutationFn: async (jobId) =>
+      parseAnswer(
+        jobSchema,
+        await apiRequest<unknown>('POST', `/api/jobs/${encodeURIComponent(jobId)}/cancel`),
+        'the cancel',
+      ),
     onSettled: () => refreshCredits(queryClient),
   })
 }

@@ -90,54 +90,8 @@ export interface Spend {
  *   409 DUPLICATE_REQUEST when the idempotency key was used before (nothing is taken).
  */
 export async function spendCredits(db: Kysely<DB>, input: SpendInput): Promise<Spend> {
-  if (!Number.isInteger(input.amount) || input.amount <= 0) {
-    throw new Error(`A spend must be a positive whole number of credits, got ${input.amount}`)
-  }
   try {
-    return await db.transaction().execute(async (trx) => {
-      const user = await trx
-        .selectFrom('users')
-        .select(['plan_credits', 'purchased_credits'])
-        .where('id', '=', input.userId)
-        .forUpdate()
-        .executeTakeFirst()
-      if (!user) throw new AppError('NOT_FOUND', 'This account does not exist.')
-      const have = user.plan_credits + user.purchased_credits
-      if (have < input.amount) {
-        throw new AppError(
-          'INSUFFICIENT_CREDITS',
-          `This needs ${input.amount} ${input.amount === 1 ? 'credit' : 'credits'}; you have ${have}. Buy a credit package or upgrade your plan on the Subscription page.`,
-        )
-      }
-      const plan = Math.min(user.plan_credits, input.amount)
-      const purchased = input.amount - plan
-      const updated = await trx
-        .updateTable('users')
-        .set({
-          plan_credits: sql`plan_credits - ${plan}`,
-          purchased_credits: sql`purchased_credits - ${purchased}`,
-        })
-        .where('id', '=', input.userId)
-        .where('plan_credits', '>=', plan)
-        .where('purchased_credits', '>=', purchased)
-        .returning(['plan_credits', 'purchased_credits'])
-        .executeTakeFirst()
-      if (!updated) throw new Error('The balance changed during a locked spend')
-      const row = await trx
-        .insertInto('credit_transactions')
-        .values({
-          user_id: input.userId,
-          amount: -input.amount,
-          plan_amount: -plan,
-          purchased_amount: -purchased,
-          transaction_type: input.type,
-          description: input.description,
-          idempotency_key: input.idempotencyKey,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-      return { transactionId: row.id, taken: { plan, purchased }, balance: balanceOf(updated) }
-    })
+    return await db.transaction().execute((trx) => spendCreditsIn(trx, input))
   } catch (err) {
     if (isUniqueViolation(err)) {
       throw new AppError(
@@ -150,6 +104,60 @@ export async function spendCredits(db: Kysely<DB>, input: SpendInput): Promise<S
 }
 
 /**
+ * {@link spendCredits} inside the caller's transaction (a job is charged in the transaction
+ * that enqueues it, issue 12). The user's row stays locked until `trx` ends.
+ * @throws AppError 402 INSUFFICIENT_CREDITS; a unique violation when the idempotency key was
+ *   used before (the transaction is then aborted).
+ */
+export async function spendCreditsIn(trx: Transaction<DB>, input: SpendInput): Promise<Spend> {
+  if (!Number.isInteger(input.amount) || input.amount <= 0) {
+    throw new Error(`A spend must be a positive whole number of credits, got ${input.amount}`)
+  }
+  const user = await trx
+    .selectFrom('users')
+    .select(['plan_credits', 'purchased_credits'])
+    .where('id', '=', input.userId)
+    .forUpdate()
+    .executeTakeFirst()
+  if (!user) throw new AppError('NOT_FOUND', 'This account does not exist.')
+  const have = user.plan_credits + user.purchased_credits
+  if (have < input.amount) {
+    throw new AppError(
+      'INSUFFICIENT_CREDITS',
+      `This needs ${input.amount} ${input.amount === 1 ? 'credit' : 'credits'}; you have ${have}. Buy a credit package or upgrade your plan on the Subscription page.`,
+    )
+  }
+  const plan = Math.min(user.plan_credits, input.amount)
+  const purchased = input.amount - plan
+  const updated = await trx
+    .updateTable('users')
+    .set({
+      plan_credits: sql`plan_credits - ${plan}`,
+      purchased_credits: sql`purchased_credits - ${purchased}`,
+    })
+    .where('id', '=', input.userId)
+    .where('plan_credits', '>=', plan)
+    .where('purchased_credits', '>=', purchased)
+    .returning(['plan_credits', 'purchased_credits'])
+    .executeTakeFirst()
+  if (!updated) throw new Error('The balance changed during a locked spend')
+  const row = await trx
+    .insertInto('credit_transactions')
+    .values({
+      user_id: input.userId,
+      amount: -input.amount,
+      plan_amount: -plan,
+      purchased_amount: -purchased,
+      transaction_type: input.type,
+      description: input.description,
+      idempotency_key: input.idempotencyKey,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return { transactionId: row.id, taken: { plan, purchased }, balance: balanceOf(updated) }
+}
+
+/**
  * Gives back a spend's credits to the buckets they came from, with a `generation_refund`
  * row keyed `refund:<the spend's key>`; refunding the same spend twice does nothing.
  * @returns the balance after the refund.
@@ -159,37 +167,48 @@ export async function refundSpend(
   spendTransactionId: number,
   description: string,
 ): Promise<Balance> {
-  return db.transaction().execute(async (trx) => {
-    const spend = await trx
-      .selectFrom('credit_transactions')
-      .selectAll()
-      .where('id', '=', spendTransactionId)
-      .executeTakeFirstOrThrow()
-    const key = `refund:${spend.idempotency_key ?? spend.id}`
-    const inserted = await appendOnce(trx, {
-      user_id: spend.user_id,
-      amount: -spend.amount,
-      plan_amount: -spend.plan_amount,
-      purchased_amount: -spend.purchased_amount,
-      transaction_type: 'generation_refund',
-      description,
-      idempotency_key: key,
-    })
-    const query = inserted
-      ? trx
-          .updateTable('users')
-          .set({
-            plan_credits: sql`plan_credits + ${-spend.plan_amount}`,
-            purchased_credits: sql`purchased_credits + ${-spend.purchased_amount}`,
-          })
-          .where('id', '=', spend.user_id)
-          .returning(['plan_credits', 'purchased_credits'])
-      : trx
-          .selectFrom('users')
-          .select(['plan_credits', 'purchased_credits'])
-          .where('id', '=', spend.user_id)
-    return balanceOf(await query.executeTakeFirstOrThrow())
+  return db.transaction().execute((trx) => refundSpendIn(trx, spendTransactionId, description))
+}
+
+/**
+ * {@link refundSpend} inside the caller's transaction (a job's refund commits with its
+ * failed or cancelled state, issue 12).
+ * @returns the balance after the refund (unchanged when the spend was refunded before).
+ */
+export async function refundSpendIn(
+  trx: Transaction<DB>,
+  spendTransactionId: number,
+  description: string,
+): Promise<Balance> {
+  const spend = await trx
+    .selectFrom('credit_transactions')
+    .selectAll()
+    .where('id', '=', spendTransactionId)
+    .executeTakeFirstOrThrow()
+  const key = `refund:${spend.idempotency_key ?? spend.id}`
+  const inserted = await appendOnce(trx, {
+    user_id: spend.user_id,
+    amount: -spend.amount,
+    plan_amount: -spend.plan_amount,
+    purchased_amount: -spend.purchased_amount,
+    transaction_type: 'generation_refund',
+    description,
+    idempotency_key: key,
   })
+  const query = inserted
+    ? trx
+        .updateTable('users')
+        .set({
+          plan_credits: sql`plan_credits + ${-spend.plan_amount}`,
+          purchased_credits: sql`purchased_credits + ${-spend.purchased_amount}`,
+        })
+        .where('id', '=', spend.user_id)
+        .returning(['plan_credits', 'purchased_credits'])
+    : trx
+        .selectFrom('users')
+        .select(['plan_credits', 'purchased_credits'])
+        .where('id', '=', spend.user_id)
+  return balanceOf(await query.executeTakeFirstOrThrow())
 }
 
 /** A grant: credits added to one bucket (plan renewals, packages, admin adjustments). */

@@ -6,23 +6,43 @@ import {
   generateScriptInput,
   generateScriptOutput,
   IMAGE_SEED_MAX,
+  jobAcceptedSchema,
   modelsOutput,
   modelsQuery,
   providersOutput,
 } from '@reelgraph/shared'
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
-import { storeGeneratedImage } from '../assets/asset-service.ts'
-import { requireProjectRole } from '../projects/project-access.ts'
-import { chargeAndRun, randomSeed } from './generation-service.ts'
+import { resultOf, submitGeneration, waitForJob } from '../jobs/job-service.ts'
+import type { JobRow } from '../jobs/job-store.ts'
+import { randomSeed } from './generation-service.ts'
 import { ProviderError } from './providers/types.ts'
 
 const TAG = 'Generation'
 const IDEMPOTENCY_HEADER = 'idempotency-key'
+
+const JOB_CALL_DESCRIPTION =
+  'Charged once and run as a durable job (issue 12). With projectId and nodeId the result is ' +
+  'also written into the project beside that node, with the job state on the node. The call ' +
+  'waits for the job up to JOB_WAIT_MS and answers its result; past that it answers 202 with ' +
+  'the job to follow at GET /api/jobs/{id}. The same Idempotency-Key answers the same job ' +
+  'and is never charged twice.'
+
+/**
+ * The answer of a generation call: waits for `job` up to JOB_WAIT_MS, then answers its
+ * result (spec §7 shape), its failure (thrown), or 202 `{ jobId, status }` while it runs.
+ */
+async function answerJob(c: Context<AppEnv>, job: JobRow) {
+  const row = await waitForJob(c.var.deps, job.id, c.var.deps.env.JOB_WAIT_MS)
+  if (row.status === 'queued' || row.status === 'running') {
+    return c.json({ jobId: row.id, status: row.status }, 202)
+  }
+  return c.json(resultOf(row) as Record<string, unknown>, 200)
+}
 
 /**
  * `/api/ai/*`: providers, scripts and scenes (spec §7; issue 4 item 3).
@@ -44,64 +64,51 @@ export const aiRoutes = new Hono<AppEnv>()
   .post(
     '/generate-script',
     docs({
-      summary: 'Write a script from a topic (charged)',
+      summary: 'Write a script from a topic (charged; a job, answered when done)',
       tag: TAG,
       response: generateScriptOutput,
+      accepted: jobAcceptedSchema,
+      description: JOB_CALL_DESCRIPTION,
     }),
     validate('json', generateScriptInput),
     async (c) => {
       const { user } = requireAuth(c)
       const input = c.req.valid('json')
-      const { ai, env } = c.var.deps
-      const script = await chargeAndRun(
-        c.var.deps,
-        c.var.logger,
-        {
-          userId: user.id,
-          action: 'script',
-          description: `Script: ${input.topic.slice(0, 80)}`,
-          idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
-          timeoutMs: env.AI_TEXT_TIMEOUT_MS,
-        },
-        (signal) => ai.text.generateScript(input, signal),
-      )
-      return c.json({ script })
+      const job = await submitGeneration(c.var.deps, {
+        userId: user.id,
+        kind: 'script',
+        input,
+        projectId: input.projectId,
+        nodeId: input.nodeId,
+        description: `Script: ${input.topic.slice(0, 80)}`,
+        idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
+      })
+      return answerJob(c, job)
     },
   )
   .post(
     '/generate-scenes',
     docs({
-      summary: 'Split a script into scenes (charged)',
+      summary: 'Split a script into scenes (charged; a job, answered when done)',
       tag: TAG,
       response: generateScenesOutput,
+      accepted: jobAcceptedSchema,
+      description: JOB_CALL_DESCRIPTION,
     }),
     validate('json', generateScenesInput),
     async (c) => {
       const { user } = requireAuth(c)
       const input = c.req.valid('json')
-      const { ai, env } = c.var.deps
-      const scenes = await chargeAndRun(
-        c.var.deps,
-        c.var.logger,
-        {
-          userId: user.id,
-          action: 'scenes',
-          description: `${input.sceneCount} scenes`,
-          idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
-          timeoutMs: env.AI_TEXT_TIMEOUT_MS,
-        },
-        async (signal) => {
-          const scenes = await ai.text.generateScenes(input, signal)
-          if (scenes.length !== input.sceneCount) {
-            throw new ProviderError(
-              'malformed',
-              `The AI provider returned ${scenes.length} scenes instead of ${input.sceneCount}.`,
-            )
-          }
-          return scenes
-        },
-      )
-      return c.json({ scenes })
+      const job = await submitGeneration(c.var.deps, {
+        userId: user.id,
+        kind: 'scenes',
+        input,
+        projectId: input.projectId,
+        nodeId: input.nodeId,
+        description: `${input.sceneCount} scenes`,
+        idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
+      })
+      return answerJob(c, job)
     },
   )
 
@@ -134,38 +141,27 @@ export const imageRoutes = new Hono<AppEnv>()
   .post(
     '/generate-image',
     docs({
-      summary: 'Generate an image into a project (charged; owner or editor)',
+      summary: 'Generate an image into a project (charged; owner or editor; a job)',
       tag: TAG,
       response: generateImageOutput,
+      accepted: jobAcceptedSchema,
+      description: JOB_CALL_DESCRIPTION,
     }),
     validate('json', generateImageInput),
     async (c) => {
       const { user } = requireAuth(c)
       const input = c.req.valid('json')
-      const { ai, env, db, assets } = c.var.deps
-      // Into a project the user may edit (owner or editor, issue 6): checked before charging;
-      // the credits are the clicking user's.
-      await requireProjectRole(db, user.id, input.projectId, 'editor')
+      // The seed is chosen once, so a retried attempt draws the same image.
       const seed = input.seed ?? randomSeed(IMAGE_SEED_MAX)
-      const result = await chargeAndRun(
-        c.var.deps,
-        c.var.logger,
-        {
-          userId: user.id,
-          action: 'image',
-          description: `Image ${input.width}x${input.height}`,
-          idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
-          timeoutMs: env.AI_IMAGE_TIMEOUT_MS,
-        },
-        async (signal) => {
-          const image = await ai.image.generateImage({ ...input, seed }, signal)
-          return storeGeneratedImage(db, assets, {
-            userId: user.id,
-            projectId: input.projectId,
-            image,
-          })
-        },
-      )
-      return c.json({ imageUrl: result.url, assetId: result.assetId, seed })
+      const job = await submitGeneration(c.var.deps, {
+        userId: user.id,
+        kind: 'image',
+        input: { ...input, seed },
+        projectId: input.projectId,
+        nodeId: input.nodeId,
+        description: `Image ${input.width}x${input.height}`,
+        idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
+      })
+      return answerJob(c, job)
     },
   )

@@ -112,6 +112,31 @@ describe('automatic1111 image provider (local server speaking the web UI API)', 
     })
   })
 
+  it('reports the web UI progress while the image is made (issue 12)', async () => {
+    let answer: (() => void) | undefined
+    server.handle((req, res) => {
+      if (req.pathname === '/sdapi/v1/progress') {
+        json(res, 200, { progress: 0.42, eta_relative: 3, state: {}, current_image: null })
+        return
+      }
+      if (req.pathname === '/sdapi/v1/txt2img') {
+        answer = () => void protocol(req, res)
+        return
+      }
+      protocol(req, res)
+    })
+    const provider = createAutomatic1111ImageProvider(settings())
+    const seen: number[] = []
+    const image = provider.generateImage(request, signal(), (percent) => {
+      seen.push(percent)
+      answer?.()
+    })
+    expect((await image).mimeType).toBe('image/png')
+    expect(seen).toEqual([42])
+    const polls = server.requests.filter((r) => r.pathname === '/sdapi/v1/progress')
+    expect(polls[0]!.query.get('skip_current_image')).toBe('true')
+  })
+
   it('resizes an image of another size to exactly the asked size', async () => {
     const provider = createAutomatic1111ImageProvider(settings())
     const image = await provider.generateImage({ ...request, width: 320, height: 320 }, signal())

@@ -3,10 +3,12 @@ import { z } from 'zod'
 import { malformed } from './errors.ts'
 import { fetchJson, withTimeout } from './http.ts'
 import { decodeBase64, exactSizeImage } from './image-bytes.ts'
-import type { GeneratedImage, ImageProvider } from './types.ts'
+import type { GeneratedImage, ImageProvider, ProgressListener } from './types.ts'
 
 /** Who we name in messages a person reads. */
 const LABEL = 'The Stable Diffusion server'
+/** How often the web UI is asked how far the image is, in ms (its own UI asks every second). */
+export const A1111_PROGRESS_POLL_MS = 1_000
 
 /**
  * AUTOMATIC1111's Stable Diffusion web UI API (`--api`): the HTTP shapes we use.
@@ -32,6 +34,33 @@ export const a1111Protocol = {
   }),
   /** `POST /sdapi/v1/txt2img` answer: base64 PNGs. */
   txt2imgResponse: z.object({ images: z.array(z.string()).min(1) }).loose(),
+  /** `GET /sdapi/v1/progress?skip_current_image=true`: how far the current job is, 0-1. */
+  progress: z.object({ progress: z.number().min(0).max(1) }).loose(),
+}
+
+/**
+ * Polls the web UI's progress every A1111_PROGRESS_POLL_MS until `signal` aborts, telling
+ * `onProgress` each new whole percent; a failed poll is skipped (the image call decides).
+ */
+function watchProgress(base: string, onProgress: ProgressListener, signal: AbortSignal): void {
+  let last = -1
+  const timer = setInterval(() => {
+    fetchJson(
+      LABEL,
+      `${base}/sdapi/v1/progress?skip_current_image=true`,
+      { signal },
+      a1111Protocol.progress,
+    )
+      .then(({ progress }) => {
+        const percent = Math.round(progress * 100)
+        if (percent !== last && !signal.aborted) {
+          last = percent
+          onProgress(percent)
+        }
+      })
+      .catch(() => {})
+  }, A1111_PROGRESS_POLL_MS)
+  signal.addEventListener('abort', () => clearInterval(timer), { once: true })
 }
 
 export interface Automatic1111Settings {
@@ -65,8 +94,11 @@ export function createAutomatic1111ImageProvider(settings: Automatic1111Settings
     async generateImage(
       request: GenerateImageRequest & { seed: number },
       callerSignal: AbortSignal,
+      onProgress?: ProgressListener,
     ): Promise<GeneratedImage> {
       const signal = withTimeout(callerSignal, settings.timeoutMs)
+      const done = new AbortController()
+      if (onProgress) watchProgress(base, onProgress, AbortSignal.any([signal, done.signal]))
       const body: z.input<typeof a1111Protocol.txt2imgRequest> = {
         prompt: request.prompt,
         negative_prompt: request.negativePrompt,
@@ -89,7 +121,7 @@ export function createAutomatic1111ImageProvider(settings: Automatic1111Settings
           signal,
         },
         a1111Protocol.txt2imgResponse,
-      )
+      ).finally(() => done.abort())
       const first = answer.images[0]
       if (!first) throw malformed(LABEL)
       const bytes = decodeBase64(LABEL, first)

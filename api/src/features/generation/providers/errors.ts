@@ -52,5 +52,5 @@ export function upstreamStatus(provider: string, status: number, cause?: unknown
       : status === 429
         ? `${provider} is busy or the quota is used up (HTTP 429). Please try again later.`
         : `${provider} failed (HTTP ${status}). Please try again.`
-  return new ProviderError('upstream', message, { cause })
+  return new ProviderError('upstream', message, { cause, status })
 }

@@ -45,6 +45,12 @@ export interface GeneratedImage {
   mimeType: string
 }
 
+/**
+ * Told how far a generation is, 0-100, by providers that report it (AUTOMATIC1111's
+ * `/sdapi/v1/progress`); the job shows it on its node (issue 12 item 3).
+ */
+export type ProgressListener = (percent: number) => void
+
 /** Lists models and makes images. */
 export interface ImageProvider {
   readonly info: ProviderInfo
@@ -55,12 +61,14 @@ export interface ImageProvider {
   listModels(limit: number, signal: AbortSignal): Promise<ImageModel[]>
   /**
    * One image of exactly the asked size. `seed` is always set (the caller picks a random
-   * one when the user left it empty).
+   * one when the user left it empty). Providers that know how far they are call
+   * `onProgress`; the others never do.
    * @throws ProviderError on timeout, an upstream error or a malformed answer.
    */
   generateImage(
     request: GenerateImageRequest & { seed: number },
     signal: AbortSignal,
+    onProgress?: ProgressListener,
   ): Promise<GeneratedImage>
 }
 
@@ -79,9 +87,27 @@ export type ProviderErrorKind = 'timeout' | 'upstream' | 'malformed' | 'unavaila
  */
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind
-  constructor(kind: ProviderErrorKind, message: string, options?: { cause?: unknown }) {
+  /** The upstream HTTP status, when the provider answered one. */
+  readonly status: number | undefined
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    options?: { cause?: unknown; status?: number | undefined },
+  ) {
     super(message, options)
     this.name = 'ProviderError'
     this.kind = kind
+    this.status = options?.status
+  }
+
+  /**
+   * True when trying again later may succeed (issue 12: the job is retried with backoff):
+   * HTTP 429 or 5xx, or an upstream failure without a status (the network). Malformed answers,
+   * other 4xx (a wrong key, a refused prompt), cancellations and timeouts (the whole budget was
+   * spent waiting; retrying would multiply it) are final.
+   */
+  get transient(): boolean {
+    if (this.kind !== 'upstream') return false
+    return this.status === undefined || this.status === 429 || this.status >= 500
   }
 }

@@ -1,7 +1,6 @@
-import type { NodeType } from '@reelgraph/shared'
+import { NODE_TITLES, type NodeType } from '@reelgraph/shared'
 import { toast } from '@/hooks/use-toast'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
-import { NODE_TITLES } from '../lib/node-defaults'
 
 /** "Node Added" (spec §4), naming what was added. */
 export function toastNodeAdded(type: NodeType): void {

@@ -1,8 +1,7 @@
-import { type GraphNode, NODE_ID_PATTERN } from '@reelgraph/shared'
+import { createGraphNode, type GraphNode, NODE_ID_PATTERN } from '@reelgraph/shared'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { copyNodes, remapForPaste } from './clipboard'
-import { createGraphNode } from './node-defaults'
 
 const node = (id: string, x = 0): GraphNode => ({
   ...createGraphNode('scene', { x, y: 0 }),
@@ -36,6 +35,21 @@ describe('copy and paste', () => {
     expect(pasted.connections).toEqual([{ source: a?.id, target: b?.id }])
     // The copy is independent of the clipboard.
     expect(copied.nodes[0]?.position).toEqual({ x: 10, y: 0 })
+  })
+
+  it('pastes a generator without its original’s job (issue 12)', () => {
+    const generator: GraphNode = {
+      ...createGraphNode('image-generator', { x: 0, y: 0 }),
+      id: 'image-generator-1-abc',
+    }
+    generator.data = { ...generator.data, prompt: 'A bee', jobId: 'job-1', jobStatus: 'running' }
+    const pasted = remapForPaste(copyNodes([generator], [], new Set([generator.id])), {
+      x: 40,
+      y: 40,
+    })
+    expect(pasted.nodes[0]?.data).toMatchObject({ prompt: 'A bee' })
+    expect(pasted.nodes[0]?.data).not.toHaveProperty('jobId')
+    expect(pasted.nodes[0]?.data).not.toHaveProperty('jobStatus')
   })
 
   it('never reuses an id, and keeps every inner connection (property)', () => {

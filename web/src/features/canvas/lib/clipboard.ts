@@ -5,6 +5,7 @@ import {
   type GraphNode,
   type NodeType,
 } from '@reelgraph/shared'
+import { withoutJobFields } from './job-state'
 
 /** Copied nodes and the connections between them. */
 export interface ClipboardContent {
@@ -33,7 +34,8 @@ export function copyNodes(
 
 /**
  * The copies to insert on paste: every node gets a new id (`makeId`) and moves by
- * `offset`; connections follow their ends to the new ids; duplicates are dropped.
+ * `offset`, without the job state of its original (issue 12); connections follow their
+ * ends to the new ids; duplicates are dropped.
  */
 export function remapForPaste(
   content: ClipboardContent,
@@ -49,7 +51,7 @@ export function remapForPaste(
       ...n,
       id,
       position: { x: n.position.x + offset.x, y: n.position.y + offset.y },
-      data: { ...n.data },
+      data: withoutJobFields(n.data),
     }
   })
   const seen = new Set<string>()

@@ -1,8 +1,7 @@
-import { addNode, getNodesMap, removeNodes } from '@reelgraph/shared'
+import { addNode, createGraphNode, getNodesMap, removeNodes } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { DOC_EDITOR_KEY, keepClockMoving } from './clock-bump'
-import { createGraphNode } from './node-defaults'
 
 describe('keepClockMoving', () => {
   it('advances the clock after a delete-only transaction, and only then', () => {

@@ -1,5 +1,6 @@
 import {
   addNode,
+  createGraphNode,
   type GraphNode,
   getNodesMap,
   moveNodes,
@@ -8,7 +9,6 @@ import {
 } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { createGraphNode } from './node-defaults'
 import {
   reconcileEdges,
   reconcileNodes,
@@ -44,6 +44,20 @@ describe('toFlowData', () => {
       seed: '',
       promptFromScene: 'false',
     })
+  })
+
+  it('carries a generator node’s job fields (issue 12), and only a generator’s', () => {
+    const job = { jobId: 'job-1', jobStatus: 'running', jobProgress: 40, jobStage: 'Rendering' }
+    const generator = { ...createGraphNode('image-generator', at(0, 0)), data: job }
+    expect(toFlowData(generator)).toMatchObject(job)
+    const text = { ...createGraphNode('editable-text', at(0, 0)), data: job }
+    expect(toFlowData(text)).toMatchObject(job)
+    const scene = { ...createGraphNode('scene', at(0, 0)), data: job }
+    expect(toFlowData(scene)).not.toHaveProperty('jobStatus')
+    // A node without a job has no job keys at all (so its data compares equal as before).
+    expect(Object.keys(toFlowData(createGraphNode('script-generator', at(0, 0))))).not.toContain(
+      'jobId',
+    )
   })
 
   it('keeps the scene count of a text node within 1 to 25', () => {

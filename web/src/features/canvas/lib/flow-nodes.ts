@@ -1,13 +1,14 @@
 import {
   type Connection,
   connectionKey,
+  defaultNodeData,
   type GraphNode,
   SCENE_COUNT_DEFAULT,
   SCENE_COUNT_MAX,
   SCENE_COUNT_MIN,
 } from '@reelgraph/shared'
 import type * as Y from 'yjs'
-import { defaultNodeData } from './node-defaults'
+import { readJobFields } from './job-state'
 import type { CanvasEdge, CanvasNode } from './node-types'
 
 /**
@@ -37,7 +38,10 @@ function clamp(n: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, n))
 }
 
-/** The data a node's component shows: stored values of the right kind, else defaults. */
+/**
+ * The data a node's component shows: stored values of the right kind, else defaults; a
+ * generator node's job fields (issue 12) when it has them.
+ */
 export function toFlowData(node: GraphNode): CanvasNode['data'] {
   const d = node.data
   const defaults = defaultNodeData(node.type) as Record<string, string | number>
@@ -46,7 +50,14 @@ export function toFlowData(node: GraphNode): CanvasNode['data'] {
   const n = (key: string) => num(d[key], Number(defaults[key] ?? 0))
   switch (node.type) {
     case 'script-generator':
-      return { ...base, topic: t('topic'), style: t('style'), tone: t('tone'), format: t('format') }
+      return {
+        ...base,
+        topic: t('topic'),
+        style: t('style'),
+        tone: t('tone'),
+        format: t('format'),
+        ...readJobFields(d),
+      }
     case 'scene':
       return {
         ...base,
@@ -63,6 +74,7 @@ export function toFlowData(node: GraphNode): CanvasNode['data'] {
           SCENE_COUNT_MIN,
           SCENE_COUNT_MAX,
         ),
+        ...readJobFields(d),
       }
     case 'image-generator':
       return {
@@ -77,6 +89,7 @@ export function toFlowData(node: GraphNode): CanvasNode['data'] {
         modelId: t('modelId'),
         modelVersionId: t('modelVersionId'),
         promptFromScene: t('promptFromScene') === 'true' ? 'true' : 'false',
+        ...readJobFields(d),
       }
     case 'image':
       return {

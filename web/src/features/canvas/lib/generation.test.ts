@@ -1,4 +1,4 @@
-import { IMAGE_SEED_MAX, NODE_ID_PATTERN } from '@reelgraph/shared'
+import { IMAGE_SEED_MAX } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import { ApiError, NetworkError } from '../../../lib/api-client'
 import {
@@ -11,15 +11,9 @@ import {
   firstModelSelection,
   firstVersionOf,
   generationFailureMessage,
-  imageGeneratorForScene,
-  imageResult,
   sceneCountOf,
-  scenesResult,
-  scriptResult,
   versionOptionsOf,
 } from './generation'
-
-const NOW = 1_700_000_000_000
 
 const imageData = {
   prompt: '  A bee on a flower  ',
@@ -165,87 +159,6 @@ describe('models (spec §4: the first model and version are auto-selected)', () 
       { value: '11', label: '11' },
     ])
     expect(versionOptionsOf(named, '2')).toEqual([])
-  })
-})
-
-describe('result placement (spec §4, §9)', () => {
-  const generator = { id: 'script-generator-1-a', position: { x: 100, y: 40 } }
-
-  it('puts the script in a "Generated Script" text node 350 to the right, connected', () => {
-    const { nodes, connections } = scriptResult(generator, 'The script', NOW)
-    expect(nodes).toHaveLength(1)
-    const node = nodes[0]!
-    expect(node).toMatchObject({
-      type: 'editable-text',
-      label: 'Generated Script',
-      position: { x: 450, y: 40 },
-      connectionPoints: 'both',
-    })
-    expect(node.data).toMatchObject({ content: 'The script', sceneCount: 6 })
-    expect(node.id).toMatch(NODE_ID_PATTERN)
-    expect(connections).toEqual([{ source: generator.id, target: node.id }])
-  })
-
-  it('puts scenes in one row 550 below the text node, 320 apart, each connected', () => {
-    const text = { id: 'editable-text-1-b', position: { x: 450, y: 40 } }
-    const scenes = [
-      { narration: 'One', visuals: 'A hive' },
-      { narration: 'Two', visuals: 'A dance' },
-      { narration: 'Three', visuals: 'A flower' },
-    ]
-    const { nodes, connections } = scenesResult(text, scenes, NOW)
-    expect(nodes.map((n) => n.position)).toEqual([
-      { x: 450, y: 590 },
-      { x: 770, y: 590 },
-      { x: 1090, y: 590 },
-    ])
-    expect(nodes.map((n) => n.label)).toEqual(['Scene 1', 'Scene 2', 'Scene 3'])
-    expect(nodes.map((n) => n.data)).toEqual([
-      { sceneNumber: '1', narration: 'One', visuals: 'A hive' },
-      { sceneNumber: '2', narration: 'Two', visuals: 'A dance' },
-      { sceneNumber: '3', narration: 'Three', visuals: 'A flower' },
-    ])
-    expect(new Set(nodes.map((n) => n.id)).size).toBe(3)
-    expect(connections).toEqual(nodes.map((n) => ({ source: text.id, target: n.id })))
-  })
-
-  it('puts the image in an image node 350 to the right, connected', () => {
-    const gen = { id: 'image-generator-1-c', position: { x: -20, y: 600 } }
-    const { nodes, connections } = imageResult(
-      gen,
-      { prompt: 'A bee', width: 640, height: 360 },
-      { imageUrl: '/api/assets/abc' },
-      NOW,
-    )
-    expect(nodes[0]).toMatchObject({
-      type: 'image',
-      label: 'Image',
-      position: { x: 330, y: 600 },
-      data: { imageUrl: '/api/assets/abc', prompt: 'A bee', width: 640, height: 360 },
-      connectionPoints: 'input',
-    })
-    expect(connections).toEqual([{ source: gen.id, target: nodes[0]!.id }])
-  })
-
-  it('makes an image generator below a scene with its visuals as the prompt', () => {
-    const scene = { id: 'scene-1-d', position: { x: 450, y: 590 }, visuals: 'A hive at dawn' }
-    const { nodes, connections } = imageGeneratorForScene(scene, NOW)
-    expect(nodes[0]).toMatchObject({
-      type: 'image-generator',
-      position: { x: 450, y: 1040 },
-      data: {
-        prompt: 'A hive at dawn',
-        promptFromScene: 'true',
-        width: 1280,
-        height: 720,
-        numInferenceSteps: 25,
-        guidanceScale: 7.5,
-        seed: '',
-      },
-    })
-    expect(connections).toEqual([{ source: scene.id, target: nodes[0]!.id }])
-    const blank = imageGeneratorForScene({ ...scene, visuals: '  ' }, NOW)
-    expect(blank.nodes[0]!.data).toMatchObject({ prompt: '', promptFromScene: 'false' })
   })
 })
 

@@ -1,46 +1,23 @@
 import {
-  type Connection,
   type GenerateImageInput,
-  type GenerateImageOutput,
   type GenerateScenesInput,
   type GenerateScriptInput,
-  type GraphNode,
   type GenerationAction,
   IMAGE_SEED_MAX,
   type ImageModel,
-  type Scene,
   SCENE_COUNT_DEFAULT,
   SCENE_COUNT_MAX,
   SCENE_COUNT_MIN,
 } from '@reelgraph/shared'
 import { ApiError } from '../../../lib/api-client'
-import { createGraphNode } from './node-defaults'
 import type { EditableTextData, ImageGeneratorData, ScriptGeneratorData } from './node-types'
 
 /**
  * What a generation does on the canvas, as pure functions: the requests built from a
- * node's data, where the result nodes go (spec §4 Canvas behaviour, §9 Canvas), the seed,
- * the first model, and the spec §8 alert for a failure.
+ * node's data, the seed, the first model, and the spec §8 alert for a failure. Where the
+ * result nodes go (spec §4, §9) is shared's `placement`: the job worker writes them
+ * (issue 12), and "Create image generator" uses its `imageGeneratorForScene`.
  */
-
-/** New result nodes go +350 on x (spec §9). */
-export const RESULT_OFFSET_X = 350
-/** The scene row sits 550 below the text node (spec §9). */
-export const SCENE_ROW_OFFSET_Y = 550
-/** Scene nodes are 320 apart (spec §9). */
-export const SCENE_SPACING_X = 320
-
-/** The label of the text node a script lands in (spec §4). */
-export const GENERATED_SCRIPT_LABEL = 'Generated Script'
-
-/** Nodes and connections to add in one transaction. */
-export interface GraphAddition {
-  nodes: GraphNode[]
-  connections: Connection[]
-}
-
-type Position = { x: number; y: number }
-type Source = { id: string; position: Position }
 
 /** The words of the spec §8 alerts for each action. */
 const ACTION_WORD: Record<GenerationAction, string> = {
@@ -167,107 +144,6 @@ export function versionOptionsOf(
     value: String(v.id),
     label: v.name?.trim() || String(v.id),
   }))
-}
-
-/**
- * Generate Script's result: a text node labelled "Generated Script", 350 to the right of
- * the generator, holding the script, connected generator -> text (spec §4).
- */
-export function scriptResult(generator: Source, script: string, now = Date.now()): GraphAddition {
-  const node = createGraphNode(
-    'editable-text',
-    { x: generator.position.x + RESULT_OFFSET_X, y: generator.position.y },
-    [],
-    now,
-  )
-  node.label = GENERATED_SCRIPT_LABEL
-  node.data.content = script
-  return { nodes: [node], connections: [{ source: generator.id, target: node.id }] }
-}
-
-/**
- * Generate Scenes' result: "Scene N" nodes (sceneNumber N, narration, visuals) in one row
- * 550 below the text node, 320 apart, starting at the text node's x (scene 1 right under
- * it), each connected text -> scene (spec §4, §9).
- */
-export function scenesResult(
-  textNode: Source,
-  scenes: readonly Scene[],
-  now = Date.now(),
-): GraphAddition {
-  const nodes = scenes.map((scene, i) => {
-    const n = i + 1
-    const node = createGraphNode(
-      'scene',
-      {
-        x: textNode.position.x + i * SCENE_SPACING_X,
-        y: textNode.position.y + SCENE_ROW_OFFSET_Y,
-      },
-      [],
-      now,
-    )
-    node.label = `Scene ${n}`
-    node.data.sceneNumber = String(n)
-    node.data.narration = scene.narration
-    node.data.visuals = scene.visuals
-    return node
-  })
-  return {
-    nodes,
-    connections: nodes.map((node) => ({ source: textNode.id, target: node.id })),
-  }
-}
-
-/**
- * Generate Image's result: an image node 350 to the right of the generator with the image's
- * URL, prompt and size, connected generator -> image (spec §4).
- */
-export function imageResult(
-  generator: Source,
-  request: Pick<GenerateImageInput, 'prompt' | 'width' | 'height'>,
-  answer: Pick<GenerateImageOutput, 'imageUrl'>,
-  now = Date.now(),
-): GraphAddition {
-  const node = createGraphNode(
-    'image',
-    { x: generator.position.x + RESULT_OFFSET_X, y: generator.position.y },
-    [],
-    now,
-  )
-  node.data.imageUrl = answer.imageUrl
-  node.data.prompt = request.prompt
-  node.data.width = request.width
-  node.data.height = request.height
-  return { nodes: [node], connections: [{ source: generator.id, target: node.id }] }
-}
-
-/**
- * Where "Create image generator" puts the generator: below its scene, not 350 to the right,
- * since scenes are only 320 apart and it would cover the next one.
- */
-export const IMAGE_GENERATOR_OFFSET_Y = 450
-
-/**
- * "Create image generator" on a scene: an image generator 450 below the scene,
- * its prompt copied from the scene's visuals (promptFromScene "true" when there were any),
- * connected scene -> generator. The Nodes Library offers no image generator (spec §2:
- * "created by the product itself"); this is how the product creates one.
- */
-export function imageGeneratorForScene(
-  scene: Source & { visuals: string },
-  now = Date.now(),
-): GraphAddition {
-  const node = createGraphNode(
-    'image-generator',
-    { x: scene.position.x, y: scene.position.y + IMAGE_GENERATOR_OFFSET_Y },
-    [],
-    now,
-  )
-  if (scene.visuals.trim() !== '') {
-    node.data.prompt = scene.visuals
-    node.data.promptFromScene = 'true'
-  }
-  return { nodes: [node], connections: [{ source: scene.id, target: node.id }] }
 }
 
 /** The URL that downloads an image as generated-image.jpg (spec §9). */

@@ -1,5 +1,6 @@
 import type { ConnectionPoints, NodeType } from '@reelgraph/shared'
 import type { Edge, Node } from '@xyflow/react'
+import type { JobFields } from './job-state'
 
 /**
  * The canvas's React Flow nodes: one `Node<Data, 'kind'>` per node type of shared
@@ -14,8 +15,8 @@ export interface BaseNodeData extends Record<string, unknown> {
   connectionPoints: ConnectionPoints
 }
 
-/** script-generator: topic, style, tone, format (spec §3, §9 Script choices). */
-export interface ScriptGeneratorData extends BaseNodeData {
+/** script-generator: topic, style, tone, format (spec §3, §9 Script choices), and its job. */
+export interface ScriptGeneratorData extends BaseNodeData, JobFields {
   topic: string
   style: string
   tone: string
@@ -29,14 +30,14 @@ export interface SceneData extends BaseNodeData {
   visuals: string
 }
 
-/** editable-text: content, and the scene count for Generate Scenes (spec §5). */
-export interface EditableTextData extends BaseNodeData {
+/** editable-text: content, the scene count for Generate Scenes (spec §5), and its job. */
+export interface EditableTextData extends BaseNodeData, JobFields {
   content: string
   sceneCount: number
 }
 
-/** image-generator (spec §3, §5 Image generation, §9 Image defaults). */
-export interface ImageGeneratorData extends BaseNodeData {
+/** image-generator (spec §3, §5 Image generation, §9 Image defaults), and its job. */
+export interface ImageGeneratorData extends BaseNodeData, JobFields {
   prompt: string
   negativePrompt: string
   width: number

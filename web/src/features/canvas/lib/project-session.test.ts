@@ -1,10 +1,9 @@
 import type * as Hocuspocus from '@hocuspocus/provider'
 import { type HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider'
-import { MAX_NODES, UPDATE_REFUSAL_MESSAGES } from '@reelgraph/shared'
+import { createGraphNode, MAX_NODES, UPDATE_REFUSAL_MESSAGES } from '@reelgraph/shared'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { CHANGE_REFUSED_FALLBACK } from './canvas-messages'
-import { createGraphNode } from './node-defaults'
 import { ProjectSession, type ProjectSessionEvents } from './project-session'
 import { UNREACHABLE_GRACE_MS } from './save-tracker'
 

@@ -1,9 +1,8 @@
-import { addNode, getNodesMap, removeNodes } from '@reelgraph/shared'
+import { addNode, createGraphNode, getNodesMap, removeNodes } from '@reelgraph/shared'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import type { SaveStatus } from '@/stores/save-status'
 import { keepClockMoving } from './clock-bump'
-import { createGraphNode } from './node-defaults'
 import {
   decodeStateVector,
   deriveSaveStatus,

@@ -6,7 +6,7 @@ import { useGenerateScenes } from '@/lib/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useNodeData } from '../hooks/use-node-data'
 import { useNodeGeneration } from '../hooks/use-node-generation'
-import { buildScenesRequest, scenesResult } from '../lib/generation'
+import { buildScenesRequest } from '../lib/generation'
 import type { EditableTextNode as EditableTextFlowNode } from '../lib/node-types'
 import { sceneGenerationIssue } from '../lib/validation'
 import { GenerateButton } from './generate-button'
@@ -15,8 +15,8 @@ import { NodeShell } from './node-shell'
 
 /**
  * Text node: the script's content, the number of scenes (1 to 25, default 6) and Generate
- * Scenes, which needs content (spec §5 Scene generation) and writes "Scene N" nodes in one
- * row 550 below, 320 apart, each connected (spec §4, §9).
+ * Scenes, which needs content (spec §5 Scene generation); the server's job writes "Scene N"
+ * nodes in one row below, each connected (spec §4, §9, issue 12), and its state on this node.
  */
 export const EditableTextNode = memo(function EditableTextNode({
   id,
@@ -29,7 +29,7 @@ export const EditableTextNode = memo(function EditableTextNode({
   const issue = sceneGenerationIssue(data)
   const onGenerate = () => {
     if (issue) return
-    generate(buildScenesRequest(data), (textNode, { scenes }) => scenesResult(textNode, scenes))
+    generate(buildScenesRequest(data))
   }
   return (
     <NodeShell

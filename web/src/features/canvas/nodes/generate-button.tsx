@@ -1,3 +1,4 @@
+import type { GenerationAction } from '@reelgraph/shared'
 import { SparklesIcon, WifiOffIcon } from 'lucide-react'
 import { useId } from 'react'
 import { Badge } from '@/components/ui/badge'
@@ -7,6 +8,8 @@ import { Tooltip } from '@/components/ui/tooltip'
 import { useCanEdit } from '../hooks/use-can-edit'
 import type { GenerationInfo } from '../hooks/use-generation'
 import { buttonLabelWithCost } from '../lib/generation'
+import type { JobState } from '../lib/job-state'
+import { JobStatus } from './job-status'
 
 /** What the "Offline draft" badge explains. */
 export function offlineExplanation(providerName: string | undefined): string {
@@ -16,23 +19,28 @@ export function offlineExplanation(providerName: string | undefined): string {
 /**
  * A generation button (Generate Script / Scenes / Image) with its cost ("Generate Script ·
  * 1 credit"). Disabled while `issue` (the spec §5 message, shown under it) or while busy
- * ("Generating...", which also blocks repeat clicks, spec §4). An "Offline draft" badge
- * says when the active provider is the offline one; `error` (the spec §8 alert of the last
- * failure) shows under it. Disabled for a viewer (issue 6 item 1).
+ * ("Generating...": the node's job is queued or running, or this tab's call is on its way;
+ * it also blocks repeat clicks, spec §4). An "Offline draft" badge says when the active
+ * provider is the offline one; the node's job shows under it (issue 12), and `error` (the
+ * spec §8 alert of this tab's last failed call). Disabled for a viewer (issue 6 item 1).
  */
 export function GenerateButton({
   label,
+  action,
   info,
   issue,
   busy,
   error,
+  job,
   onGenerate,
 }: {
   label: string
+  action: GenerationAction
   info: GenerationInfo
   issue: string | null
   busy: boolean
   error: string | null
+  job: JobState | null
   onGenerate: () => void
 }) {
   const id = useId()
@@ -65,6 +73,7 @@ export function GenerateButton({
           </Badge>
         </Tooltip>
       ) : null}
+      <JobStatus action={action} job={job} />
       {issue ? (
         <p id={`${id}-issue`} className="text-muted-foreground text-xs">
           {issue}

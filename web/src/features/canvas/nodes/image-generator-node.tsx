@@ -10,7 +10,6 @@ import {
   buildImageRequest,
   firstModelSelection,
   firstVersionOf,
-  imageResult,
   versionOptionsOf,
 } from '../lib/generation'
 import type { ImageGeneratorNode as ImageGeneratorFlowNode } from '../lib/node-types'
@@ -23,8 +22,9 @@ import { NodeShell } from './node-shell'
  * Image generator: prompt (filled from a connected scene's visuals), negative prompt,
  * model (the first of `GET /api/csas/models?limit=10` and its first version auto-selected
  * when the node has none, spec §4), size, steps, guidance and seed, with spec §5's ranges.
- * Generate Image needs a prompt and a model, sends a random seed when the seed is empty,
- * and writes an image node 350 to the right, connected (spec §4).
+ * Generate Image needs a prompt and a model and sends a random seed when the seed is empty;
+ * the server's job writes an image node 350 to the right, connected (spec §4, issue 12), and
+ * its state on this node.
  */
 export const ImageGeneratorNode = memo(function ImageGeneratorNode({
   id,
@@ -61,8 +61,7 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
   const issue = imageGenerationIssue(data)
   const onGenerate = () => {
     if (issue || projectId === null) return
-    const request = buildImageRequest(projectId, data)
-    generate(request, (generator, answer) => imageResult(generator, request, answer))
+    generate(buildImageRequest(projectId, data))
   }
   return (
     <NodeShell

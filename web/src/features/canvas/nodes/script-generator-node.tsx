@@ -6,7 +6,7 @@ import { useGenerateScript } from '@/lib/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useNodeData } from '../hooks/use-node-data'
 import { useNodeGeneration } from '../hooks/use-node-generation'
-import { buildScriptRequest, scriptResult } from '../lib/generation'
+import { buildScriptRequest } from '../lib/generation'
 import type { ScriptGeneratorNode as ScriptGeneratorFlowNode } from '../lib/node-types'
 import { scriptGenerationIssue } from '../lib/validation'
 import { GenerateButton } from './generate-button'
@@ -15,9 +15,9 @@ import { NodeShell } from './node-shell'
 
 /**
  * Script generator: topic, style, tone and format (spec §3, §9 Script choices), and
- * Generate Script, which needs a topic (spec §5) and writes a "Generated Script" text node
- * 350 to the right, connected (spec §4). A generator deleted while its script was on the
- * way still gets its (paid) result, where it stood, unconnected.
+ * Generate Script, which needs a topic (spec §5); the server's job writes a "Generated
+ * Script" text node 350 to the right, connected (spec §4, issue 12), and its state on this
+ * node.
  */
 export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   id,
@@ -30,7 +30,7 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   const issue = scriptGenerationIssue(data)
   const onGenerate = () => {
     if (issue) return
-    generate(buildScriptRequest(data), (generator, { script }) => scriptResult(generator, script))
+    generate(buildScriptRequest(data))
   }
   return (
     <NodeShell

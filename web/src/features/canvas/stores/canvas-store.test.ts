@@ -1,17 +1,17 @@
 import {
   addNode,
   connectionKey,
+  createGraphNode,
   docToGraph,
   getNodesMap,
   MAX_CONNECTIONS,
   MAX_NODES,
   moveNodes,
+  scenesResult,
   updateNodeData,
 } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { scenesResult } from '../lib/generation'
-import { createGraphNode } from '../lib/node-defaults'
 import { createCanvasStore } from './canvas-store'
 
 /** The node an `addNode` added (these tests expect it to). */

@@ -5,6 +5,7 @@ import {
   CANVAS_UNDO_CAPTURE_MS,
   type Connection,
   connectionKey,
+  createGraphNode,
   type GraphNode,
   getConnectionsMap,
   getNodesMap,
@@ -31,7 +32,6 @@ import {
   toFlowNode,
   touchedNodeIds,
 } from '../lib/flow-nodes'
-import { createGraphNode } from '../lib/node-defaults'
 import type { CanvasEdge, CanvasNode } from '../lib/node-types'
 import { PositionWriter } from '../lib/position-writer'
 import { scenePromptUpdate } from '../lib/scene-prompt'

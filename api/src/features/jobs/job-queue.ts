@@ -1,0 +1,209 @@
+import { databaseConnection, type DB } from '@reelgraph/db'
+import type { Kysely, Transaction } from 'kysely'
+import { fromKysely, fromPglite, type Job, type JobWithMetadata, PgBoss } from 'pg-boss'
+import type { Logger } from 'pino'
+import {
+  JOB_NOTIFY_POLLING_INTERVAL_SECONDS,
+  JOB_POLLING_INTERVAL_SECONDS,
+  JOB_QUEUE_RETENTION_SECONDS,
+  JOB_RETRY_DELAY_MAX_SECONDS,
+} from '../../config.ts'
+
+/**
+ * The generation queue: pg-boss on the app's own database (docs/decisions/006; issue 12).
+ * On Postgres pg-boss has its own small pool; on PGlite it shares the app's one connection
+ * through pg-boss's PGlite backend. Jobs are enqueued inside the transaction that charges for
+ * them, so a job exists exactly when it was paid for.
+ */
+
+/** The queue every generation goes through. */
+export const GENERATION_QUEUE = 'generation'
+/**
+ * Where pg-boss moves a job that failed for good without our handler saying so (its worker
+ * died on the last attempt, or it expired): a handler there fails and refunds it.
+ */
+export const GENERATION_DEAD_QUEUE = 'generation-dead'
+
+/** What a queued generation carries: only its id; the row in `generation_jobs` has the rest. */
+export interface QueuedGeneration {
+  jobId: string
+}
+
+/** Retries, leases and monitoring of the queue (from the settings). */
+export interface QueueSettings {
+  retryLimit: number
+  retryDelaySeconds: number
+  heartbeatSeconds: number
+  monitorSeconds: number
+}
+
+/** One delivery of a job to a worker, as the handler sees it. */
+export interface Delivery {
+  jobId: string
+  /** 0 on the first attempt, then one more per retry (or per worker that died holding it). */
+  retryCount: number
+  retryLimit: number
+  /** Aborted when pg-boss takes the job back (its lease lapsed) or the worker stops. */
+  signal: AbortSignal
+}
+
+/** How a worker runs jobs. */
+export interface WorkOptions {
+  /** Jobs this process runs at once. */
+  concurrency: number
+  /** Jobs one user has running at once, on every worker together. */
+  userConcurrency: number
+}
+
+/**
+ * The generation queue over pg-boss. `start()` is idempotent and lazy callers share it, so a
+ * process that never generates never creates pg-boss's schema.
+ */
+export class GenerationQueue {
+  readonly #boss: PgBoss
+  readonly #settings: QueueSettings
+  #started: Promise<void> | undefined
+
+  constructor(db: Kysely<DB>, settings: QueueSettings, logger: Logger) {
+    const connection = databaseConnection(db)
+    const common = {
+      useListenNotify: true,
+      superviseIntervalSeconds: settings.monitorSeconds,
+      monitorIntervalSeconds: settings.monitorSeconds,
+      // No instance registry (a row per process, refreshed every 30 s): nothing here reads it.
+      registerInstance: false,
+    }
+    this.#boss =
+      connection.kind === 'pglite'
+        ? new PgBoss({ ...common, db: fromPglite(connection.pglite), backend: 'pglite' })
+        : new PgBoss({
+            ...common,
+            connectionString: connection.url,
+            max: 4,
+            application_name: 'reelgraph-jobs',
+          })
+    this.#settings = settings
+    this.#boss.on('error', (err) => logger.error({ err }, 'job queue error'))
+    this.#boss.on('warning', (warning) => logger.warn({ warning }, 'job queue warning'))
+  }
+
+  /** Starts pg-boss (creating or migrating its schema) and the two queues; once. */
+  start(): Promise<void> {
+    this.#started ??= (async () => {
+      await this.#boss.start()
+      const { retryLimit, retryDelaySeconds, heartbeatSeconds } = this.#settings
+      for (const [name, options] of [
+        [GENERATION_DEAD_QUEUE, { retryLimit: 5, retryDelay: 5, retryBackoff: true }],
+        [
+          GENERATION_QUEUE,
+          {
+            retryLimit,
+            retryDelay: retryDelaySeconds,
+            retryBackoff: true,
+            retryDelayMax: JOB_RETRY_DELAY_MAX_SECONDS,
+            heartbeatSeconds,
+            deadLetter: GENERATION_DEAD_QUEUE,
+          },
+        ],
+      ] as const) {
+        const queue = {
+          ...options,
+          notify: true,
+          deleteAfterSeconds: JOB_QUEUE_RETENTION_SECONDS,
+        }
+        if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, queue)
+        else await this.#boss.createQueue(name, queue)
+      }
+    })()
+    return this.#started
+  }
+
+  /**
+   * Enqueues job `jobId` inside `trx` (it exists once `trx` commits), grouped by user for
+   * the per-user concurrency, to be taken back after `expireInSeconds` active.
+   */
+  async enqueue(
+    trx: Transaction<DB>,
+    job: { jobId: string; userId: number; expireInSeconds: number },
+  ): Promise<void> {
+    await this.start()
+    await this.#boss.send(GENERATION_QUEUE, { jobId: job.jobId } satisfies QueuedGeneration, {
+      id: job.jobId,
+      group: { id: String(job.userId) },
+      expireInSeconds: job.expireInSeconds,
+      db: fromKysely(trx),
+    })
+  }
+
+  /** Takes a queued (not yet started) job off the queue; nothing happens to a running one. */
+  async dequeue(jobId: string): Promise<void> {
+    await this.start()
+    await this.#boss.cancel(GENERATION_QUEUE, jobId)
+  }
+
+  /**
+   * Runs `handler` for each job, `concurrency` at once here and `userConcurrency` per user
+   * everywhere. A handler that throws has its job retried with backoff until the retry limit,
+   * then the job moves to the dead-letter queue.
+   */
+  async work(options: WorkOptions, handler: (delivery: Delivery) => Promise<void>): Promise<void> {
+    await this.start()
+    // One pg-boss worker per slot, each told to fetch again as soon as its job is done: a
+    // pg-boss worker otherwise waits out its polling interval after every job, which caps a
+    // process at `concurrency` jobs per 0.5 s however long the queue is.
+    for (let slot = 0; slot < options.concurrency; slot++) {
+      const self: { id?: string } = {}
+      self.id = await this.#boss.work(
+        GENERATION_QUEUE,
+        {
+          localConcurrency: 1,
+          groupConcurrency: options.userConcurrency,
+          includeMetadata: true,
+          pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+          notifyPollingIntervalSeconds: JOB_NOTIFY_POLLING_INTERVAL_SECONDS,
+        },
+        async ([job]: JobWithMetadata<QueuedGeneration>[]) => {
+          try {
+            if (job) await handler(deliveryOf(job, job.retryLimit))
+          } finally {
+            if (self.id) this.#boss.notifyWorker(self.id)
+          }
+        },
+      )
+    }
+  }
+
+  /** Runs `handler` for each job that failed for good behind our back (see GENERATION_DEAD_QUEUE). */
+  async workDead(handler: (jobId: string) => Promise<void>): Promise<void> {
+    await this.start()
+    await this.#boss.work<QueuedGeneration>(
+      GENERATION_DEAD_QUEUE,
+      {
+        pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+        notifyPollingIntervalSeconds: JOB_NOTIFY_POLLING_INTERVAL_SECONDS,
+      },
+      async ([job]) => {
+        if (job) await handler(job.data.jobId)
+      },
+    )
+  }
+
+  /**
+   * Stops working: no new job is taken; running handlers get `graceMs` to finish, then
+   * their jobs are left to the lease (another worker runs them).
+   */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (!this.#started) return
+    await this.#started.catch(() => {})
+    await this.#boss.stop({ graceful: true, timeout: graceMs, close: true })
+  }
+}
+
+function deliveryOf(job: Job<QueuedGeneration>, retryLimit: number): Delivery {
+  return {
+    jobId: job.data.jobId,
+    retryCount: job.retryCount,
+    retryLimit,
+    signal: job.signal,
+  }
+}

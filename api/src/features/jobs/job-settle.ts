@@ -1,0 +1,159 @@
+import type { DB, GenerationJobStatus } from '@reelgraph/db'
+import { type JobKind } from '@reelgraph/shared'
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { AppDeps } from '../../app-env.ts'
+import { refundSpendIn } from '../credits/credit-ledger.ts'
+import { showJobState, writeResult } from './job-document.ts'
+import { type JobRow, OPEN_JOB_STATUSES } from './job-store.ts'
+
+/**
+ * The two ways a job ends without a result (issue 12): it fails (refunded), or it is
+ * cancelled (refunded unless the provider was already paid). Each is one transaction on the
+ * locked job row, with the refund in it, so a job is refunded at most once and never both
+ * failed and cancelled.
+ */
+
+type Deps = Pick<AppDeps, 'db' | 'documents' | 'logger' | 'jobs'>
+
+/** Why a job failed: the api error code it answers with, and words a person can act on. */
+export interface Failure {
+  code: 'PROVIDER_ERROR' | 'PROVIDER_TIMEOUT' | 'INTERNAL' | 'FORBIDDEN' | 'NOT_FOUND'
+  reason: string
+}
+
+const ACTION_NAMES: Record<JobKind, string> = {
+  script: 'Script generation',
+  scenes: 'Scene generation',
+  image: 'Image generation',
+}
+
+/** A provider's reason without its closing "Please try again." (the job's message adds it). */
+export function reasonOnly(message: string): string {
+  return message.replace(/\s*Please try again( later)?\.$/, '')
+}
+
+/** "Your 1 credit was refunded." / "Your 2 credits were refunded." */
+function refundedWords(n: number): string {
+  return n === 1 ? 'Your 1 credit was refunded.' : `Your ${n} credits were refunded.`
+}
+
+/** Locks the job's row; undefined when it is gone. */
+async function lockJob(trx: Transaction<DB>, id: string): Promise<JobRow | undefined> {
+  return trx
+    .selectFrom('generation_jobs')
+    .selectAll()
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst()
+}
+
+/** Gives the job's charge back (once: the ledger keys the refund by the charge). */
+async function refund(trx: Transaction<DB>, row: JobRow, why: string): Promise<number> {
+  if (row.spend_transaction_id === null) return 0
+  await refundSpendIn(trx, row.spend_transaction_id, `${ACTION_NAMES[row.kind]} ${why}`)
+  return row.cost
+}
+
+async function settle(
+  db: Kysely<DB>,
+  id: string,
+  decide: (
+    trx: Transaction<DB>,
+    row: JobRow,
+  ) => Promise<{
+    status: GenerationJobStatus
+    message: string
+    refunded: number
+    error_code?: string
+  } | null>,
+): Promise<JobRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await lockJob(trx, id)
+    if (!row || !OPEN_JOB_STATUSES.includes(row.status)) return undefined
+    const change = await decide(trx, row)
+    if (!change) return undefined
+    return trx
+      .updateTable('generation_jobs')
+      .set({ ...change, stage: null, progress: null, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  })
+}
+
+/**
+ * Fails an open job for good: refunds its charge and records `failure` (the reason, then what
+ * was refunded), tells this process's waiters, and shows it on the node.
+ * @returns the failed row, or undefined when the job had already ended.
+ */
+export async function failJob(
+  deps: Deps,
+  id: string,
+  failure: Failure,
+): Promise<JobRow | undefined> {
+  const failed = await settle(deps.db, id, async (trx, row) => {
+    const refunded = await refund(trx, row, 'failed')
+    const back = refunded > 0 ? ` ${refundedWords(refunded)}` : ''
+    return {
+      status: 'failed',
+      message: `${reasonOnly(failure.reason)}${back} Please try again.`,
+      refunded,
+      error_code: failure.code,
+    }
+  })
+  if (failed) {
+    deps.jobs.signals.finished(id)
+    await showJobState(deps, failed)
+  }
+  return failed
+}
+
+/**
+ * Cancels an open job: refunds its charge unless the provider was already paid (then says so
+ * in its message), stops its running provider call (at once in this process, within
+ * JOB_POLL_MS elsewhere), takes it off the queue if it had not started, and shows it on the node.
+ * @returns the cancelled row, or undefined when the job had already ended.
+ */
+export async function cancelOpenJob(deps: Deps, id: string): Promise<JobRow | undefined> {
+  const cancelled = await settle(deps.db, id, async (trx, row) => {
+    if (row.provider_paid) {
+      return {
+        status: 'cancelled',
+        message:
+          'Cancelled. The AI provider had already delivered (and been paid for) this result, so no credits were refunded.',
+        refunded: 0,
+      }
+    }
+    const refunded = await refund(trx, row, 'cancelled')
+    return {
+      status: 'cancelled',
+      message: refunded > 0 ? `Cancelled. ${refundedWords(refunded)}` : 'Cancelled.',
+      refunded,
+    }
+  })
+  if (cancelled) {
+    deps.jobs.signals.cancelled(id)
+    deps.jobs.signals.finished(id)
+    await deps.jobs.queue.dequeue(id).catch((err: unknown) => {
+      deps.logger.warn({ err, jobId: id }, 'a cancelled job could not be taken off the queue')
+    })
+    await showJobState(deps, cancelled)
+  }
+  return cancelled
+}
+
+/**
+ * A job the queue gave up on behind the worker's back (its worker died on the last attempt,
+ * or it ran past its expiry): fails and refunds it if it is still open; writes its result if
+ * it succeeded but the result never reached the document.
+ */
+export async function settleDeadJob(deps: Deps, row: JobRow): Promise<void> {
+  if (row.status === 'succeeded') {
+    if (!row.result_written) await writeResult(deps, row)
+    return
+  }
+  await failJob(deps, row.id, {
+    code: 'INTERNAL',
+    reason: 'The generation stopped before it could finish (the worker running it was lost).',
+  })
+}

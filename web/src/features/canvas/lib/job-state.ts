@@ -1,0 +1,167 @@
+import {
+  type GenerationAction,
+  isJobFinished,
+  JOB_DATA_KEYS,
+  JOB_STATUSES,
+  type JobStatus,
+  type NodeData,
+} from '@reelgraph/shared'
+
+/**
+ * A generation's job as the canvas shows it (issue 12), read from the flat job fields the
+ * server writes onto the generator node's data (shared `JOB_DATA_KEYS`): every member sees
+ * the same state live, and it survives reloads. Pure functions, no React.
+ */
+
+/** The job fields a generator node's flow data carries, named as in the doc. */
+export interface JobFields {
+  jobId?: string
+  jobStatus?: JobStatus
+  jobProgress?: number
+  jobStage?: string
+  jobMessage?: string
+  jobRefunded?: number
+  jobUpdatedAt?: string
+}
+
+/** A node's job, normalized. */
+export interface JobState {
+  id: string
+  status: JobStatus
+  /** 0-100, whole; null when the provider reports none (an indeterminate bar). */
+  progress: number | null
+  /** What is happening ("Writing the script"); '' when the server said nothing. */
+  stage: string
+  /** Why it failed or was cancelled; '' when the server said nothing. */
+  message: string
+  /** Credits given back, 0 or more. */
+  refunded: number
+  /** ISO time of the last change, when known. */
+  updatedAt: string | null
+}
+
+const JOB_KEY_SET: ReadonlySet<string> = new Set(Object.values(JOB_DATA_KEYS))
+
+function isJobStatus(value: unknown): value is JobStatus {
+  return typeof value === 'string' && (JOB_STATUSES as readonly string[]).includes(value)
+}
+
+function finiteNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined
+  if (typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value)
+    return Number.isFinite(n) ? n : undefined
+  }
+  return undefined
+}
+
+/**
+ * The job fields of a node's stored data (values of the wrong kind are left out), for the
+ * flow data of a generator node. Only keys that are there appear, so a node without a job
+ * has none.
+ */
+export function readJobFields(data: Readonly<Record<string, unknown>>): JobFields {
+  const out: JobFields = {}
+  const id = data[JOB_DATA_KEYS.id]
+  if (typeof id === 'string' && id !== '') out.jobId = id
+  const status = data[JOB_DATA_KEYS.status]
+  if (isJobStatus(status)) out.jobStatus = status
+  const progress = finiteNumber(data[JOB_DATA_KEYS.progress])
+  if (progress !== undefined) out.jobProgress = progress
+  const stage = data[JOB_DATA_KEYS.stage]
+  if (typeof stage === 'string') out.jobStage = stage
+  const message = data[JOB_DATA_KEYS.message]
+  if (typeof message === 'string') out.jobMessage = message
+  const refunded = finiteNumber(data[JOB_DATA_KEYS.refunded])
+  if (refunded !== undefined) out.jobRefunded = refunded
+  const updatedAt = data[JOB_DATA_KEYS.updatedAt]
+  if (typeof updatedAt === 'string' && updatedAt !== '') out.jobUpdatedAt = updatedAt
+  return out
+}
+
+/**
+ * A node's data without the job fields: what a pasted copy starts with (the job belongs to
+ * the node that started it; a copy showing it would offer to cancel someone else's job).
+ */
+export function withoutJobFields(data: Readonly<NodeData>): NodeData {
+  const out: NodeData = {}
+  for (const [key, value] of Object.entries(data)) if (!JOB_KEY_SET.has(key)) out[key] = value
+  return out
+}
+
+/** The node's job, or null when it has none (no id or no known status). */
+export function jobStateOf(fields: Readonly<JobFields>): JobState | null {
+  if (!fields.jobId || !fields.jobStatus) return null
+  const progress =
+    fields.jobProgress === undefined
+      ? null
+      : Math.min(100, Math.max(0, Math.round(fields.jobProgress)))
+  return {
+    id: fields.jobId,
+    status: fields.jobStatus,
+    progress,
+    stage: fields.jobStage?.trim() ?? '',
+    message: fields.jobMessage?.trim() ?? '',
+    refunded: Math.max(0, Math.round(fields.jobRefunded ?? 0)),
+    updatedAt: fields.jobUpdatedAt ?? null,
+  }
+}
+
+/** True while the job is queued or running: the Generate button is busy, Cancel is offered. */
+export function isJobActive(job: JobState | null): boolean {
+  return job !== null && !isJobFinished(job.status)
+}
+
+const ACTION_WORD: Record<GenerationAction, string> = {
+  script: 'script',
+  scenes: 'scenes',
+  image: 'image',
+}
+
+/**
+ * The spec §8 alert of a failed job, as a call that failed with it would show it: "Failed to
+ * generate image: <the job's message, or Unknown error>" (the toast of a job followed after
+ * its 202).
+ */
+export function jobFailureAlert(action: GenerationAction, job: JobState): string {
+  return `Failed to generate ${ACTION_WORD[action]}: ${job.message || 'Unknown error'}`
+}
+
+/** The server's own refund sentence ("Your 2 credits were refunded."), said by the refund line. */
+const REFUND_SENTENCE = /\s*Your \d+ credits? (?:was|were) refunded\./g
+
+/**
+ * What the node says about its job, and what is announced (politely) when it changes:
+ * "Queued"; the stage while running ("Generating..." when the server names none); the spec
+ * §8 alert when it failed ("Failed to generate image: <message or Unknown error>", without
+ * the refund sentence: {@link refundText} says it); "Cancelled", or the server's words when
+ * nothing was refunded (they say why); and "Done" when it succeeded (announced only: the node
+ * looks as usual).
+ */
+export function jobStatusText(action: GenerationAction, job: JobState): string {
+  switch (job.status) {
+    case 'queued':
+      return 'Queued'
+    case 'running':
+      return job.stage || 'Generating...'
+    case 'succeeded':
+      return 'Done'
+    case 'failed': {
+      const reason = job.message.replace(REFUND_SENTENCE, '').trim()
+      return `Failed to generate ${ACTION_WORD[action]}: ${reason || 'Unknown error'}`
+    }
+    case 'cancelled':
+      return job.refunded > 0 || !job.message ? 'Cancelled' : job.message
+  }
+}
+
+/** "Refunded 2 credits" ("1 credit"); null when nothing was given back. */
+export function refundText(refunded: number): string | null {
+  if (refunded <= 0) return null
+  return `Refunded ${refunded} ${refunded === 1 ? 'credit' : 'credits'}`
+}
+
+/** The progress bar's spoken value: "40%", or "In progress" when the amount is unknown. */
+export function progressValueText(progress: number | null): string {
+  return progress === null ? 'In progress' : `${progress}%`
+}
