@@ -8,6 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '@reelgraph/api/features/generation/providers/testing/http-server'
+import { chatCompletion } from '@reelgraph/api/features/generation/providers/testing/openai-answers'
 import { addUser } from '@reelgraph/api/testing/members'
 import { createTestApp, type TestApp } from '@reelgraph/api/testing/test-app'
 import { createGraphNode, docToGraph, JOB_DATA_KEYS } from '@reelgraph/shared'
@@ -28,22 +29,6 @@ const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
 /** This run's Redis channels: other tests and processes on the same Redis stay apart. */
 const REDIS_PREFIX = `reelgraph-jobs-${process.pid}-${Date.now()}`
 const SCRIPT = { style: 'Casual', tone: 'Enthusiastic', format: 'Tutorial', topic: 'Tide pools' }
-
-const completion = (content: string) => ({
-  id: 'chatcmpl-test',
-  object: 'chat.completion',
-  created: 1_700_000_000,
-  model: 'test-chat',
-  choices: [
-    {
-      index: 0,
-      message: { role: 'assistant', content, refusal: null },
-      finish_reason: 'stop',
-      logprobs: null,
-    },
-  ],
-  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-})
 
 async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
   const deadline = Date.now() + ms
@@ -122,7 +107,7 @@ describe.skipIf(!postgres || !redisUrl)(
       server.handle((_, res) => {
         calls++
         if (calls === 1) return never(_, res)
-        json(res, 200, completion('The script, written by the second worker.'))
+        json(res, 200, chatCompletion('The script, written by the second worker.'))
       })
 
       // A member's open document on this process's sync server: the worker processes' writes

@@ -20,6 +20,7 @@ import {
   type TestServer,
 } from '../generation/providers/testing/http-server.ts'
 import { solidPng } from '../generation/providers/testing/images.ts'
+import { chatCompletion } from '../generation/providers/testing/openai-answers.ts'
 
 /**
  * Generation as durable jobs (issue 12), end to end through the api on each database: the
@@ -301,23 +302,6 @@ describe.each(testDatabaseKinds())(
     let t: TestApp
     let server: TestServer
 
-    /** An OpenAI chat completion whose message is `content`. */
-    const completion = (content: string) => ({
-      id: 'chatcmpl-test',
-      object: 'chat.completion',
-      created: 1_700_000_000,
-      model: 'test-chat',
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content, refusal: null },
-          finish_reason: 'stop',
-          logprobs: null,
-        },
-      ],
-      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-    })
-
     beforeAll(async () => {
       server = await startTestServer()
       t = await createTestApp(kind, undefined, {
@@ -342,7 +326,7 @@ describe.each(testDatabaseKinds())(
       server.handle((_, res) => {
         const status = answers.shift()
         if (status) json(res, status, { error: { message: 'busy', type: 'server_error' } })
-        else json(res, 200, completion('A script about tide pools.'))
+        else json(res, 200, chatCompletion('A script about tide pools.'))
       })
       const res = await t.request('POST', '/api/ai/generate-script', {
         body: SCRIPT,

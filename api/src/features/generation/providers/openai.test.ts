@@ -14,6 +14,7 @@ import {
   type TestServer,
 } from './testing/http-server.ts'
 import { describeImage, solidPng } from './testing/images.ts'
+import { chatCompletion } from './testing/openai-answers.ts'
 import { rejection } from './testing/rejection.ts'
 
 /** Short enough to keep the suite quick, long enough for a local answer. */
@@ -40,25 +41,6 @@ beforeEach(() => {
 
 const signal = () => new AbortController().signal
 
-/** An OpenAI chat completion whose message is `content`. */
-function completion(content: string) {
-  return {
-    id: 'chatcmpl-test',
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'test-chat',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content, refusal: null },
-        finish_reason: 'stop',
-        logprobs: null,
-      },
-    ],
-    usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
-  }
-}
-
 /** Answers chat completions from a list, one per call. */
 function chatAnswers(...contents: string[]) {
   let call = 0
@@ -67,7 +49,7 @@ function chatAnswers(...contents: string[]) {
       json(res, 404, { error: { message: 'not found' } })
       return
     }
-    json(res, 200, completion(contents[Math.min(call++, contents.length - 1)]!))
+    json(res, 200, chatCompletion(contents[Math.min(call++, contents.length - 1)]!))
   })
 }
 
