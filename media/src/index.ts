@@ -1,4 +1,4 @@
 /**
  * Narration, subtitles and video rendering (issue 13). See `media/CONTEXT.md`.
  */
-export {}
+export * from './render/index.ts'

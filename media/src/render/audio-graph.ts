@@ -1,0 +1,197 @@
+import {
+  AUDIO_BITRATE_BPS,
+  AUDIO_SAMPLE_RATE_HZ,
+  DUCKING,
+  LOUDNESS_RANGE_TARGET_LU,
+  LOUDNESS_TARGET_LUFS,
+  MUSIC_GAIN_DB,
+  NARRATION_LEAD_IN_MS,
+  TRUE_PEAK_CEILING_DBTP,
+} from './config.ts'
+import type { Timeline } from './timeline.ts'
+
+/** Inputs of the audio mix: per scene its narration WAV path or `null`, and the music loop. */
+export interface AudioMixInput {
+  timeline: Timeline
+  narrationPaths: readonly (string | null)[]
+  /** A loop (WAV) repeated under the whole video, ducked under the voice; `null` for none. */
+  musicPath: string | null
+}
+
+/** loudnorm's first-pass measurement (its `print_format=json` output). */
+export interface LoudnessMeasurement {
+  input_i: string
+  input_tp: string
+  input_lra: string
+  input_thresh: string
+  target_offset: string
+}
+
+/** Sample at which a frame starts, rounded once per boundary so slots never drift. */
+const frameSample = (frame: number, fps: number) => Math.round((frame * AUDIO_SAMPLE_RATE_HZ) / fps)
+
+const LOUDNORM_TARGET = `I=${LOUDNESS_TARGET_LUFS}:TP=${TRUE_PEAK_CEILING_DBTP}:LRA=${LOUDNESS_RANGE_TARGET_LU}`
+
+/**
+ * The mix's filter graph (pure), ending at `[mix]` (48 kHz stereo float): the voice track
+ * is each scene's slot (from its start to the next scene's start) holding its narration
+ * `NARRATION_LEAD_IN_MS` in, concatenated sample-exactly; the music loop, if any, is cut to
+ * the video's length, lowered by `MUSIC_GAIN_DB` and ducked under the voice with
+ * `sidechaincompress`, then mixed with it. Inputs are the narrations in scene order, then
+ * the music.
+ */
+export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; graph: string } {
+  const { timeline, narrationPaths, musicPath } = input
+  const { fps, scenes } = timeline
+  const inputs: string[] = []
+  const chains: string[] = []
+  scenes.forEach((scene, i) => {
+    const slotEnd = i + 1 < scenes.length ? scenes[i + 1]!.startFrame : timeline.totalFrames
+    const samples = frameSample(slotEnd, fps) - frameSample(scene.startFrame, fps)
+    const path = narrationPaths[i] ?? null
+    if (path === null) {
+      chains.push(
+        `anullsrc=r=${AUDIO_SAMPLE_RATE_HZ}:cl=mono,atrim=end_sample=${samples}[slot${i}]`,
+      )
+    } else {
+      chains.push(
+        `[${inputs.length}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +
+          `aformat=sample_fmts=fltp:channel_layouts=mono,adelay=${NARRATION_LEAD_IN_MS},` +
+          `apad,atrim=end_sample=${samples}[slot${i}]`,
+      )
+      inputs.push('-i', path)
+    }
+  })
+  chains.push(
+    `${scenes.map((_, i) => `[slot${i}]`).join('')}concat=n=${scenes.length}:v=0:a=1[voice]`,
+  )
+  const total = frameSample(timeline.totalFrames, fps)
+  if (musicPath === null) {
+    chains.push(`[voice]pan=stereo|c0=c0|c1=c0[mix]`)
+  } else {
+    const music = inputs.length / 2
+    inputs.push('-stream_loop', '-1', '-i', musicPath)
+    chains.push(
+      `[voice]asplit=2[voicemix][voicekey]`,
+      `[${music}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +
+        `aformat=sample_fmts=fltp:channel_layouts=stereo,atrim=end_sample=${total},` +
+        `volume=${MUSIC_GAIN_DB}dB[bed]`,
+      `[bed][voicekey]sidechaincompress=threshold=${DUCKING.threshold}:ratio=${DUCKING.ratio}` +
+        `:attack=${DUCKING.attackMs}:release=${DUCKING.releaseMs}[ducked]`,
+      `[voicemix]pan=stereo|c0=c0|c1=c0[voicestereo]`,
+      // amix halves both inputs; loudness normalization comes after, so the level is moot.
+      `[voicestereo][ducked]amix=inputs=2:duration=first:dropout_transition=0[mix]`,
+    )
+  }
+  return { inputs, graph: chains.join(';') }
+}
+
+/**
+ * Pass 1 of the loudness normalization (pure): mixes the audio once into `mixPath` (32-bit
+ * float WAV, 48 kHz stereo) and, from the same mix, measures it with `loudnorm`
+ * (EBU R128), which prints its JSON measurement on stderr at `info` level.
+ */
+export function buildMixPassArgs(input: AudioMixInput, mixPath: string): string[] {
+  const { inputs, graph } = buildAudioMixGraph(input)
+  return [
+    ...inputs,
+    '-filter_complex',
+    `${graph};[mix]asplit=2[mixout][mixmeasure];` +
+      `[mixmeasure]loudnorm=${LOUDNORM_TARGET}:print_format=json[measured]`,
+    '-map',
+    '[mixout]',
+    '-c:a',
+    'pcm_f32le',
+    '-f',
+    'wav',
+    mixPath,
+    '-map',
+    '[measured]',
+    '-f',
+    'null',
+    '-',
+  ]
+}
+
+/**
+ * Reads loudnorm's JSON measurement from ffmpeg's stderr.
+ * @throws Error when stderr holds none.
+ */
+export function parseLoudnessMeasurement(stderr: string): LoudnessMeasurement {
+  const blocks = stderr.match(/\{[^{}]*"input_i"[^{}]*\}/g)
+  if (!blocks) throw new Error('ffmpeg printed no loudnorm measurement')
+  return JSON.parse(blocks.at(-1)!) as LoudnessMeasurement
+}
+
+/** Options of {@link buildFinalMuxArgs}. */
+export interface FinalMuxInput {
+  /** The concat demuxer's list of segments (`ffconcat version 1.0`). */
+  concatListPath: string
+  /** The mix of pass 1. */
+  mixPath: string
+  /** Pass 1's measurement, or `null` for a silent mix (it is then left as it is). */
+  measurement: LoudnessMeasurement | null
+  durationMs: number
+  outputPath: string
+}
+
+/**
+ * Pass 2 (pure): joins the segments by stream copy (concat demuxer) and adds the mix,
+ * gained linearly to `LOUDNESS_TARGET_LUFS` by `loudnorm` with pass 1's measurement, as AAC
+ * at 48 kHz; MP4 with `+faststart` (the index first, so playback starts before the whole
+ * file is downloaded).
+ */
+export function buildFinalMuxArgs(input: FinalMuxInput): string[] {
+  const m = input.measurement
+  const audioFilter = m
+    ? `loudnorm=${LOUDNORM_TARGET}:measured_I=${m.input_i}:measured_TP=${m.input_tp}` +
+      `:measured_LRA=${m.input_lra}:measured_thresh=${m.input_thresh}` +
+      `:offset=${m.target_offset}:linear=true:print_format=none,aresample=${AUDIO_SAMPLE_RATE_HZ}`
+    : 'anull'
+  const toAac = `aformat=sample_fmts=fltp:sample_rates=${AUDIO_SAMPLE_RATE_HZ}:channel_layouts=stereo`
+  return [
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    input.concatListPath,
+    '-i',
+    input.mixPath,
+    '-filter_complex',
+    `[1:a]${audioFilter},${toAac}[a]`,
+    '-map',
+    '0:v',
+    '-map',
+    '[a]',
+    '-c:v',
+    'copy',
+    '-c:a',
+    'aac',
+    '-b:a',
+    String(AUDIO_BITRATE_BPS),
+    '-ar',
+    String(AUDIO_SAMPLE_RATE_HZ),
+    '-t',
+    (input.durationMs / 1000).toFixed(6),
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    input.outputPath,
+  ]
+}
+
+/**
+ * The concat demuxer's list (pure). Each file carries its exact duration, so the demuxer
+ * does not derive the next start from container durations (that drifts by a few ticks per
+ * segment with B-frames).
+ */
+export function buildConcatList(segments: readonly { path: string; durationS: number }[]): string {
+  const quote = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`
+  return [
+    'ffconcat version 1.0',
+    ...segments.flatMap((s) => [`file ${quote(s.path)}`, `duration ${s.durationS.toFixed(6)}`]),
+    '',
+  ].join('\n')
+}
