@@ -274,7 +274,14 @@ export function runFfmpeg(
     let stderr = ''
     let peakRssBytes = 0
     let aborted = false
-    const parse = createProgressParser((block) => onProgress?.(progressFraction(block, options)))
+    const samplePeak = () => {
+      if (child.pid) peakRssBytes = Math.max(peakRssBytes, readPeakRss(child.pid))
+    }
+    const parse = createProgressParser((block) => {
+      // Also read at each report: the last one comes just before exit, after any poll.
+      samplePeak()
+      onProgress?.(progressFraction(block, options))
+    })
     child.stdout.setEncoding('utf8')
     child.stdout.on('data', (chunk: string) => {
       if (options.raw) stdout += chunk
@@ -284,9 +291,7 @@ export function runFfmpeg(
     child.stderr.on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES)
     })
-    const poll = setInterval(() => {
-      if (child.pid) peakRssBytes = Math.max(peakRssBytes, readPeakRss(child.pid))
-    }, RSS_POLL_MS)
+    const poll = setInterval(samplePeak, RSS_POLL_MS)
     const onAbort = () => {
       aborted = true
       child.kill('SIGKILL')
@@ -314,10 +319,6 @@ export function runFfmpeg(
           `ffmpeg exited with ${killedBy ?? code}: ${stderr.trim().split('\n').slice(-5).join(' | ')}`,
         ),
       )
-    })
-    // Also read the peak just before exit is reported, for short runs the poll never saw.
-    child.stdout.once('end', () => {
-      if (child.pid) peakRssBytes = Math.max(peakRssBytes, readPeakRss(child.pid))
     })
   })
 }
