@@ -132,7 +132,7 @@ export interface CharacterAlignment {
 }
 
 /**
- * Word timings (milliseconds) for the words of `text` (`splitWords`) from a character
+ * Word timings (whole milliseconds) for the words of `text` (`splitWords`) from a character
  * alignment of the same text: a word runs from its first character's start to its last
  * character's end, clamped to `[0, totalMs]` and never going backwards. Null when the
  * alignment is not of this text (then the caller estimates).
@@ -164,8 +164,8 @@ export function wordsFromAlignment(
   for (const match of trimmed.matchAll(/\S+/gu)) {
     const first = entryAt[lead + match.index]!
     const last = entryAt[lead + match.index + match[0].length - 1]!
-    const startMs = Math.min(Math.max(starts[first]! * 1000, previousEnd), totalMs)
-    const endMs = Math.min(Math.max(ends[last]! * 1000, startMs), totalMs)
+    const startMs = Math.min(Math.max(Math.round(starts[first]! * 1000), previousEnd), totalMs)
+    const endMs = Math.min(Math.max(Math.round(ends[last]! * 1000), startMs), totalMs)
     timings.push({ text: match[0], startMs, endMs })
     previousEnd = endMs
   }
