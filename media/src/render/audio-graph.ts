@@ -55,7 +55,7 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
       )
     } else {
       chains.push(
-        `[${inputs.length}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +
+        `[${inputs.length / 2}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +
           `aformat=sample_fmts=fltp:channel_layouts=mono,adelay=${NARRATION_LEAD_IN_MS},` +
           `apad,atrim=end_sample=${samples}[slot${i}]`,
       )

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest'
+import {
+  buildAudioMixGraph,
+  buildConcatList,
+  buildFinalMuxArgs,
+  buildMixPassArgs,
+  parseLoudnessMeasurement,
+} from './audio-graph.ts'
+import { planTimeline } from './timeline.ts'
+
+const timeline = planTimeline([{ narrationMs: 2_000 }, {}, { narrationMs: 1_500 }], { fps: 30 })
+
+describe('buildAudioMixGraph', () => {
+  it('numbers inputs in order: narrations present, then the music loop', () => {
+    const { inputs, graph } = buildAudioMixGraph({
+      timeline,
+      narrationPaths: ['/w/n0.wav', null, '/w/n2.wav'],
+      musicPath: '/c/music.wav',
+    })
+    expect(inputs).toEqual([
+      '-i',
+      '/w/n0.wav',
+      '-i',
+      '/w/n2.wav',
+      '-stream_loop',
+      '-1',
+      '-i',
+      '/c/music.wav',
+    ])
+    expect(graph).toContain('[0:a]aresample=48000')
+    expect(graph).toContain('[1:a]aresample=48000')
+    expect(graph).toContain('[2:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo')
+    expect(graph).toContain('anullsrc=r=48000:cl=mono')
+    expect(graph).toContain('[bed][voicekey]sidechaincompress=')
+    expect(graph.endsWith('[mix]')).toBe(true)
+  })
+
+  it('cuts the voice into slots that add up to the video, sample-exactly', () => {
+    const { graph } = buildAudioMixGraph({
+      timeline,
+      narrationPaths: ['/w/n0.wav', null, '/w/n2.wav'],
+      musicPath: null,
+    })
+    const slots = [...graph.matchAll(/end_sample=(\d+)\[slot\d\]/g)].map((m) => Number(m[1]))
+    expect(slots).toHaveLength(3)
+    expect(slots.reduce((a, b) => a + b)).toBe((timeline.totalFrames * 48_000) / 30)
+    expect(slots[0]).toBe(((timeline.scenes[1]!.startFrame - 0) * 48_000) / 30)
+    expect(graph).toContain('adelay=600,')
+    expect(graph).toContain('[voice]pan=stereo|c0=c0|c1=c0[mix]')
+    expect(graph).not.toContain('sidechaincompress')
+  })
+})
+
+describe('loudness passes', () => {
+  it('measures in pass 1 and applies the measurement linearly in pass 2', () => {
+    const pass1 = buildMixPassArgs(
+      { timeline, narrationPaths: ['/a.wav', null, null], musicPath: null },
+      '/w/mix.wav',
+    )
+    expect(pass1.join(' ')).toContain('loudnorm=I=-14:TP=-1.5:LRA=11:print_format=json')
+    expect(pass1).toContain('/w/mix.wav')
+    const stderr = `[Parsed_loudnorm_1 @ 0x1] \n{\n\t"input_i" : "-23.10",\n\t"input_tp" : "-4.20",\n\t"input_lra" : "3.40",\n\t"input_thresh" : "-33.50",\n\t"output_i" : "-14.0",\n\t"target_offset" : "0.30"\n}\n`
+    const measurement = parseLoudnessMeasurement(`noise {not json}\n${stderr}`)
+    expect(measurement.input_i).toBe('-23.10')
+    const pass2 = buildFinalMuxArgs({
+      concatListPath: '/w/list.ffconcat',
+      mixPath: '/w/mix.wav',
+      measurement,
+      durationMs: 9_100,
+      outputPath: '/w/out.mp4',
+    })
+    const graph = pass2[pass2.indexOf('-filter_complex') + 1]!
+    expect(graph).toContain('measured_I=-23.10:measured_TP=-4.20:measured_LRA=3.40')
+    expect(graph).toContain('offset=0.30:linear=true')
+    expect(pass2.join(' ')).toContain('-c:v copy -c:a aac -b:a 192000 -ar 48000 -t 9.100000')
+    expect(pass2.join(' ')).toContain('-movflags +faststart')
+    expect(() => parseLoudnessMeasurement('no json here')).toThrow()
+  })
+
+  it('leaves a silent mix as it is', () => {
+    const args = buildFinalMuxArgs({
+      concatListPath: '/l',
+      mixPath: '/m',
+      measurement: null,
+      durationMs: 2_000,
+      outputPath: '/o.mp4',
+    })
+    expect(args[args.indexOf('-filter_complex') + 1]).toMatch(/^\[1:a\]anull,aformat=/)
+  })
+})
+
+describe('buildConcatList', () => {
+  it('quotes paths and gives each segment its exact duration', () => {
+    expect(
+      buildConcatList([
+        { path: "/c/it's.mp4", durationS: 3.1 },
+        { path: '/c/b.mp4', durationS: 0.5 },
+      ]),
+    ).toBe(
+      "ffconcat version 1.0\nfile '/c/it'\\''s.mp4'\nduration 3.100000\nfile '/c/b.mp4'\nduration 0.500000\n",
+    )
+  })
+})
