@@ -9,6 +9,7 @@ import type { Narration, SpeechProvider, SpeechRequest, SpeechVoice } from './ty
 
 /** The PCM rates ElevenLabs offers (`pcm_<rate>`); 44100 and 48000 need a Pro plan. */
 export const ELEVENLABS_SAMPLE_RATES = [16_000, 22_050, 24_000, 44_100, 48_000] as const
+/** One of `ELEVENLABS_SAMPLE_RATES`, samples per second. */
 export type ElevenLabsSampleRate = (typeof ELEVENLABS_SAMPLE_RATES)[number]
 
 /** Settings of the `elevenlabs` speech provider. */
@@ -28,6 +29,7 @@ export interface ElevenLabsSpeechSettings {
 export const ELEVENLABS_DEFAULT_MODEL = 'eleven_multilingual_v2'
 /** "George", one of the premade voices every ElevenLabs account has. */
 export const ELEVENLABS_DEFAULT_VOICE = 'JBFqnCBsd6RMkjVDRZzb'
+/** 24000 Hz: the highest PCM rate every ElevenLabs plan may ask for. */
 export const ELEVENLABS_DEFAULT_SAMPLE_RATE: ElevenLabsSampleRate = 24_000
 /** Voices listed: ElevenLabs' largest page. */
 const VOICE_PAGE_SIZE = 100

@@ -12,6 +12,7 @@ export interface EspeakMark {
   ms: number
 }
 
+/** What the caller asks the worker: the voice list, or one synthesis. */
 export type EspeakJob =
   | { type: 'voices'; id: number }
   | {
@@ -25,6 +26,7 @@ export type EspeakJob =
       cancel: SharedArrayBuffer
     }
 
+/** The worker's answer to the job with the same `id`; samples are transferred, not copied. */
 export type EspeakReply =
   | { id: number; type: 'voices'; voices: { id: string; name: string; language?: string }[] }
   | { id: number; type: 'audio'; samples: Int16Array; sampleRate: number; marks: EspeakMark[] }

@@ -14,6 +14,7 @@ export const SPEECH_TIMEOUT_MS = 60_000
 /**
  * What chooses and configures the speech provider (the api and the render worker fill it from
  * their env.ts). Only the chosen provider's fields are read.
+ * @see issue 13 item 1
  */
 export interface SpeechSettings {
   /** `builtin` (default), `openai` or `elevenlabs`. */

@@ -6,7 +6,10 @@ import type { WordTiming } from '../subtitles/types.ts'
  * shape: a PCM WAV and the time of each word.
  */
 
-/** Who speaks: shown to the user beside the voice list. */
+/**
+ * Who speaks: shown to the user beside the voice list.
+ * @see issue 13 item 1
+ */
 export interface SpeechProviderInfo {
   /** `builtin` | `openai` | `elevenlabs`. */
   id: SpeechProviderId
@@ -18,9 +21,13 @@ export interface SpeechProviderInfo {
 
 /** The speech providers, as chosen by configuration (`builtin` when none is set). */
 export const SPEECH_PROVIDER_IDS = ['builtin', 'openai', 'elevenlabs'] as const
+/** `builtin` | `openai` | `elevenlabs`. */
 export type SpeechProviderId = (typeof SPEECH_PROVIDER_IDS)[number]
 
-/** One voice a provider offers. */
+/**
+ * One voice a provider offers (`SpeechProvider.listVoices`).
+ * @see issue 13 item 1
+ */
 export interface SpeechVoice {
   /** What `SpeechRequest.voice` takes, e.g. `gmw/en-US`, `alloy`, an ElevenLabs voice id. */
   id: string
@@ -30,7 +37,10 @@ export interface SpeechVoice {
   language?: string | undefined
 }
 
-/** What to say. */
+/**
+ * What to say, and in which voice.
+ * @see issue 13 item 1
+ */
 export interface SpeechRequest {
   /**
    * The narration, plain text, at most `SPEECH_TEXT_MAX_CHARS` characters. Blank text gives
@@ -71,7 +81,10 @@ export interface Narration {
   timing: 'provider' | 'estimated'
 }
 
-/** Speaks text. */
+/**
+ * Speaks text: one per configuration, made by `createSpeechProvider`.
+ * @see issue 13 item 1
+ */
 export interface SpeechProvider {
   readonly info: SpeechProviderInfo
   /** The voice used when a request names none. */

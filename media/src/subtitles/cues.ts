@@ -15,6 +15,7 @@ export const SUBTITLE_PAUSE_SPLIT_MS = 400
 /**
  * How `cuesFromWords` lays out cues. Every field is optional; the defaults are the
  * `SUBTITLE_*` constants. Times in milliseconds, lengths in characters (Unicode code points).
+ * @see issue 13 item 2
  */
 export interface CueOptions {
   /** Longest line, default 42. A single word longer than this gets a line of its own. */
