@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { splitWords } from '../subtitles/words.ts'
 import {
@@ -161,6 +162,20 @@ describe('builtin speech provider (eSpeak NG in WebAssembly)', () => {
     ).rejects.toMatchObject({ name: 'SpeechError', kind: 'timeout' })
   })
 
+  it('fails waiting jobs as unavailable when the engine is stopped', async () => {
+    const waiting = provider.synthesize({ text: 'The sea rises. '.repeat(200) }, signal()).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await stopEspeak()
+    expect(await waiting).toMatchObject({
+      name: 'SpeechError',
+      kind: 'unavailable',
+      retryable: false,
+    })
+  })
+
   it('starts a new engine after the old one stopped', async () => {
     await stopEspeak()
     const result = await provider.synthesize({ text: 'Again.' }, signal())
@@ -228,5 +243,34 @@ describe('wordTimingsFromMarks', () => {
       { text: 'a', startMs: 0, endMs: 500 },
       { text: 'b', startMs: 500, endMs: 1_000 },
     ])
+  })
+})
+
+describe('wordTimingsFromMarks (property)', () => {
+  it('times every word once, in order, never backwards, within the duration', () => {
+    const mark = fc.record({
+      type: fc.constantFrom('word' as const, 'word' as const, 'pause' as const, 'end' as const),
+      position: fc.integer({ min: 0, max: 120 }),
+      ms: fc.integer({ min: -100, max: 12_000 }),
+    })
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-z&<>.,]{1,8}$/), { minLength: 1, maxLength: 20 }),
+        fc.array(mark, { maxLength: 60 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        (words, marks, totalMs) => {
+          const { spans } = espeakInput(words)
+          const timings = wordTimingsFromMarks(words, spans, marks, totalMs)
+          expect(timings.map((w) => w.text)).toEqual(words)
+          let previousEnd = 0
+          for (const word of timings) {
+            expect(word.startMs).toBeGreaterThanOrEqual(previousEnd)
+            expect(word.endMs).toBeGreaterThanOrEqual(word.startMs)
+            expect(word.endMs).toBeLessThanOrEqual(totalMs)
+            previousEnd = word.endMs
+          }
+        },
+      ),
+    )
   })
 })

@@ -57,10 +57,14 @@ function fail(failed: Worker, cause: unknown) {
   pending.clear()
   for (const job of jobs) {
     job.reject(
-      new SpeechError('unavailable', `${LABEL} could not start. Please try another voice.`, {
-        retryable: false,
-        cause,
-      }),
+      new SpeechError(
+        'unavailable',
+        `${LABEL} is not available (its engine stopped or could not start).`,
+        {
+          retryable: false,
+          cause,
+        },
+      ),
     )
   }
 }
