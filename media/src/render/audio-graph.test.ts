@@ -52,16 +52,32 @@ describe('buildAudioMixGraph', () => {
 })
 
 describe('loudness passes', () => {
-  it('measures in pass 1 and applies the measurement linearly in pass 2', () => {
+  it('measures in pass 1 (EBU R128 meter) and applies the measurement linearly in pass 2', () => {
     const pass1 = buildMixPassArgs(
       { timeline, narrationPaths: ['/a.wav', null, null], musicPath: null },
       '/w/mix.wav',
     )
-    expect(pass1.join(' ')).toContain('loudnorm=I=-14:TP=-1.5:LRA=11:print_format=json')
+    expect(pass1.join(' ')).toContain('[mixmeasure]ebur128=peak=true[measured]')
     expect(pass1).toContain('/w/mix.wav')
-    const stderr = `[Parsed_loudnorm_1 @ 0x1] \n{\n\t"input_i" : "-23.10",\n\t"input_tp" : "-4.20",\n\t"input_lra" : "3.40",\n\t"input_thresh" : "-33.50",\n\t"output_i" : "-14.0",\n\t"target_offset" : "0.30"\n}\n`
-    const measurement = parseLoudnessMeasurement(`noise {not json}\n${stderr}`)
-    expect(measurement.input_i).toBe('-23.10')
+    const stderr = [
+      '[Parsed_ebur128_0 @ 0x1] t: 9.1 TARGET:-23 LUFS M: -17.4 S: -16.3 I: -14.0 LUFS LRA: 4.4 LU',
+      '[Parsed_ebur128_0 @ 0x1] Summary:',
+      '',
+      '  Integrated loudness:',
+      '    I:         -23.1 LUFS',
+      '    Threshold: -33.5 LUFS',
+      '',
+      '  Loudness range:',
+      '    LRA:         3.4 LU',
+      '    Threshold: -43.0 LUFS',
+      '    LRA low:   -25.0 LUFS',
+      '    LRA high:  -21.6 LUFS',
+      '',
+      '  True peak:',
+      '    Peak:       -4.2 dBFS',
+    ].join('\n')
+    const measurement = parseLoudnessMeasurement(stderr)
+    expect(measurement).toEqual({ integrated: -23.1, threshold: -33.5, range: 3.4, truePeak: -4.2 })
     const pass2 = buildFinalMuxArgs({
       concatListPath: '/w/list.ffconcat',
       mixPath: '/w/mix.wav',
@@ -70,11 +86,11 @@ describe('loudness passes', () => {
       outputPath: '/w/out.mp4',
     })
     const graph = pass2[pass2.indexOf('-filter_complex') + 1]!
-    expect(graph).toContain('measured_I=-23.10:measured_TP=-4.20:measured_LRA=3.40')
-    expect(graph).toContain('offset=0.30:linear=true')
+    expect(graph).toContain('loudnorm=I=-14:TP=-1.5:LRA=11:measured_I=-23.1:measured_TP=-4.2')
+    expect(graph).toContain('measured_LRA=3.4:measured_thresh=-33.5:offset=0:linear=true')
     expect(pass2.join(' ')).toContain('-c:v copy -c:a aac -b:a 192000 -ar 48000 -t 9.100000')
     expect(pass2.join(' ')).toContain('-movflags +faststart')
-    expect(() => parseLoudnessMeasurement('no json here')).toThrow()
+    expect(() => parseLoudnessMeasurement('no summary here')).toThrow()
   })
 
   it('leaves a silent mix as it is', () => {

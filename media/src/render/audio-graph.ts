@@ -18,13 +18,16 @@ export interface AudioMixInput {
   musicPath: string | null
 }
 
-/** loudnorm's first-pass measurement (its `print_format=json` output). */
+/** The EBU R128 measurement of pass 1 (ffmpeg's `ebur128` meter), in LUFS, LU and dBTP. */
 export interface LoudnessMeasurement {
-  input_i: string
-  input_tp: string
-  input_lra: string
-  input_thresh: string
-  target_offset: string
+  /** Integrated loudness, LUFS (-70 for silence). */
+  integrated: number
+  /** The integrated measurement's relative gating threshold, LUFS. */
+  threshold: number
+  /** Loudness range, LU. */
+  range: number
+  /** True peak, dBTP (-Infinity for silence). */
+  truePeak: number
 }
 
 /** Sample at which a frame starts, rounded once per boundary so slots never drift. */
@@ -88,16 +91,16 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
 
 /**
  * Pass 1 of the loudness normalization (pure): mixes the audio once into `mixPath` (32-bit
- * float WAV, 48 kHz stereo) and, from the same mix, measures it with `loudnorm`
- * (EBU R128), which prints its JSON measurement on stderr at `info` level.
+ * float WAV, 48 kHz stereo) and, from the same mix, measures it with ffmpeg's EBU R128 meter
+ * (`ebur128=peak=true`), which prints its summary on stderr at `info` level. The meter costs
+ * a sixth of `loudnorm`'s own first pass (no resampling to 192 kHz but for the true peak).
  */
 export function buildMixPassArgs(input: AudioMixInput, mixPath: string): string[] {
   const { inputs, graph } = buildAudioMixGraph(input)
   return [
     ...inputs,
     '-filter_complex',
-    `${graph};[mix]asplit=2[mixout][mixmeasure];` +
-      `[mixmeasure]loudnorm=${LOUDNORM_TARGET}:print_format=json[measured]`,
+    `${graph};[mix]asplit=2[mixout][mixmeasure];[mixmeasure]ebur128=peak=true[measured]`,
     '-map',
     '[mixout]',
     '-c:a',
@@ -114,13 +117,25 @@ export function buildMixPassArgs(input: AudioMixInput, mixPath: string): string[
 }
 
 /**
- * Reads loudnorm's JSON measurement from ffmpeg's stderr.
+ * Reads the `ebur128` summary (the last one) from ffmpeg's stderr.
  * @throws Error when stderr holds none.
  */
 export function parseLoudnessMeasurement(stderr: string): LoudnessMeasurement {
-  const blocks = stderr.match(/\{[^{}]*"input_i"[^{}]*\}/g)
-  if (!blocks) throw new Error('ffmpeg printed no loudnorm measurement')
-  return JSON.parse(blocks.at(-1)!) as LoudnessMeasurement
+  const at = stderr.lastIndexOf('Summary:')
+  if (at < 0) throw new Error('ffmpeg printed no ebur128 summary')
+  const summary = stderr.slice(at)
+  const value = (pattern: RegExp) => {
+    const match = pattern.exec(summary)
+    if (!match) throw new Error(`ebur128 summary without ${String(pattern)}`)
+    return match[1] === '-inf' ? -Infinity : Number(match[1])
+  }
+  const number = '(-?[\\d.]+|-inf)'
+  return {
+    integrated: value(new RegExp(`I:\\s+${number} LUFS`)),
+    threshold: value(new RegExp(`Integrated loudness:[\\s\\S]*?Threshold:\\s+${number} LUFS`)),
+    range: value(new RegExp(`LRA:\\s+${number} LU`)),
+    truePeak: value(new RegExp(`Peak:\\s+${number} dBFS`)),
+  }
 }
 
 /** Options of {@link buildFinalMuxArgs}. */
@@ -143,10 +158,12 @@ export interface FinalMuxInput {
  */
 export function buildFinalMuxArgs(input: FinalMuxInput): string[] {
   const m = input.measurement
+  // loudnorm in linear mode applies one gain from the measurement (a cheap pass); it falls
+  // back to its dynamic mode only if that gain would push the true peak over the ceiling.
   const audioFilter = m
-    ? `loudnorm=${LOUDNORM_TARGET}:measured_I=${m.input_i}:measured_TP=${m.input_tp}` +
-      `:measured_LRA=${m.input_lra}:measured_thresh=${m.input_thresh}` +
-      `:offset=${m.target_offset}:linear=true:print_format=none,aresample=${AUDIO_SAMPLE_RATE_HZ}`
+    ? `loudnorm=${LOUDNORM_TARGET}:measured_I=${m.integrated}:measured_TP=${m.truePeak}` +
+      `:measured_LRA=${m.range}:measured_thresh=${m.threshold}` +
+      `:offset=0:linear=true:print_format=none,aresample=${AUDIO_SAMPLE_RATE_HZ}`
     : 'anull'
   const toAac = `aformat=sample_fmts=fltp:sample_rates=${AUDIO_SAMPLE_RATE_HZ}:channel_layouts=stereo`
   return [

@@ -64,6 +64,7 @@ export function segmentCacheKey(input: SegmentKeyInput): string {
     [
       VIDEO_ENCODER.codec,
       VIDEO_ENCODER.preset,
+      VIDEO_ENCODER.x264Params,
       VIDEO_ENCODER.crf,
       VIDEO_ENCODER.profile,
       VIDEO_ENCODER.pixelFormat,

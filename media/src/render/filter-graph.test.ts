@@ -1,16 +1,23 @@
 import { describe, expect, it } from 'vitest'
-import { VIDEO_PRESETS, type PresetName } from './config.ts'
+import { KEN_BURNS_OVERSAMPLE, VIDEO_PRESETS, type PresetName } from './config.ts'
 import { buildSegmentFilterGraph, type SegmentRenderSpec } from './filter-graph.ts'
 
 const motion = { zoomFrom: 1, zoomTo: 1.1, panFrom: { x: 0.2, y: 0.5 }, panTo: { x: 0.8, y: 0.5 } }
 const presets = Object.keys(VIDEO_PRESETS) as PresetName[]
+
+/** How a raw RGB still is read: twice the frame size (KEN_BURNS_OVERSAMPLE). */
+function rawStill(path: string, name: PresetName): string[] {
+  const { width, height } = VIDEO_PRESETS[name]
+  const size = `${width * KEN_BURNS_OVERSAMPLE}x${height * KEN_BURNS_OVERSAMPLE}`
+  return ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-video_size', size, '-i', path]
+}
 
 function scene(name: PresetName, overlays = 0): SegmentRenderSpec {
   const preset = VIDEO_PRESETS[name]
   return {
     preset,
     frames: 90,
-    parts: [{ stillPath: '/w/still-0.png', motion, sceneFrames: 120, firstSceneFrame: 15 }],
+    parts: [{ stillPath: '/w/still-0.rgb', motion, sceneFrames: 120, firstSceneFrame: 15 }],
     overlays: Array.from({ length: overlays }, (_, i) => ({
       imagePath: `/w/cue-${i}.png`,
       x: 0,
@@ -26,8 +33,8 @@ function transition(name: PresetName): SegmentRenderSpec {
     preset: VIDEO_PRESETS[name],
     frames: 15,
     parts: [
-      { stillPath: '/w/still-0.png', motion, sceneFrames: 120, firstSceneFrame: 105 },
-      { stillPath: '/w/still-1.png', motion, sceneFrames: 80, firstSceneFrame: 0 },
+      { stillPath: '/w/still-0.rgb', motion, sceneFrames: 120, firstSceneFrame: 105 },
+      { stillPath: '/w/still-1.rgb', motion, sceneFrames: 80, firstSceneFrame: 0 },
     ],
     overlays: [],
   }
@@ -40,15 +47,22 @@ describe('buildSegmentFilterGraph', () => {
     it.each([true, false])('renders a scene body (xfade available: %s)', (xfade) => {
       const { filterGraph, args } = buildSegmentFilterGraph(scene(name), { xfade }, '/c/out.mp4')
       expect(filterGraph).toBe(
-        `[0:v]format=yuv420p,zoompan=z='(1+0.1*(on+15)/119)':` +
+        `[0:v]format=rgb24,zoompan=z='(1+0.1*(on+15)/119)':` +
           `x='(iw-iw/zoom)*(0.2+0.6*(on+15)/119)':y='(ih-ih/zoom)*0.5'` +
-          `:d=90:s=${width}x${height}:fps=${fps},setsar=1[base];[base]format=yuv420p[v]`,
+          `:d=90:s=${width}x${height}:fps=${fps},setsar=1,format=yuv420p[base];` +
+          `[base]format=yuv420p[v]`,
       )
-      expect(args.slice(0, 4)).toEqual(['-i', '/w/still-0.png', '-filter_complex', filterGraph])
-      const flag = (name: string) => args[args.indexOf(name) + 1]
+      expect(args.slice(0, 10)).toEqual([
+        ...rawStill('/w/still-0.rgb', name),
+        '-filter_complex',
+        filterGraph,
+      ])
+      const flag = (name: string) => args[args.lastIndexOf(name) + 1]
       expect(flag('-frames:v')).toBe('90')
       expect(flag('-r')).toBe(String(fps))
       expect(flag('-c:v')).toBe('libx264')
+      expect(flag('-preset')).toBe('superfast')
+      expect(flag('-x264-params')).toBe('mbtree=1:rc-lookahead=10')
       expect(flag('-pix_fmt')).toBe('yuv420p')
       expect(args).toContain('-an')
       expect(args.at(-1)).toBe('/c/out.mp4')
@@ -64,7 +78,10 @@ describe('buildSegmentFilterGraph', () => {
       expect(filterGraph).toContain(`zoompan=z='(1+0.1*(on+0)/79)'`)
       expect(filterGraph).toContain('[from][to]xfade=transition=fade:duration=0.5:offset=0[base]')
       expect(filterGraph).not.toContain('overlay')
-      expect(args.slice(0, 4)).toEqual(['-i', '/w/still-0.png', '-i', '/w/still-1.png'])
+      expect(args.slice(0, 16)).toEqual([
+        ...rawStill('/w/still-0.rgb', name),
+        ...rawStill('/w/still-1.rgb', name),
+      ])
     })
 
     it('crossfades by overlaying a fading alpha without xfade (ffmpeg 4.1)', () => {
@@ -94,9 +111,8 @@ describe('buildSegmentFilterGraph', () => {
         `[o0][2:v]overlay=x=0:y=${y}:format=yuv420:enable='between(n,30,59)'[o1]`,
       )
       expect(filterGraph.endsWith('[o1]format=yuv420p[v]')).toBe(true)
-      expect(args.slice(0, 6)).toEqual([
-        '-i',
-        '/w/still-0.png',
+      expect(args.slice(0, 12)).toEqual([
+        ...rawStill('/w/still-0.rgb', name),
         '-i',
         '/w/cue-0.png',
         '-i',

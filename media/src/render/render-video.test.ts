@@ -165,7 +165,7 @@ describe.each(binaries)('renderVideo with $name', ({ path: ffmpegPath, missing }
     async () => {
       const preset = VIDEO_PRESETS['16:9']
       const dir = await mkdtemp(join(root, 'raw-'))
-      const stillPath = join(dir, 'still.png')
+      const stillPath = join(dir, 'still.rgb')
       const cuePath = join(dir, 'cue.png')
       await writeFile(stillPath, await fitStill(images[0]!, preset, 'cover'))
       await writeFile(
@@ -179,8 +179,9 @@ describe.each(binaries)('renderVideo with $name', ({ path: ffmpegPath, missing }
       const band = subtitleBand(preset)
       const part = { stillPath, motion: kenBurnsMotion(1), sceneFrames: 60, firstSceneFrame: 20 }
       const capabilities = await detectCapabilities(ffmpegPath!)
+      // The segment's own inputs and graph, written out as raw frames instead of H.264.
       const raw = async (overlays: boolean) => {
-        const { filterGraph } = buildSegmentFilterGraph(
+        const { args } = buildSegmentFilterGraph(
           {
             preset,
             frames: 3,
@@ -192,15 +193,13 @@ describe.each(binaries)('renderVideo with $name', ({ path: ffmpegPath, missing }
           capabilities,
           '/unused.mp4',
         )
-        const inputs = overlays ? ['-i', stillPath, '-i', cuePath] : ['-i', stillPath]
+        const inputsAndGraph = args.slice(0, args.indexOf('-filter_complex') + 2)
         const { stdout } = await run(
           ffmpegPath!,
           [
             '-v',
             'error',
-            ...inputs,
-            '-filter_complex',
-            filterGraph,
+            ...inputsAndGraph,
             '-map',
             '[v]',
             '-frames:v',

@@ -332,9 +332,9 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     const still = (scene: number) => {
       let made = stills.get(scene)
       if (!made) {
-        made = fitStill(images[scene]!, preset, fits[scene]!).then(async (png) => {
-          const path = join(tempDir, `still-${scene}.png`)
-          await writeFile(path, png)
+        made = fitStill(images[scene]!, preset, fits[scene]!).then(async (rgb) => {
+          const path = join(tempDir, `still-${scene}.rgb`)
+          await writeFile(path, rgb)
           return path
         })
         stills.set(scene, made)
@@ -433,7 +433,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     peakRssBytes = Math.max(peakRssBytes, mixRun.peakRssBytes)
     doneWeight += audioWeight
     const measured = parseLoudnessMeasurement(mixRun.stderr)
-    const silent = !(Number(measured.input_i) > SILENCE_LUFS)
+    const silent = !(measured.integrated > SILENCE_LUFS && Number.isFinite(measured.truePeak))
 
     // Join by stream copy and mux the normalized audio (pass 2).
     const listPath = join(tempDir, 'segments.ffconcat')

@@ -16,10 +16,17 @@ const BACKDROP_BLUR_SIGMA = 6
 /** Brightness of the backdrop, so the image in front stands out. */
 const BACKDROP_BRIGHTNESS = 0.6
 
+/** Size in pixels of a preset's fitted still: the frame times `KEN_BURNS_OVERSAMPLE`, even. */
+export function stillSize(preset: VideoPreset): { width: number; height: number } {
+  const even = (n: number) => 2 * Math.round((n * KEN_BURNS_OVERSAMPLE) / 2)
+  return { width: even(preset.width), height: even(preset.height) }
+}
+
 /**
- * Fits a scene image to a preset with sharp and returns it as an RGB PNG of
- * `KEN_BURNS_OVERSAMPLE` times the frame size: the only form in which ffmpeg sees it (any
- * format sharp reads goes in; EXIF orientation is applied; transparency lies on black).
+ * Fits a scene image to a preset with sharp and returns it as raw RGB24 pixels of
+ * `stillSize(preset)`: the only form in which ffmpeg sees it (any format sharp reads goes
+ * in; EXIF orientation is applied; transparency lies on black). Raw, not PNG: encoding and
+ * decoding a 4K PNG cost more than the segment's own frames in a crossfade.
  * @throws RenderError `invalid-input` when sharp cannot read the image.
  * @see issue 13 item 3
  */
@@ -28,14 +35,12 @@ export async function fitStill(
   preset: VideoPreset,
   fit: StillFit,
 ): Promise<Buffer> {
-  const width = preset.width * KEN_BURNS_OVERSAMPLE
-  const height = preset.height * KEN_BURNS_OVERSAMPLE
+  const { width, height } = stillSize(preset)
   const black = { r: 0, g: 0, b: 0, alpha: 1 }
   const source = () => sharp(image, { failOn: 'error' }).rotate().flatten({ background: black })
-  const png = { compressionLevel: 1 } as const
   try {
     if (fit === 'cover') {
-      return await source().resize(width, height, { fit: 'cover' }).png(png).toBuffer()
+      return await source().resize(width, height, { fit: 'cover' }).removeAlpha().raw().toBuffer()
     }
     const small = await source()
       .resize(Math.ceil(width * BACKDROP_SCALE), Math.ceil(height * BACKDROP_SCALE), {
@@ -43,11 +48,13 @@ export async function fitStill(
       })
       .blur(BACKDROP_BLUR_SIGMA)
       .modulate({ brightness: BACKDROP_BRIGHTNESS })
+      .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true })
     const front = await source()
       .resize(width, height, { fit: 'inside' })
-      .png(png)
+      .removeAlpha()
+      .png({ compressionLevel: 0 })
       .toBuffer({ resolveWithObject: true })
     return await sharp(small.data, { raw: small.info })
       .resize(width, height, { fit: 'fill' })
@@ -58,7 +65,8 @@ export async function fitStill(
           top: Math.floor((height - front.info.height) / 2),
         },
       ])
-      .png(png)
+      .removeAlpha()
+      .raw()
       .toBuffer()
   } catch (error) {
     throw new RenderError('invalid-input', `The scene image cannot be read: ${String(error)}`, {
