@@ -21,15 +21,9 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
-import { createBuiltinImageProvider } from '../../api/src/features/generation/providers/builtin-image.ts'
-import {
-  createBuiltinSpeechProvider,
-  cuesFromWords,
-  renderVideo,
-  stopEspeak,
-  type Narration,
-  type RenderScene,
-} from '../../media/src/index.ts'
+// The render process loads the renderer alone (as a render job would), not the speech
+// providers, whose modules hold some 140 MB: those are loaded where inputs are prepared.
+import { renderVideo, type RenderScene } from '../../media/src/render/index.ts'
 
 const childMode = process.argv[2] === '--render'
 const FFMPEG_PATH = process.argv[childMode ? 5 : 2] || undefined
@@ -198,10 +192,14 @@ function spawnRender(dir: string, variant: 'full' | 'changed'): RenderRun {
 }
 
 async function prepare(dir: string): Promise<void> {
+  const { createBuiltinImageProvider } =
+    await import('../../api/src/features/generation/providers/builtin-image.ts')
+  const { createBuiltinSpeechProvider, cuesFromWords, stopEspeak } =
+    await import('../../media/src/index.ts')
   const signal = new AbortController().signal
   const voice = createBuiltinSpeechProvider({ timeoutMs: 120_000 })
   const imageProvider = createBuiltinImageProvider()
-  const narrations: Narration[] = []
+  const narrations: Awaited<ReturnType<typeof voice.synthesize>>[] = []
   for (const text of [...SCENES, CHANGED_TEXT]) {
     narrations.push(await voice.synthesize({ text }, signal))
   }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   buildAudioMixGraph,
+  buildAudioEncodeArgs,
   buildConcatList,
-  buildFinalMuxArgs,
+  buildJoinArgs,
   buildMixPassArgs,
   parseLoudnessMeasurement,
 } from './audio-graph.ts'
@@ -78,30 +79,33 @@ describe('loudness passes', () => {
     ].join('\n')
     const measurement = parseLoudnessMeasurement(stderr)
     expect(measurement).toEqual({ integrated: -23.1, threshold: -33.5, range: 3.4, truePeak: -4.2 })
-    const pass2 = buildFinalMuxArgs({
-      concatListPath: '/w/list.ffconcat',
-      mixPath: '/w/mix.wav',
-      measurement,
-      durationMs: 9_100,
-      outputPath: '/w/out.mp4',
-    })
-    const graph = pass2[pass2.indexOf('-filter_complex') + 1]!
+    const pass2 = buildAudioEncodeArgs('/w/mix.wav', measurement, '/w/audio.m4a')
+    const graph = pass2[pass2.indexOf('-af') + 1]!
     expect(graph).toContain('loudnorm=I=-14:TP=-1.5:LRA=11:measured_I=-23.1:measured_TP=-4.2')
     expect(graph).toContain('measured_LRA=3.4:measured_thresh=-33.5:offset=0:linear=true')
-    expect(pass2.join(' ')).toContain('-c:v copy -c:a aac -b:a 192000 -ar 48000 -t 9.100000')
-    expect(pass2.join(' ')).toContain('-movflags +faststart')
+    expect(pass2.join(' ')).toContain('-c:a aac -b:a 192000 -ar 48000 -f mp4 /w/audio.m4a')
     expect(() => parseLoudnessMeasurement('no summary here')).toThrow()
   })
 
   it('leaves a silent mix as it is', () => {
-    const args = buildFinalMuxArgs({
-      concatListPath: '/l',
-      mixPath: '/m',
-      measurement: null,
-      durationMs: 2_000,
-      outputPath: '/o.mp4',
-    })
-    expect(args[args.indexOf('-filter_complex') + 1]).toMatch(/^\[1:a\]anull,aformat=/)
+    const args = buildAudioEncodeArgs('/w/mix.wav', null, '/w/audio.m4a')
+    expect(args[args.indexOf('-af') + 1]).toMatch(/^aformat=/)
+  })
+})
+
+describe('buildJoinArgs', () => {
+  it('copies the segments and the audio, cut to the length, index first', () => {
+    expect(
+      buildJoinArgs({
+        concatListPath: '/w/list.ffconcat',
+        audioPath: '/w/audio.m4a',
+        durationMs: 9_100,
+        outputPath: '/w/out.mp4',
+      }).join(' '),
+    ).toBe(
+      '-f concat -safe 0 -i /w/list.ffconcat -i /w/audio.m4a -map 0:v -map 1:a -c copy ' +
+        '-t 9.100000 -movflags +faststart -f mp4 /w/out.mp4',
+    )
   })
 })
 

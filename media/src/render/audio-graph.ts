@@ -138,34 +138,57 @@ export function parseLoudnessMeasurement(stderr: string): LoudnessMeasurement {
   }
 }
 
-/** Options of {@link buildFinalMuxArgs}. */
-export interface FinalMuxInput {
+/**
+ * Pass 2 (pure): the mix gained to `LOUDNESS_TARGET_LUFS` by `loudnorm` in linear mode from
+ * pass 1's measurement (one gain for the whole video, no pumping; loudnorm falls back to its
+ * dynamic mode only if that gain would push the true peak over `TRUE_PEAK_CEILING_DBTP`),
+ * encoded as AAC at 48 kHz into `outputPath` (M4A). `measurement` is `null` for a silent mix,
+ * which is left as it is.
+ */
+export function buildAudioEncodeArgs(
+  mixPath: string,
+  measurement: LoudnessMeasurement | null,
+  outputPath: string,
+): string[] {
+  const m = measurement
+  const gain = m
+    ? `loudnorm=${LOUDNORM_TARGET}:measured_I=${m.integrated}:measured_TP=${m.truePeak}` +
+      `:measured_LRA=${m.range}:measured_thresh=${m.threshold}` +
+      `:offset=0:linear=true:print_format=none,aresample=${AUDIO_SAMPLE_RATE_HZ},`
+    : ''
+  return [
+    '-i',
+    mixPath,
+    '-af',
+    `${gain}aformat=sample_fmts=fltp:sample_rates=${AUDIO_SAMPLE_RATE_HZ}:channel_layouts=stereo`,
+    '-c:a',
+    'aac',
+    '-b:a',
+    String(AUDIO_BITRATE_BPS),
+    '-ar',
+    String(AUDIO_SAMPLE_RATE_HZ),
+    '-f',
+    'mp4',
+    outputPath,
+  ]
+}
+
+/** Options of {@link buildJoinArgs}. */
+export interface JoinInput {
   /** The concat demuxer's list of segments (`ffconcat version 1.0`). */
   concatListPath: string
-  /** The mix of pass 1. */
-  mixPath: string
-  /** Pass 1's measurement, or `null` for a silent mix (it is then left as it is). */
-  measurement: LoudnessMeasurement | null
+  /** The AAC track of pass 2. */
+  audioPath: string
   durationMs: number
   outputPath: string
 }
 
 /**
- * Pass 2 (pure): joins the segments by stream copy (concat demuxer) and adds the mix,
- * gained linearly to `LOUDNESS_TARGET_LUFS` by `loudnorm` with pass 1's measurement, as AAC
- * at 48 kHz; MP4 with `+faststart` (the index first, so playback starts before the whole
- * file is downloaded).
+ * The join (pure): the segments by stream copy (concat demuxer) and the AAC track by stream
+ * copy, cut to the video's length, as MP4 with `+faststart` (the index first, so playback
+ * starts before the whole file is downloaded). Nothing is encoded.
  */
-export function buildFinalMuxArgs(input: FinalMuxInput): string[] {
-  const m = input.measurement
-  // loudnorm in linear mode applies one gain from the measurement (a cheap pass); it falls
-  // back to its dynamic mode only if that gain would push the true peak over the ceiling.
-  const audioFilter = m
-    ? `loudnorm=${LOUDNORM_TARGET}:measured_I=${m.integrated}:measured_TP=${m.truePeak}` +
-      `:measured_LRA=${m.range}:measured_thresh=${m.threshold}` +
-      `:offset=0:linear=true:print_format=none,aresample=${AUDIO_SAMPLE_RATE_HZ}`
-    : 'anull'
-  const toAac = `aformat=sample_fmts=fltp:sample_rates=${AUDIO_SAMPLE_RATE_HZ}:channel_layouts=stereo`
+export function buildJoinArgs(input: JoinInput): string[] {
   return [
     '-f',
     'concat',
@@ -174,21 +197,13 @@ export function buildFinalMuxArgs(input: FinalMuxInput): string[] {
     '-i',
     input.concatListPath,
     '-i',
-    input.mixPath,
-    '-filter_complex',
-    `[1:a]${audioFilter},${toAac}[a]`,
+    input.audioPath,
     '-map',
     '0:v',
     '-map',
-    '[a]',
-    '-c:v',
+    '1:a',
+    '-c',
     'copy',
-    '-c:a',
-    'aac',
-    '-b:a',
-    String(AUDIO_BITRATE_BPS),
-    '-ar',
-    String(AUDIO_SAMPLE_RATE_HZ),
     '-t',
     (input.durationMs / 1000).toFixed(6),
     '-movflags',

@@ -10,14 +10,15 @@ import {
   type VideoPreset,
 } from './config.ts'
 import {
+  buildAudioEncodeArgs,
   buildConcatList,
-  buildFinalMuxArgs,
+  buildJoinArgs,
   buildMixPassArgs,
   parseLoudnessMeasurement,
 } from './audio-graph.ts'
 import { segmentCacheKey, type SegmentKeyCue, type SegmentKeyInput } from './cache-key.ts'
 import { RenderError } from './errors.ts'
-import { detectCapabilities, findFfmpeg, runFfmpeg } from './ffmpeg.ts'
+import { detectCapabilities, findFfmpeg, runFfmpeg, type RunFfmpegOptions } from './ffmpeg.ts'
 import {
   buildSegmentFilterGraph,
   type FfmpegCapabilities,
@@ -317,15 +318,42 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
 
   const todo = jobs.filter((job) => !job.cached)
   const weightOf = (job: SegmentJob) => job.plan.frames * job.scenes.length
-  const audioWeight = Math.max(1, timeline.totalFrames * 0.05)
-  const joinWeight = Math.max(1, timeline.totalFrames * 0.05)
-  const totalWeight = todo.reduce((sum, job) => sum + weightOf(job), 0) + audioWeight + joinWeight
+  // Audio passes and the join, in frames of segment work they cost about as much as.
+  const mixWeight = Math.max(1, timeline.totalFrames * 0.03)
+  const encodeWeight = Math.max(1, timeline.totalFrames * 0.05)
+  const joinWeight = Math.max(1, timeline.totalFrames * 0.02)
+  const totalWeight =
+    todo.reduce((sum, job) => sum + weightOf(job), 0) + mixWeight + encodeWeight + joinWeight
+  // Progress: finished work plus the running ffmpegs' share; it only goes up.
   let doneWeight = 0
-  const percent = (extra: number) => Math.min(100, ((doneWeight + extra) / totalWeight) * 100)
+  const running = new Map<string, number>()
+  let shown: Omit<RenderProgress, 'percent'> = { stage: 'segments', label: '', stagePercent: 0 }
+  const emit = (update?: Omit<RenderProgress, 'percent'>) => {
+    if (update) shown = update
+    let inFlight = 0
+    for (const weight of running.values()) inFlight += weight
+    report({ ...shown, percent: Math.min(100, ((doneWeight + inFlight) / totalWeight) * 100) })
+  }
+  const track = (id: string, weight: number) => ({
+    progress: (fraction: number) => running.set(id, fraction * weight),
+    done: () => {
+      running.delete(id)
+      doneWeight += weight
+    },
+  })
 
   const tempDir = await mkdtemp(join(options.workDir, '.render-'))
   const partialSegments = new Set<string>()
+  // Stops the other branch (segments or audio) when one fails, and follows the caller's signal.
+  const inner = new AbortController()
+  const abortInner = () => inner.abort(signal?.reason)
+  signal?.addEventListener('abort', abortInner, { once: true })
   let peakRssBytes = 0
+  const ffmpeg = async (args: string[], run: Omit<RunFfmpegOptions, 'signal'>) => {
+    const result = await runFfmpeg(binary.path, args, { ...run, signal: inner.signal })
+    peakRssBytes = Math.max(peakRssBytes, result.peakRssBytes)
+    return result
+  }
   try {
     // Stills and subtitle images are made once per render, only for segments to render.
     const stills = new Map<number, Promise<string>>()
@@ -358,84 +386,111 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     }
 
     let started = 0
-    await eachLimited(todo, options.concurrency ?? RENDER_CONCURRENCY, async (job) => {
-      signal?.throwIfAborted()
-      const label = `segments ${++started}/${todo.length}`
-      report({ stage: 'segments', label, stagePercent: 0, percent: percent(0) })
-      const spec: SegmentRenderSpec = {
-        preset,
-        frames: job.plan.frames,
-        parts: (await Promise.all(
-          job.keyInput.parts.map(async (part, i) => ({
-            stillPath: await still(job.scenes[i]!),
-            motion: part.motion,
-            sceneFrames: part.sceneFrames,
-            firstSceneFrame: part.firstSceneFrame,
-          })),
-        )) as unknown as SegmentRenderSpec['parts'],
-        overlays: await Promise.all(
-          job.cues.map(async (cue) => ({
-            imagePath: await cueImage(cue.lines),
-            x: band.x,
-            y: band.y,
-            startFrame: cue.startFrame,
-            endFrame: cue.endFrame,
-          })),
-        ),
-      }
-      const partial = join(segmentDir, `.${job.key}-${randomUUID()}.tmp.mp4`)
-      partialSegments.add(partial)
-      const { args } = buildSegmentFilterGraph(spec, capabilities, partial)
-      const weight = weightOf(job)
-      const result = await runFfmpeg(binary.path, args, {
-        signal,
-        frames: job.plan.frames,
-        onProgress: (fraction) =>
-          report({
-            stage: 'segments',
-            label,
-            stagePercent: fraction * 100,
-            percent: percent(fraction * weight),
-          }),
+    let segmentsDone = false
+    const renderSegments = async () => {
+      await eachLimited(todo, options.concurrency ?? RENDER_CONCURRENCY, async (job) => {
+        inner.signal.throwIfAborted()
+        const label = `segments ${++started}/${todo.length}`
+        emit({ stage: 'segments', label, stagePercent: 0 })
+        const spec: SegmentRenderSpec = {
+          preset,
+          frames: job.plan.frames,
+          parts: (await Promise.all(
+            job.keyInput.parts.map(async (part, i) => ({
+              stillPath: await still(job.scenes[i]!),
+              motion: part.motion,
+              sceneFrames: part.sceneFrames,
+              firstSceneFrame: part.firstSceneFrame,
+            })),
+          )) as unknown as SegmentRenderSpec['parts'],
+          overlays: await Promise.all(
+            job.cues.map(async (cue) => ({
+              imagePath: await cueImage(cue.lines),
+              x: band.x,
+              y: band.y,
+              startFrame: cue.startFrame,
+              endFrame: cue.endFrame,
+            })),
+          ),
+        }
+        const partial = join(segmentDir, `.${job.key}-${randomUUID()}.tmp.mp4`)
+        partialSegments.add(partial)
+        const { args } = buildSegmentFilterGraph(spec, capabilities, partial)
+        const progress = track(job.key, weightOf(job))
+        await ffmpeg(args, {
+          frames: job.plan.frames,
+          onProgress: (fraction) => {
+            progress.progress(fraction)
+            emit({ stage: 'segments', label, stagePercent: fraction * 100 })
+          },
+        })
+        await rename(partial, job.path)
+        partialSegments.delete(partial)
+        progress.done()
       })
-      peakRssBytes = Math.max(peakRssBytes, result.peakRssBytes)
-      await rename(partial, job.path)
-      partialSegments.delete(partial)
-      doneWeight += weight
-    })
+      segmentsDone = true
+    }
 
-    // Audio: narrations re-written as canonical WAVs, mixed and measured (pass 1).
-    signal?.throwIfAborted()
-    report({ stage: 'audio', label: 'audio', stagePercent: 0, percent: percent(0) })
-    const narrationPaths = await Promise.all(
-      narrations.map(async (wav, i) => {
-        if (!wav) return null
-        const path = join(tempDir, `narration-${i}.wav`)
-        await writeFile(path, encodePcmWav(wav.format, wav.samples))
-        return path
-      }),
-    )
-    const musicPath = options.music ? await builtinMusicPath(options.music, options.cacheDir) : null
-    const mixPath = join(tempDir, 'mix.wav')
-    const mixInput = { timeline, narrationPaths, musicPath }
-    const mixRun = await runFfmpeg(binary.path, buildMixPassArgs(mixInput, mixPath), {
-      signal,
-      logLevel: 'info',
-      durationMs: timeline.durationMs,
-      onProgress: (fraction) =>
-        report({
-          stage: 'audio',
-          label: 'audio',
-          stagePercent: fraction * 100,
-          percent: percent(fraction * audioWeight),
+    // Audio runs beside the segments (one small single-threaded ffmpeg at a time): the
+    // narrations re-written as canonical WAVs, mixed and measured (pass 1), then gained to
+    // the loudness target and encoded as AAC (pass 2).
+    const audioPath = join(tempDir, 'audio.m4a')
+    const renderAudio = async () => {
+      const audioStage = (fraction: number) => {
+        if (segmentsDone) emit({ stage: 'audio', label: 'audio', stagePercent: fraction * 100 })
+        else emit()
+      }
+      const narrationPaths = await Promise.all(
+        narrations.map(async (wav, i) => {
+          if (!wav) return null
+          const path = join(tempDir, `narration-${i}.wav`)
+          await writeFile(path, encodePcmWav(wav.format, wav.samples))
+          return path
         }),
-    })
-    peakRssBytes = Math.max(peakRssBytes, mixRun.peakRssBytes)
-    doneWeight += audioWeight
-    const measured = parseLoudnessMeasurement(mixRun.stderr)
-    const silent = !(measured.integrated > SILENCE_LUFS && Number.isFinite(measured.truePeak))
+      )
+      const musicPath = options.music
+        ? await builtinMusicPath(options.music, options.cacheDir)
+        : null
+      const mixPath = join(tempDir, 'mix.wav')
+      const mixProgress = track('mix', mixWeight)
+      const mixRun = await ffmpeg(
+        buildMixPassArgs({ timeline, narrationPaths, musicPath }, mixPath),
+        {
+          logLevel: 'info',
+          durationMs: timeline.durationMs,
+          onProgress: (fraction) => {
+            mixProgress.progress(fraction)
+            audioStage(fraction / 2)
+          },
+        },
+      )
+      mixProgress.done()
+      const measured = parseLoudnessMeasurement(mixRun.stderr)
+      const silent = !(measured.integrated > SILENCE_LUFS && Number.isFinite(measured.truePeak))
+      const encodeProgress = track('encode', encodeWeight)
+      await ffmpeg(buildAudioEncodeArgs(mixPath, silent ? null : measured, audioPath), {
+        durationMs: timeline.durationMs,
+        onProgress: (fraction) => {
+          encodeProgress.progress(fraction)
+          audioStage(0.5 + fraction / 2)
+        },
+      })
+      encodeProgress.done()
+    }
 
-    // Join by stream copy and mux the normalized audio (pass 2).
+    const branches = await Promise.allSettled(
+      [renderSegments(), renderAudio()].map((branch) =>
+        branch.catch((error: unknown) => {
+          inner.abort(error)
+          throw error
+        }),
+      ),
+    )
+    signal?.throwIfAborted()
+    const failure = branches.find((b) => b.status === 'rejected')
+    if (failure) throw failure.reason
+
+    // Join: segments and audio by stream copy.
     const listPath = join(tempDir, 'segments.ffconcat')
     await writeFile(
       listPath,
@@ -444,29 +499,24 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       ),
     )
     const outputTemp = join(tempDir, 'video.mp4')
-    report({ stage: 'joining', label: 'joining', stagePercent: 0, percent: percent(0) })
-    const joinRun = await runFfmpeg(
-      binary.path,
-      buildFinalMuxArgs({
+    emit({ stage: 'joining', label: 'joining', stagePercent: 0 })
+    const joinProgress = track('join', joinWeight)
+    await ffmpeg(
+      buildJoinArgs({
         concatListPath: listPath,
-        mixPath,
-        measurement: silent ? null : measured,
+        audioPath,
         durationMs: timeline.durationMs,
         outputPath: outputTemp,
       }),
       {
-        signal,
         durationMs: timeline.durationMs,
-        onProgress: (fraction) =>
-          report({
-            stage: 'joining',
-            label: 'joining',
-            stagePercent: fraction * 100,
-            percent: percent(fraction * joinWeight),
-          }),
+        onProgress: (fraction) => {
+          joinProgress.progress(fraction)
+          emit({ stage: 'joining', label: 'joining', stagePercent: fraction * 100 })
+        },
       },
     )
-    peakRssBytes = Math.max(peakRssBytes, joinRun.peakRssBytes)
+    joinProgress.done()
     signal?.throwIfAborted()
     const mp4Path = options.outputPath ?? join(options.workDir, `video-${randomUUID()}.mp4`)
     await mkdir(dirname(mp4Path), { recursive: true })
@@ -488,6 +538,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       ffmpeg: { path: binary.path, ...capabilities, peakRssBytes },
     }
   } finally {
+    signal?.removeEventListener('abort', abortInner)
     await Promise.all([...partialSegments].map((path) => rm(path, { force: true })))
     await rm(tempDir, { recursive: true, force: true })
   }
