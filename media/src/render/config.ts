@@ -60,11 +60,11 @@ export const KEN_BURNS_MIN_ZOOM_CHANGE = 0.05
 
 /**
  * The fitted still is made this many times larger than the frame: `zoompan` crops at whole
- * source pixels (in RGB; in yuv420p it would be every other pixel), so a 2x still moves in
- * half-pixel steps of the output, too small to see as judder. 1.5x costs a quarter less
- * scaling and moves in 2/3-pixel steps (see ADR 005).
+ * source pixels (in RGB; in yuv420p it would be every other pixel), so a 1.5x still moves in
+ * 2/3-pixel steps of the output, too small to see as judder. 2x (half-pixel steps) cost 10%
+ * more CPU over a whole render (ADR 005).
  */
-export const KEN_BURNS_OVERSAMPLE = 2
+export const KEN_BURNS_OVERSAMPLE = 1.5
 
 /** Audio sample rate of the output, in Hz (issue 13 item 3: AAC at 48 kHz). */
 export const AUDIO_SAMPLE_RATE_HZ = 48_000
@@ -136,4 +136,4 @@ export const STDERR_TAIL_BYTES = 8_192
  * Version of the segment format: part of every cache key, so a change to how segments are
  * made (filters, encoder settings) invalidates old segments.
  */
-export const SEGMENT_FORMAT_VERSION = 1
+export const SEGMENT_FORMAT_VERSION = 2

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { KEN_BURNS_OVERSAMPLE, VIDEO_PRESETS, type PresetName } from './config.ts'
+import { VIDEO_PRESETS, type PresetName } from './config.ts'
 import { buildSegmentFilterGraph, type SegmentRenderSpec } from './filter-graph.ts'
 
 const motion = { zoomFrom: 1, zoomTo: 1.1, panFrom: { x: 0.2, y: 0.5 }, panTo: { x: 0.8, y: 0.5 } }
 const presets = Object.keys(VIDEO_PRESETS) as PresetName[]
 
-/** How a raw RGB still is read: twice the frame size (KEN_BURNS_OVERSAMPLE). */
-function rawStill(path: string, name: PresetName): string[] {
-  const { width, height } = VIDEO_PRESETS[name]
-  const size = `${width * KEN_BURNS_OVERSAMPLE}x${height * KEN_BURNS_OVERSAMPLE}`
-  return ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-video_size', size, '-i', path]
+/** How a still is read. */
+function stillInput(path: string): string[] {
+  return ['-i', path]
 }
 
 function scene(name: PresetName, overlays = 0): SegmentRenderSpec {
@@ -17,7 +15,7 @@ function scene(name: PresetName, overlays = 0): SegmentRenderSpec {
   return {
     preset,
     frames: 90,
-    parts: [{ stillPath: '/w/still-0.rgb', motion, sceneFrames: 120, firstSceneFrame: 15 }],
+    parts: [{ stillPath: '/w/still-0.jpg', motion, sceneFrames: 120, firstSceneFrame: 15 }],
     overlays: Array.from({ length: overlays }, (_, i) => ({
       imagePath: `/w/cue-${i}.png`,
       x: 0,
@@ -33,8 +31,8 @@ function transition(name: PresetName): SegmentRenderSpec {
     preset: VIDEO_PRESETS[name],
     frames: 15,
     parts: [
-      { stillPath: '/w/still-0.rgb', motion, sceneFrames: 120, firstSceneFrame: 105 },
-      { stillPath: '/w/still-1.rgb', motion, sceneFrames: 80, firstSceneFrame: 0 },
+      { stillPath: '/w/still-0.jpg', motion, sceneFrames: 120, firstSceneFrame: 105 },
+      { stillPath: '/w/still-1.jpg', motion, sceneFrames: 80, firstSceneFrame: 0 },
     ],
     overlays: [],
   }
@@ -52,8 +50,8 @@ describe('buildSegmentFilterGraph', () => {
           `:d=90:s=${width}x${height}:fps=${fps},setsar=1,format=yuv420p[base];` +
           `[base]format=yuv420p[v]`,
       )
-      expect(args.slice(0, 10)).toEqual([
-        ...rawStill('/w/still-0.rgb', name),
+      expect(args.slice(0, 4)).toEqual([
+        ...stillInput('/w/still-0.jpg'),
         '-filter_complex',
         filterGraph,
       ])
@@ -78,9 +76,9 @@ describe('buildSegmentFilterGraph', () => {
       expect(filterGraph).toContain(`zoompan=z='(1+0.1*(on+0)/79)'`)
       expect(filterGraph).toContain('[from][to]xfade=transition=fade:duration=0.5:offset=0[base]')
       expect(filterGraph).not.toContain('overlay')
-      expect(args.slice(0, 16)).toEqual([
-        ...rawStill('/w/still-0.rgb', name),
-        ...rawStill('/w/still-1.rgb', name),
+      expect(args.slice(0, 4)).toEqual([
+        ...stillInput('/w/still-0.jpg'),
+        ...stillInput('/w/still-1.jpg'),
       ])
     })
 
@@ -111,8 +109,8 @@ describe('buildSegmentFilterGraph', () => {
         `[o0][2:v]overlay=x=0:y=${y}:format=yuv420:enable='between(n,30,59)'[o1]`,
       )
       expect(filterGraph.endsWith('[o1]format=yuv420p[v]')).toBe(true)
-      expect(args.slice(0, 12)).toEqual([
-        ...rawStill('/w/still-0.rgb', name),
+      expect(args.slice(0, 6)).toEqual([
+        ...stillInput('/w/still-0.jpg'),
         '-i',
         '/w/cue-0.png',
         '-i',

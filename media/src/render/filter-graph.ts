@@ -1,6 +1,5 @@
 import { VIDEO_ENCODER, type VideoPreset } from './config.ts'
 import type { KenBurnsMotion } from './motion.ts'
-import { stillSize } from './stills.ts'
 
 /** What the chosen ffmpeg binary can do, as far as the filter graph cares. */
 export interface FfmpegCapabilities {
@@ -12,7 +11,7 @@ export interface FfmpegCapabilities {
 
 /** One scene's contribution to a segment. */
 export interface SegmentScenePart {
-  /** The fitted still: raw RGB24 of `stillSize(preset)`, made by `fitStill`. */
+  /** The fitted still: a JPEG of `stillSize(preset)`, made by `fitStill`. */
   stillPath: string
   motion: KenBurnsMotion
   /** Frames the whole scene lasts: the motion runs from its frame 0 to this minus one. */
@@ -130,18 +129,7 @@ export function buildSegmentFilterGraph(
   const filterGraph = chains.join(';')
 
   const args: string[] = []
-  const still = stillSize(preset)
-  for (const part of parts) {
-    args.push(
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-video_size',
-      `${still.width}x${still.height}`,
-    )
-    args.push('-i', part.stillPath)
-  }
+  for (const part of parts) args.push('-i', part.stillPath)
   for (const overlay of overlays) args.push('-i', overlay.imagePath)
   args.push(
     '-filter_complex',

@@ -165,7 +165,7 @@ describe.each(binaries)('renderVideo with $name', ({ path: ffmpegPath, missing }
     async () => {
       const preset = VIDEO_PRESETS['16:9']
       const dir = await mkdtemp(join(root, 'raw-'))
-      const stillPath = join(dir, 'still.rgb')
+      const stillPath = join(dir, 'still.jpg')
       const cuePath = join(dir, 'cue.png')
       await writeFile(stillPath, await fitStill(images[0]!, preset, 'cover'))
       await writeFile(
@@ -313,10 +313,13 @@ describe.each(binaries)('renderVideo with $name', ({ path: ffmpegPath, missing }
       })
       await expect(render).rejects.toMatchObject({ name: 'AbortError' })
       expect(await readdir(freshWork)).toEqual([])
-      // Only the one finished segment stays; no partial file.
+      // Only the one finished segment (and the stills it needed) stay; no partial file.
       const left = await filesUnder(join(freshCache, 'segments'))
       expect(left).toHaveLength(1)
       expect(left[0]).toMatch(/\/[0-9a-f]{64}\.mp4$/)
+      for (const file of await filesUnder(freshCache)) {
+        expect(file).toMatch(/\/[0-9a-f]{64}\.(mp4|jpg)$/)
+      }
     },
     LONG,
   )

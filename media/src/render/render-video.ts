@@ -26,7 +26,7 @@ import {
 } from './filter-graph.ts'
 import { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
 import { builtinMusicPath, type MusicTrack } from './music.ts'
-import { fitStill, type StillFit } from './stills.ts'
+import { fitStill, stillCacheKey, type StillFit } from './stills.ts'
 import {
   DEFAULT_SUBTITLE_STYLE,
   renderSubtitleImage,
@@ -145,6 +145,17 @@ async function moveFile(from: string, to: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
     await copyFile(from, to)
     await rm(from, { force: true })
+  }
+}
+
+/** Writes a file under a temporary name, then renames it: readers never see half a file. */
+async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
+  const temp = `${path}.${randomUUID()}.tmp`
+  try {
+    await writeFile(temp, bytes)
+    await rename(temp, path)
+  } finally {
+    await rm(temp, { force: true })
   }
 }
 
@@ -355,14 +366,20 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     return result
   }
   try {
-    // Stills and subtitle images are made once per render, only for segments to render.
+    // Fitted stills are kept in the cache (a re-render needs its neighbours' for the
+    // crossfades); subtitle images live for one render. Both are made only when needed.
+    const stillDir = join(options.cacheDir, 'stills')
+    await mkdir(stillDir, { recursive: true })
     const stills = new Map<number, Promise<string>>()
     const still = (scene: number) => {
       let made = stills.get(scene)
       if (!made) {
-        made = fitStill(images[scene]!, preset, fits[scene]!).then(async (rgb) => {
-          const path = join(tempDir, `still-${scene}.rgb`)
-          await writeFile(path, rgb)
+        const key = stillCacheKey(imageHashes[scene]!, preset, fits[scene]!)
+        const path = join(stillDir, `${key}.jpg`)
+        made = exists(path).then(async (found) => {
+          if (!found) {
+            await writeAtomically(path, await fitStill(images[scene]!, preset, fits[scene]!))
+          }
           return path
         })
         stills.set(scene, made)
