@@ -41,6 +41,10 @@ RUN npm run build -w web
 # ---- runtime -----------------------------------------------------------------------------
 FROM node:24-slim AS runtime
 WORKDIR /app
+# ffmpeg renders videos (media/src/render); Debian's, as in CI.
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg \
+    && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=3000
 # node_modules and every package.json (the root one's "type": "module" makes the .ts files ESM).
