@@ -3,7 +3,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { requireAuth } from '../../middleware/session.ts'
-import { readAsset, toJpeg } from './asset-service.ts'
+import { type AssetContent, MEDIA_ASSET_TYPES, readAsset, toJpeg } from './asset-service.ts'
 
 const TAG = 'Assets'
 
@@ -11,22 +11,59 @@ const TAG = 'Assets'
 const CACHE_CONTROL = 'private, max-age=31536000, immutable'
 
 /**
- * Generated images (issue 4 item 4; ARCHITECTURE decision 8): `GET /api/assets/:id` gives
- * the bytes to the project's members (issue 6 item 1); `?download=1` gives them as `generated-image.jpg`
- * (spec §9). Anyone else gets 404, anonymous requests 401.
+ * The one byte range of a `Range` header over `size` bytes (RFC 9110 §14.1.2), or
+ * 'unsatisfiable', or null to answer the whole (no header, several ranges, or a malformed one).
+ */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null
+  if (!match || (match[1] === '' && match[2] === '')) return null
+  if (match[1] === '') {
+    const suffix = Number(match[2])
+    if (suffix === 0 || size === 0) return 'unsatisfiable'
+    return { start: Math.max(0, size - suffix), end: size - 1 }
+  }
+  const start = Number(match[1])
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)
+  if (start >= size || end < start) return 'unsatisfiable'
+  return { start, end }
+}
+
+/**
+ * The download name: images as `generated-image.jpg` (spec §9); a render's files after their
+ * project (`<project name>.mp4`, `.srt`, `.vtt`; issue 13 item 4), as a quoted ASCII fallback
+ * and the exact UTF-8 name (RFC 6266).
+ */
+function contentDisposition(asset: AssetContent): string {
+  const ext = MEDIA_ASSET_TYPES[asset.mimeType as keyof typeof MEDIA_ASSET_TYPES]
+  if (!ext) return `attachment; filename="${GENERATED_IMAGE_FILENAME}"`
+  const name = `${asset.projectName.trim() || 'video'}.${ext}`
+  const ascii = name.replace(/[^\x20-\x7e]|["\\/]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+}
+
+/**
+ * Generated files (issue 4 item 4; ARCHITECTURE decision 8): `GET /api/assets/:id` gives
+ * the bytes to the project's members (issue 6 item 1), with single byte ranges (206, or 416
+ * when unsatisfiable) so a video seeks; `?download=1` gives an image as `generated-image.jpg`
+ * (spec §9) and a render's MP4, SRT or VTT as `<project name>.<ext>` (issue 13 item 4).
+ * Anyone else gets 404, anonymous requests 401.
  */
 export const assetRoutes = new Hono<AppEnv>().get(
   '/:id',
   docs({
-    summary: 'A generated image',
+    summary: 'A generated file (image, video, subtitles)',
     description:
-      'The image bytes with their content type; `?download=1` answers generated-image.jpg as an attachment (JPEG).',
+      'The bytes with their content type; single `Range` requests answer 206. `?download=1` answers an attachment: generated-image.jpg (JPEG) for images, `<project name>.mp4|.srt|.vtt` for a render.',
     tag: TAG,
   }),
   async (c) => {
     const { user } = requireAuth(c)
     const asset = await readAsset(c.var.db, c.var.deps.assets, user.id, c.req.param('id'))
     const download = c.req.query('download') === '1'
+    const image = asset.mimeType.startsWith('image/')
     const etag = `"${asset.id}${download ? '-download' : ''}"`
     const headers: Record<string, string> = {
       'Cache-Control': CACHE_CONTROL,
@@ -37,12 +74,27 @@ export const assetRoutes = new Hono<AppEnv>().get(
     if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
       return c.body(null, 304, headers)
     }
-    const bytes = download ? await toJpeg(asset) : asset.bytes
-    headers['Content-Type'] = download ? 'image/jpeg' : asset.mimeType
-    headers['Content-Length'] = String(bytes.byteLength)
-    if (download) {
-      headers['Content-Disposition'] = `attachment; filename="${GENERATED_IMAGE_FILENAME}"`
+    const asJpeg = download && image
+    const bytes = asJpeg ? await toJpeg(asset) : asset.bytes
+    headers['Content-Type'] = asJpeg ? 'image/jpeg' : asset.mimeType
+    headers['Accept-Ranges'] = 'bytes'
+    if (download) headers['Content-Disposition'] = contentDisposition(asset)
+    const ifRange = c.req.header('if-range')
+    const range =
+      ifRange === undefined || ifRange === etag
+        ? parseRange(c.req.header('range'), bytes.byteLength)
+        : null
+    if (range === 'unsatisfiable') {
+      headers['Content-Range'] = `bytes */${bytes.byteLength}`
+      return c.body(null, 416, headers)
     }
+    if (range) {
+      const part = bytes.subarray(range.start, range.end + 1)
+      headers['Content-Range'] = `bytes ${range.start}-${range.end}/${bytes.byteLength}`
+      headers['Content-Length'] = String(part.byteLength)
+      return c.body(part as Uint8Array<ArrayBuffer>, 206, headers)
+    }
+    headers['Content-Length'] = String(bytes.byteLength)
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers)
   },
 )

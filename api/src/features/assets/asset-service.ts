@@ -121,11 +121,74 @@ export async function storeGeneratedImage(
   return { assetId, url: assetUrl(assetId) }
 }
 
+/** Files a render stores (issue 13 item 4), by type: their file extension. */
+export const MEDIA_ASSET_TYPES = {
+  'video/mp4': 'mp4',
+  'application/x-subrip': 'srt',
+  'text/vtt': 'vtt',
+} as const
+export type MediaAssetType = keyof typeof MEDIA_ASSET_TYPES
+
+/**
+ * Stores a rendered file (MP4, SRT, VTT) as an asset of `projectId`, made by `userId`: bytes
+ * first, then the row (as {@link storeGeneratedImage}). The caller checked the role when the
+ * render was submitted.
+ */
+export async function storeMediaAsset(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  input: { userId: number; projectId: number; bytes: Uint8Array; mimeType: MediaAssetType },
+): Promise<{ assetId: string; url: string }> {
+  const assetId = createAssetId()
+  const key = `projects/${input.projectId}/${assetId}.${MEDIA_ASSET_TYPES[input.mimeType]}`
+  await storage.put(key, input.bytes, input.mimeType)
+  try {
+    await db
+      .insertInto('assets')
+      .values({
+        id: assetId,
+        user_id: input.userId,
+        project_id: input.projectId,
+        storage_key: key,
+        mime_type: input.mimeType,
+        byte_size: input.bytes.byteLength,
+      })
+      .execute()
+  } catch (error) {
+    await storage.delete(key).catch(() => undefined)
+    throw error
+  }
+  return { assetId, url: assetUrl(assetId) }
+}
+
+/**
+ * The bytes of the asset at `url` (`/api/assets/:id`) when it belongs to `projectId`, else
+ * null: a render reads its scenes' images this way, never another project's.
+ */
+export async function readProjectAssetByUrl(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  projectId: number,
+  url: string,
+): Promise<Uint8Array | null> {
+  const id = /^\/api\/assets\/([a-z2-7]{32})(?:\?.*)?$/.exec(url)?.[1]
+  if (!id) return null
+  const row = await db
+    .selectFrom('assets')
+    .select('storage_key')
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst()
+  return row ? storage.get(row.storage_key) : null
+}
+
 /** An asset's bytes and type. */
 export interface AssetContent {
   id: string
   bytes: Uint8Array
   mimeType: string
+  /** The name of its project (downloads of renders are named after it). */
+  projectName: string
 }
 
 /**
@@ -144,14 +207,15 @@ export async function readAsset(
   const row = await db
     .selectFrom('assets')
     .innerJoin('project_members as m', 'm.project_id', 'assets.project_id')
-    .select(['assets.id', 'assets.storage_key', 'assets.mime_type'])
+    .innerJoin('projects as p', 'p.id', 'assets.project_id')
+    .select(['assets.id', 'assets.storage_key', 'assets.mime_type', 'p.name as project_name'])
     .where('assets.id', '=', assetId)
     .where('m.user_id', '=', userId)
     .executeTakeFirst()
   if (!row) throw notFound()
   const bytes = await storage.get(row.storage_key)
   if (!bytes) throw notFound()
-  return { id: row.id, bytes, mimeType: row.mime_type }
+  return { id: row.id, bytes, mimeType: row.mime_type, projectName: row.project_name }
 }
 
 /** JPEG quality of downloads converted from other types. */
