@@ -10,7 +10,13 @@ import { JOB_POLL_MS, JOB_PROGRESS_WRITE_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { ProviderError } from '../generation/providers/types.ts'
-import { produceVideo, type VideoJobInput, type VideoJobProgress } from '../video/video-job.ts'
+import {
+  discardVideoResult,
+  produceVideo,
+  type VideoJobInput,
+  type VideoJobProgress,
+  type VideoJobResult,
+} from '../video/video-job.ts'
 import { type Failure, failJob, reasonOnly } from './job-settle.ts'
 import { showJobState, writeResult } from './job-document.ts'
 import type { Delivery } from './job-queue.ts'
@@ -246,7 +252,11 @@ export async function runGenerationJob(deps: WorkerDeps, delivery: Delivery): Pr
     progress: 100,
     stage: null,
   })
-  if (!done) return // cancelled while the result was being stored
+  if (!done) {
+    // Cancelled while the result was being stored: a render's files would be orphans.
+    if (row.kind === 'video') await discardVideoResult(deps, result as VideoJobResult)
+    return
+  }
   deps.jobs.signals.finished(done.id)
   await writeResult(deps, done)
 }

@@ -189,3 +189,24 @@ export async function produceVideo(
     await rm(work, { recursive: true, force: true })
   }
 }
+
+/**
+ * Removes the assets of a render whose job was cancelled while they were being stored (the
+ * cancel won: nothing will ever point at them). Never throws.
+ */
+export async function discardVideoResult(
+  deps: Pick<AppDeps, 'db' | 'assets' | 'logger'>,
+  result: VideoJobResult,
+): Promise<void> {
+  const ids = [result.mp4Url, result.srtUrl, result.vttUrl].map((url) => url.split('/').pop()!)
+  try {
+    const rows = await deps.db
+      .deleteFrom('assets')
+      .where('id', 'in', ids)
+      .returning('storage_key')
+      .execute()
+    for (const row of rows) await deps.assets.delete(row.storage_key)
+  } catch (err) {
+    deps.logger.warn({ err }, 'the files of a cancelled render were not removed')
+  }
+}

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
+  collectVideoInputs,
   createGraphNode,
   docToGraph,
   type Graph,
@@ -13,7 +14,7 @@ import {
   VIDEO_DATA_KEYS,
 } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
+import { addMember, addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { solidPng } from '../generation/providers/testing/images.ts'
@@ -127,18 +128,18 @@ describe.each(testDatabaseKinds())('video renders on $name', (kind) => {
       )
       expect(done).toMatchObject({ kind: 'video', status: 'succeeded', cost: RENDER_COST })
       const result = done.result as Record<string, string | number>
-      const node = (
-        await until(
-          () => liveGraph(t, projectId),
-          (g) => g.nodes.some((n) => n.id === video.id && n.data[VIDEO_DATA_KEYS.mp4Url]),
-        )
-      ).nodes.find((n) => n.id === video.id)!
+      const graph = await until(
+        () => liveGraph(t, projectId),
+        (g) => g.nodes.some((n) => n.id === video.id && n.data[VIDEO_DATA_KEYS.mp4Url]),
+      )
+      const node = graph.nodes.find((n) => n.id === video.id)!
       expect(node.data).toMatchObject({
         [VIDEO_DATA_KEYS.mp4Url]: result.mp4Url,
         [VIDEO_DATA_KEYS.srtUrl]: result.srtUrl,
         [VIDEO_DATA_KEYS.vttUrl]: result.vttUrl,
         [VIDEO_DATA_KEYS.durationMs]: result.durationMs,
-        [VIDEO_DATA_KEYS.inputHash]: expect.any(String),
+        // What the canvas computes from the same document: not Stale right after the render.
+        [VIDEO_DATA_KEYS.inputHash]: collectVideoInputs(graph, video.id)!.hash,
         [JOB_DATA_KEYS.status]: 'succeeded',
       })
 
@@ -219,6 +220,23 @@ describe.each(testDatabaseKinds())('video renders on $name', (kind) => {
     const missing = scenes.filter((s) => s.data.sceneNumber !== '2').map((s) => s.id)
     expect(Object.keys(error.fields).sort()).toEqual(missing.sort())
     expect(await balance(t, owner.id)).toBe(20)
+  })
+
+  it('refuses a viewer (403) and a node that is no Video node (404)', async () => {
+    const owner = await addUser(t, 'Vic', { credits: 20 })
+    const { projectId, video, scenes } = await project(t, owner, [])
+    const viewer = await addUser(t, 'Viv', { credits: 20 })
+    await addMember(t, projectId, viewer.id, 'viewer')
+    const asViewer = await t.request('POST', '/api/video/render', {
+      body: { projectId, nodeId: video.id },
+      cookie: viewer.cookie,
+    })
+    expect(asViewer.status).toBe(403)
+    const notVideo = await t.request('POST', '/api/video/render', {
+      body: { projectId, nodeId: scenes[0]!.id },
+      cookie: owner.cookie,
+    })
+    expect(notVideo.status).toBe(404)
   })
 
   it(

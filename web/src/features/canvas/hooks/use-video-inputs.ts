@@ -1,25 +1,7 @@
-import { collectVideoInputs, type Graph, type GraphNode, type VideoInputs } from '@reelgraph/shared'
+import { collectVideoInputs, type VideoInputs } from '@reelgraph/shared'
 import { useMemo } from 'react'
-import type { CanvasEdge, CanvasNode } from '../lib/node-types'
+import { canvasGraph } from '../lib/video-graph'
 import { useCanvasStore } from './use-canvas-store'
-
-/** The canvas as shared's graph, with the fields `collectVideoInputs` reads. */
-function graphOf(nodes: readonly CanvasNode[], edges: readonly CanvasEdge[]): Graph {
-  return {
-    nodes: nodes.map(
-      (n) =>
-        ({
-          id: n.id,
-          type: n.type,
-          label: n.data.label,
-          position: n.position,
-          data: n.data as GraphNode['data'],
-          connectionPoints: n.data.connectionPoints,
-        }) as GraphNode,
-    ),
-    connections: edges.map((e) => ({ source: e.source, target: e.target })),
-  }
-}
 
 /**
  * What Video node `id` would render now (issue 13 item 5): its scenes in order with their
@@ -28,7 +10,7 @@ function graphOf(nodes: readonly CanvasNode[], edges: readonly CanvasEdge[]): Gr
  */
 export function useVideoInputs(id: string): VideoInputs | null {
   const json = useCanvasStore((s) =>
-    JSON.stringify(collectVideoInputs(graphOf(s.nodes, s.edges), id)),
+    JSON.stringify(collectVideoInputs(canvasGraph(s.nodes, s.edges), id)),
   )
   return useMemo(() => JSON.parse(json) as VideoInputs | null, [json])
 }
