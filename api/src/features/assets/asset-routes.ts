@@ -1,11 +1,16 @@
 import { GENERATED_IMAGE_FILENAME } from '@reelgraph/shared'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
+import { AppError } from '../../lib/app-error.ts'
 import { docs } from '../../lib/openapi.ts'
 import { requireAuth } from '../../middleware/session.ts'
-import { type AssetContent, MEDIA_ASSET_TYPES, readAsset, toJpeg } from './asset-service.ts'
+import { type AssetInfo, findAsset, MEDIA_ASSET_TYPES, readAsset, toJpeg } from './asset-service.ts'
 
 const TAG = 'Assets'
+
+/** Stored bytes gone missing under a row: as if there were no such asset. */
+const notFound = () =>
+  new AppError('NOT_FOUND', 'This file does not exist, or you do not have access to it.')
 
 /** Assets never change under their id: cache for a year, privately (they need a session). */
 const CACHE_CONTROL = 'private, max-age=31536000, immutable'
@@ -36,7 +41,7 @@ export function parseRange(
  * project (`<project name>.mp4`, `.srt`, `.vtt`; issue 13 item 4), as a quoted ASCII fallback
  * and the exact UTF-8 name (RFC 6266).
  */
-function contentDisposition(asset: AssetContent): string {
+function contentDisposition(asset: Pick<AssetInfo, 'mimeType' | 'projectName'>): string {
   const ext = MEDIA_ASSET_TYPES[asset.mimeType as keyof typeof MEDIA_ASSET_TYPES]
   if (!ext) return `attachment; filename="${GENERATED_IMAGE_FILENAME}"`
   const name = `${asset.projectName.trim() || 'video'}.${ext}`
@@ -61,10 +66,12 @@ export const assetRoutes = new Hono<AppEnv>().get(
   }),
   async (c) => {
     const { user } = requireAuth(c)
-    const asset = await readAsset(c.var.db, c.var.deps.assets, user.id, c.req.param('id'))
+    const { db } = c.var
+    const storage = c.var.deps.assets
+    const info = await findAsset(db, user.id, c.req.param('id'))
     const download = c.req.query('download') === '1'
-    const image = asset.mimeType.startsWith('image/')
-    const etag = `"${asset.id}${download ? '-download' : ''}"`
+    const asJpeg = download && info.mimeType.startsWith('image/')
+    const etag = `"${info.id}${download ? '-download' : ''}"`
     const headers: Record<string, string> = {
       'Cache-Control': CACHE_CONTROL,
       'X-Content-Type-Options': 'nosniff',
@@ -74,26 +81,35 @@ export const assetRoutes = new Hono<AppEnv>().get(
     if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
       return c.body(null, 304, headers)
     }
-    const asJpeg = download && image
-    const bytes = asJpeg ? await toJpeg(asset) : asset.bytes
-    headers['Content-Type'] = asJpeg ? 'image/jpeg' : asset.mimeType
+    headers['Content-Type'] = asJpeg ? 'image/jpeg' : info.mimeType
+    if (download) headers['Content-Disposition'] = contentDisposition(info)
+    if (asJpeg) {
+      // Converted on the fly: its length is known only once made, so no ranges.
+      const bytes = await toJpeg(await readAsset(db, storage, user.id, info.id))
+      headers['Content-Length'] = String(bytes.byteLength)
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers)
+    }
     headers['Accept-Ranges'] = 'bytes'
-    if (download) headers['Content-Disposition'] = contentDisposition(asset)
     const ifRange = c.req.header('if-range')
     const range =
       ifRange === undefined || ifRange === etag
-        ? parseRange(c.req.header('range'), bytes.byteLength)
+        ? parseRange(c.req.header('range'), info.byteSize)
         : null
     if (range === 'unsatisfiable') {
-      headers['Content-Range'] = `bytes */${bytes.byteLength}`
+      headers['Content-Range'] = `bytes */${info.byteSize}`
       return c.body(null, 416, headers)
     }
     if (range) {
-      const part = bytes.subarray(range.start, range.end + 1)
-      headers['Content-Range'] = `bytes ${range.start}-${range.end}/${bytes.byteLength}`
+      // Only the bytes asked for are read (a video seeks through a large file).
+      const part = await storage.getRange(info.storageKey, range.start, range.end)
+      if (!part) throw notFound()
+      headers['Content-Range'] =
+        `bytes ${range.start}-${range.start + part.byteLength - 1}/${info.byteSize}`
       headers['Content-Length'] = String(part.byteLength)
       return c.body(part as Uint8Array<ArrayBuffer>, 206, headers)
     }
+    const bytes = await storage.get(info.storageKey)
+    if (!bytes) throw notFound()
     headers['Content-Length'] = String(bytes.byteLength)
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers)
   },

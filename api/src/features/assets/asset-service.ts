@@ -191,6 +191,51 @@ export interface AssetContent {
   projectName: string
 }
 
+/** An asset a user may read: its row, without the bytes. */
+export interface AssetInfo {
+  id: string
+  storageKey: string
+  mimeType: string
+  byteSize: number
+  /** The name of its project (downloads of renders are named after it). */
+  projectName: string
+}
+
+/**
+ * The asset's row, when the user is a member (any role) of its project (issue 6 item 1).
+ * @throws AppError 404 NOT_FOUND for an unknown id or an asset of a project the user is not
+ *   a member of.
+ */
+export async function findAsset(
+  db: Kysely<DB>,
+  userId: number,
+  assetId: string,
+): Promise<AssetInfo> {
+  if (!ASSET_ID_PATTERN.test(assetId)) throw new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+  const row = await db
+    .selectFrom('assets')
+    .innerJoin('project_members as m', 'm.project_id', 'assets.project_id')
+    .innerJoin('projects as p', 'p.id', 'assets.project_id')
+    .select([
+      'assets.id',
+      'assets.storage_key',
+      'assets.mime_type',
+      'assets.byte_size',
+      'p.name as project_name',
+    ])
+    .where('assets.id', '=', assetId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst()
+  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+  return {
+    id: row.id,
+    storageKey: row.storage_key,
+    mimeType: row.mime_type,
+    byteSize: row.byte_size,
+    projectName: row.project_name,
+  }
+}
+
 /**
  * The asset, when the user is a member (any role) of its project (issue 6 item 1).
  * @throws AppError 404 NOT_FOUND for an unknown id, an asset of a project the user is not
@@ -202,20 +247,10 @@ export async function readAsset(
   userId: number,
   assetId: string,
 ): Promise<AssetContent> {
-  const notFound = () => new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
-  if (!ASSET_ID_PATTERN.test(assetId)) throw notFound()
-  const row = await db
-    .selectFrom('assets')
-    .innerJoin('project_members as m', 'm.project_id', 'assets.project_id')
-    .innerJoin('projects as p', 'p.id', 'assets.project_id')
-    .select(['assets.id', 'assets.storage_key', 'assets.mime_type', 'p.name as project_name'])
-    .where('assets.id', '=', assetId)
-    .where('m.user_id', '=', userId)
-    .executeTakeFirst()
-  if (!row) throw notFound()
-  const bytes = await storage.get(row.storage_key)
-  if (!bytes) throw notFound()
-  return { id: row.id, bytes, mimeType: row.mime_type, projectName: row.project_name }
+  const info = await findAsset(db, userId, assetId)
+  const bytes = await storage.get(info.storageKey)
+  if (!bytes) throw new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+  return { id: info.id, bytes, mimeType: info.mimeType, projectName: info.projectName }
 }
 
 /** JPEG quality of downloads converted from other types. */

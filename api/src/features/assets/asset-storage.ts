@@ -8,6 +8,11 @@ export interface AssetStorage {
   put(key: string, bytes: Uint8Array, mimeType: string): Promise<void>
   /** The bytes under `key`, or null when there are none. */
   get(key: string): Promise<Uint8Array | null>
+  /**
+   * Bytes `start`..`end` (inclusive, within the stored length) under `key`, or null when
+   * there are none: a video seeks without its whole file being read (issue 13 item 4).
+   */
+  getRange(key: string, start: number, end: number): Promise<Uint8Array | null>
   /** Removes `key`; missing keys are fine. */
   delete(key: string): Promise<void>
 }

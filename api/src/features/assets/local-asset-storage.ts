@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import type { AssetStorage } from './asset-storage.ts'
 
@@ -66,6 +66,23 @@ export class LocalAssetStorage implements AssetStorage {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
       throw error
+    }
+  }
+
+  async getRange(key: string, start: number, end: number): Promise<Uint8Array | null> {
+    let file
+    try {
+      file = await open(this.pathOf(key), 'r')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw error
+    }
+    try {
+      const buffer = Buffer.alloc(Math.max(0, end - start + 1))
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, start)
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead)
+    } finally {
+      await file.close()
     }
   }
 

@@ -66,10 +66,22 @@ export class S3AssetStorage implements AssetStorage {
     )
   }
 
-  async get(key: string): Promise<Uint8Array | null> {
+  get(key: string): Promise<Uint8Array | null> {
+    return this.read(key)
+  }
+
+  getRange(key: string, start: number, end: number): Promise<Uint8Array | null> {
+    return this.read(key, `bytes=${start}-${end}`)
+  }
+
+  private async read(key: string, range?: string): Promise<Uint8Array | null> {
     try {
       const out = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.keyOf(key),
+          ...(range ? { Range: range } : {}),
+        }),
       )
       if (!out.Body) return null
       return await out.Body.transformToByteArray()
