@@ -79,6 +79,12 @@ export const envSchema = z
     AI_TEXT_PROVIDER: z.enum(['builtin', 'openai']).optional(),
     /** Image provider: builtin | openai | civitai | automatic1111. Default: the one configured, else builtin. */
     AI_IMAGE_PROVIDER: z.enum(['builtin', 'openai', 'civitai', 'automatic1111']).optional(),
+    /**
+     * Narration of video renders (issue 13): builtin (eSpeak NG, offline; the default) |
+     * openai (OPENAI_API_KEY / OPENAI_BASE_URL) | elevenlabs (ELEVENLABS_API_KEY).
+     */
+    SPEECH_PROVIDER: z.enum(['builtin', 'openai', 'elevenlabs']).default('builtin'),
+    ELEVENLABS_API_KEY: optionalString,
     OPENAI_API_KEY: optionalString,
     /** Any OpenAI-compatible server (Ollama: http://localhost:11434/v1). */
     OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),

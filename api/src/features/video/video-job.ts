@@ -11,6 +11,7 @@ import {
   type RenderScene,
   shiftCues,
   SpeechError,
+  type SpeechSettings,
   toSrt,
   toVtt,
 } from '@reelgraph/media'
@@ -78,8 +79,24 @@ function stageOf(progress: RenderProgress, sceneCount: number): string {
   return 'Preparing'
 }
 
+/** The speech provider `env` chooses (SPEECH_PROVIDER and its keys). */
+export function speechSettingsOf(env: AppDeps['env']): SpeechSettings {
+  return {
+    provider: env.SPEECH_PROVIDER,
+    openaiApiKey: env.OPENAI_API_KEY,
+    openaiBaseUrl: env.OPENAI_BASE_URL,
+    elevenLabsApiKey: env.ELEVENLABS_API_KEY,
+  }
+}
+
 /** A speech or render failure as the runner's ProviderError (final unless retryable). */
-function asProviderError(err: unknown): unknown {
+function asProviderError(err: unknown, voice: string): unknown {
+  if (err instanceof RangeError) {
+    // The text was checked at submit: an unknown voice is what is left.
+    return new ProviderError('malformed', `The narration voice "${voice}" does not exist.`, {
+      cause: err,
+    })
+  }
   if (err instanceof SpeechError) {
     return new ProviderError(err.retryable ? 'upstream' : 'malformed', err.message, {
       cause: err,
@@ -112,7 +129,7 @@ export async function produceVideo(
   const work = await mkdtemp(join(dirs.work, 'job-'))
   try {
     const count = input.scenes.length
-    const speech = createSpeechProvider()
+    const speech = createSpeechProvider(speechSettingsOf(deps.env))
     const scenes: RenderScene[] = []
     const sceneCues: Cue[][] = []
     for (const [i, scene] of input.scenes.entries()) {
@@ -129,7 +146,7 @@ export async function produceVideo(
       const narration = await speech
         .synthesize({ text: scene.narration, voice: input.voice || undefined }, signal)
         .catch((err: unknown) => {
-          throw asProviderError(err)
+          throw asProviderError(err, input.voice)
         })
       const cues = narration.words.length
         ? cuesFromWords(narration.words, { endLimitMs: narration.durationMs })
@@ -159,7 +176,7 @@ export async function produceVideo(
           ),
         }),
     }).catch((err: unknown) => {
-      throw signal.aborted ? err : asProviderError(err)
+      throw signal.aborted || err instanceof RangeError ? err : asProviderError(err, input.voice)
     })
     signal.throwIfAborted()
 

@@ -11,6 +11,7 @@ import {
   type Graph,
   type GraphNode,
   JOB_DATA_KEYS,
+  updateNodeData,
   VIDEO_DATA_KEYS,
 } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -220,6 +221,27 @@ describe.each(testDatabaseKinds())('video renders on $name', (kind) => {
     const missing = scenes.filter((s) => s.data.sceneNumber !== '2').map((s) => s.id)
     expect(Object.keys(error.fields).sort()).toEqual(missing.sort())
     expect(await balance(t, owner.id)).toBe(20)
+  })
+
+  it('fails an unknown voice with words a person can act on, refunded whole', async () => {
+    const owner = await addUser(t, 'Val', { credits: 20 })
+    const { projectId, video } = await project(t, owner)
+    await t.deps.documents.transact(projectId, (doc, origin) =>
+      updateNodeData(doc, video.id, { voice: 'no-such-voice' }, origin),
+    )
+    const res = await t.request('POST', '/api/video/render', {
+      body: { projectId, nodeId: video.id },
+      cookie: owner.cookie,
+    })
+    const { jobId } = await res.json()
+    const failed = await until(
+      () => job(t, owner, jobId),
+      (j) => j.status === 'failed',
+    )
+    expect(failed.message).toContain('The narration voice "no-such-voice" does not exist.')
+    expect(failed.refunded).toBe(RENDER_COST)
+    expect(await balance(t, owner.id)).toBe(20)
+    expect(await readdir(workDir)).toEqual([])
   })
 
   it('refuses a viewer (403) and a node that is no Video node (404)', async () => {
