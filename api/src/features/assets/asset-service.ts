@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { stat } from 'node:fs/promises'
 import type { DB } from '@reelgraph/db'
 import type { Kysely } from 'kysely'
 import sharp from 'sharp'
@@ -137,11 +138,25 @@ export type MediaAssetType = keyof typeof MEDIA_ASSET_TYPES
 export async function storeMediaAsset(
   db: Kysely<DB>,
   storage: AssetStorage,
-  input: { userId: number; projectId: number; bytes: Uint8Array; mimeType: MediaAssetType },
+  input: {
+    userId: number
+    projectId: number
+    /** The bytes, or a file to stream them from (a video is never held in memory). */
+    content: Uint8Array | { path: string }
+    mimeType: MediaAssetType
+  },
 ): Promise<{ assetId: string; url: string }> {
   const assetId = createAssetId()
   const key = `projects/${input.projectId}/${assetId}.${MEDIA_ASSET_TYPES[input.mimeType]}`
-  await storage.put(key, input.bytes, input.mimeType)
+  const { content } = input
+  let byteSize: number
+  if (content instanceof Uint8Array) {
+    await storage.put(key, content, input.mimeType)
+    byteSize = content.byteLength
+  } else {
+    byteSize = (await stat(content.path)).size
+    await storage.putFile(key, content.path, input.mimeType)
+  }
   try {
     await db
       .insertInto('assets')
@@ -151,7 +166,7 @@ export async function storeMediaAsset(
         project_id: input.projectId,
         storage_key: key,
         mime_type: input.mimeType,
-        byte_size: input.bytes.byteLength,
+        byte_size: byteSize,
       })
       .execute()
   } catch (error) {

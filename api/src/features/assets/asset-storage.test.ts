@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -95,6 +95,18 @@ function behavesLikeAssetStorage(storage: () => AssetStorage) {
     expect(Array.from((await s.get('projects/1/a.png')) ?? [])).toEqual([7])
     await s.delete('projects/1/a.png')
     expect(await s.get('projects/1/a.png')).toBeNull()
+  })
+
+  it('stores a file from disk (a rendered video)', async () => {
+    const s = storage()
+    const dir = await mkdtemp(join(tmpdir(), 'reelgraph-putfile-'))
+    try {
+      await writeFile(join(dir, 'v.mp4'), BYTES)
+      await s.putFile('projects/1/f.mp4', join(dir, 'v.mp4'), 'video/mp4')
+      expect(Array.from((await s.get('projects/1/f.mp4')) ?? [])).toEqual(Array.from(BYTES))
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('reads a byte range (issue 13 item 4: a video seeks)', async () => {

@@ -4,6 +4,11 @@
  * Keys are opaque strings chosen by the caller (e.g. `projects/12/<asset id>.png`).
  */
 export interface AssetStorage {
+  /**
+   * Stores the file at `path` under `key`, replacing any, without holding it in memory (a
+   * rendered video; issue 13 item 4: a render worker's peak memory is bounded).
+   */
+  putFile(key: string, path: string, mimeType: string): Promise<void>
   /** Stores bytes under `key`, replacing any. */
   put(key: string, bytes: Uint8Array, mimeType: string): Promise<void>
   /** The bytes under `key`, or null when there are none. */

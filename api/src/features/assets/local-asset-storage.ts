@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import type { AssetStorage } from './asset-storage.ts'
 
@@ -52,6 +52,20 @@ export class LocalAssetStorage implements AssetStorage {
     const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`
     try {
       await writeFile(temp, bytes, { flag: 'wx' })
+      await rename(temp, path)
+    } catch (error) {
+      await rm(temp, { force: true })
+      throw error
+    }
+  }
+
+  async putFile(key: string, source: string, mimeType: string): Promise<void> {
+    void mimeType
+    const path = this.pathOf(key)
+    await mkdir(dirname(path), { recursive: true })
+    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`
+    try {
+      await copyFile(source, temp)
       await rename(temp, path)
     } catch (error) {
       await rm(temp, { force: true })

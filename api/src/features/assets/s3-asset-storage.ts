@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -62,6 +64,19 @@ export class S3AssetStorage implements AssetStorage {
         Body: bytes,
         ContentType: mimeType,
         ContentLength: bytes.byteLength,
+      }),
+    )
+  }
+
+  async putFile(key: string, path: string, mimeType: string): Promise<void> {
+    const { size } = await stat(path)
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.keyOf(key),
+        Body: createReadStream(path),
+        ContentType: mimeType,
+        ContentLength: size,
       }),
     )
   }

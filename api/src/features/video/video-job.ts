@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   createSpeechProvider,
@@ -183,16 +183,12 @@ export async function produceVideo(
     const cues = rendered.timeline.flatMap((t) =>
       t.narrationStartMs === null ? [] : shiftCues(sceneCues[t.index] ?? [], t.narrationStartMs),
     )
-    const mp4 = await readFile(rendered.mp4Path)
     const store = (
-      bytes: Uint8Array,
+      content: Uint8Array | { path: string },
       mimeType: 'video/mp4' | 'application/x-subrip' | 'text/vtt',
-    ) => storeMediaAsset(db, assets, { userId, projectId: input.projectId, bytes, mimeType })
+    ) => storeMediaAsset(db, assets, { userId, projectId: input.projectId, content, mimeType })
     const text = (s: string) => new TextEncoder().encode(s)
-    const video = await store(
-      new Uint8Array(mp4.buffer, mp4.byteOffset, mp4.byteLength),
-      'video/mp4',
-    )
+    const video = await store({ path: rendered.mp4Path }, 'video/mp4')
     const srt = await store(text(toSrt(cues)), 'application/x-subrip')
     const vtt = await store(text(toVtt(cues)), 'text/vtt')
     return {
