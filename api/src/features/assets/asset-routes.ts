@@ -16,8 +16,16 @@ const notFound = () =>
 const CACHE_CONTROL = 'private, max-age=31536000, immutable'
 
 /**
- * The one byte range of a `Range` header over `size` bytes (RFC 9110 §14.1.2), or
- * 'unsatisfiable', or null to answer the whole (no header, several ranges, or a malformed one).
+ * Most bytes one open-ended range (`bytes=N-`, what a `<video>` asks while it plays) answers:
+ * the player asks again from where the part ended, and a request never holds a whole video
+ * in memory (RFC 9110 lets a 206 cover less than was asked for).
+ */
+export const RANGE_CHUNK_MAX_BYTES = 4 * 1024 * 1024
+
+/**
+ * The one byte range of a `Range` header over `size` bytes (RFC 9110 §14.1.2), an open end
+ * answered up to {@link RANGE_CHUNK_MAX_BYTES}; or 'unsatisfiable'; or null to answer the
+ * whole (no header, several ranges, or a malformed one).
  */
 export function parseRange(
   header: string | undefined,
@@ -31,7 +39,10 @@ export function parseRange(
     return { start: Math.max(0, size - suffix), end: size - 1 }
   }
   const start = Number(match[1])
-  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)
+  const end =
+    match[2] === ''
+      ? Math.min(size - 1, start + RANGE_CHUNK_MAX_BYTES - 1)
+      : Math.min(Number(match[2]), size - 1)
   if (start >= size || end < start) return 'unsatisfiable'
   return { start, end }
 }
