@@ -119,9 +119,10 @@ export const assetRoutes = new Hono<AppEnv>().get(
       headers['Content-Length'] = String(part.byteLength)
       return c.body(part as Uint8Array<ArrayBuffer>, 206, headers)
     }
-    const bytes = await storage.get(info.storageKey)
-    if (!bytes) throw notFound()
-    headers['Content-Length'] = String(bytes.byteLength)
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers)
+    // Streamed: a whole video is never held in memory.
+    const body = await storage.stream(info.storageKey)
+    if (!body) throw notFound()
+    headers['Content-Length'] = String(info.byteSize)
+    return c.body(body, 200, headers)
   },
 )

@@ -115,6 +115,11 @@ function behavesLikeAssetStorage(storage: () => AssetStorage) {
     expect(Array.from((await s.getRange('projects/1/v.mp4', 2, 4)) ?? [])).toEqual([0x4e, 0x47, 0])
     expect(Array.from((await s.getRange('projects/1/v.mp4', 8, 8)) ?? [])).toEqual([255])
     expect(await s.getRange('projects/1/missing.mp4', 0, 1)).toBeNull()
+    const stream = await s.stream('projects/1/v.mp4')
+    expect(Array.from(new Uint8Array(await new Response(stream).arrayBuffer()))).toEqual(
+      Array.from(BYTES),
+    )
+    expect(await s.stream('projects/1/missing.mp4')).toBeNull()
   })
 
   it('answers null for a missing key and deletes missing keys quietly', async () => {

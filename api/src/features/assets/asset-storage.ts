@@ -18,6 +18,8 @@ export interface AssetStorage {
    * there are none: a video seeks without its whole file being read (issue 13 item 4).
    */
   getRange(key: string, start: number, end: number): Promise<Uint8Array | null>
+  /** The bytes under `key` as a stream (a whole video is served without holding it), or null. */
+  stream(key: string): Promise<ReadableStream<Uint8Array> | null>
   /** Removes `key`; missing keys are fine. */
   delete(key: string): Promise<void>
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import { randomBytes } from 'node:crypto'
 import { copyFile, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
@@ -98,6 +99,17 @@ export class LocalAssetStorage implements AssetStorage {
     } finally {
       await file.close()
     }
+  }
+
+  async stream(key: string): Promise<ReadableStream<Uint8Array> | null> {
+    let file
+    try {
+      file = await open(this.pathOf(key), 'r')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw error
+    }
+    return Readable.toWeb(file.createReadStream()) as ReadableStream<Uint8Array>
   }
 
   async delete(key: string): Promise<void> {

@@ -85,6 +85,20 @@ export class S3AssetStorage implements AssetStorage {
     return this.read(key)
   }
 
+  async stream(key: string): Promise<ReadableStream<Uint8Array> | null> {
+    try {
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }),
+      )
+      return out.Body ? (out.Body.transformToWebStream() as ReadableStream<Uint8Array>) : null
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') {
+        return null
+      }
+      throw error
+    }
+  }
+
   getRange(key: string, start: number, end: number): Promise<Uint8Array | null> {
     return this.read(key, `bytes=${start}-${end}`)
   }
