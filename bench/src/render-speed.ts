@@ -128,6 +128,7 @@ interface RenderRun {
   peakFfmpeg: number
   mp4Bytes: number
   ffmpeg: string
+  runs: { step: string; cpuMs: number; wallMs: number; peakRssBytes: number }[]
 }
 
 interface PreparedScene {
@@ -170,6 +171,7 @@ async function renderOnce(dir: string, variant: 'full' | 'changed'): Promise<voi
     peakFfmpeg: Math.max(memory.children, result.ffmpeg.peakRssBytes),
     mp4Bytes: (await stat(result.mp4Path)).size,
     ffmpeg: `${result.ffmpeg.version} (xfade: ${result.ffmpeg.xfade})`,
+    runs: result.runs,
   }
   await rm(result.mp4Path)
   console.log(JSON.stringify(run))
@@ -266,6 +268,22 @@ if (childMode) {
     console.log(
       `  peak RSS, node + ffmpeg: ${mb(Math.max(full.peakTotal, one.peakTotal))} (target <= 600 MB); ffmpeg alone ${mb(Math.max(full.peakFfmpeg, one.peakFfmpeg))}`,
     )
+    for (const [name, run] of [
+      ['full', full],
+      ['one scene', one],
+    ] as const) {
+      const sum = (pick: (step: string) => boolean) =>
+        run.runs.filter((r) => pick(r.step)).reduce((total, r) => total + r.cpuMs, 0) / 1000
+      const scenes = sum((step) => step.startsWith('scene'))
+      const fades = sum((step) => step.startsWith('crossfade'))
+      const audio = sum((step) => step.startsWith('audio'))
+      const mix = sum((step) => step === 'audio mix')
+      const join = sum((step) => step === 'join')
+      const node = run.cpuS - scenes - fades - audio - join
+      console.log(
+        `  CPU of the ${name} render, s: scenes ${scenes.toFixed(1)}, crossfades ${fades.toFixed(1)}, audio ${audio.toFixed(1)} (mix and measure ${mix.toFixed(1)}), join ${join.toFixed(1)}, node (stills, subtitles, JS) ${node.toFixed(1)}`,
+      )
+    }
     console.log(`  load average after: ${load()} (1, 5, 15 min)`)
   } finally {
     await rm(dir, { recursive: true, force: true })

@@ -3,6 +3,8 @@ import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } fro
 import { dirname, join } from 'node:path'
 import {
   NARRATION_LEAD_IN_MS,
+  LOUDNESS_TARGET_LUFS,
+  LOUDNESS_TOLERANCE_LU,
   RENDER_CONCURRENCY,
   SILENCE_LUFS,
   VIDEO_PRESETS,
@@ -13,8 +15,10 @@ import {
   buildAudioEncodeArgs,
   buildConcatList,
   buildJoinArgs,
+  buildLevelPassArgs,
   buildMixPassArgs,
   parseLoudnessMeasurement,
+  timelineSamples,
 } from './audio-graph.ts'
 import { segmentCacheKey, type SegmentKeyCue, type SegmentKeyInput } from './cache-key.ts'
 import { RenderError } from './errors.ts'
@@ -114,6 +118,8 @@ export interface RenderVideoResult {
   segments: { rendered: string[]; cached: string[] }
   /** The ffmpeg binary used and the highest peak RSS of its runs, in bytes. */
   ffmpeg: { path: string; version: string; xfade: boolean; peakRssBytes: number }
+  /** Each ffmpeg run in the order they ended: CPU and wall time in ms, peak RSS in bytes. */
+  runs: { step: string; cpuMs: number; wallMs: number; peakRssBytes: number }[]
 }
 
 /** A segment with everything needed to key and render it. */
@@ -331,10 +337,15 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
   const weightOf = (job: SegmentJob) => job.plan.frames * job.scenes.length
   // Audio passes and the join, in frames of segment work they cost about as much as.
   const mixWeight = Math.max(1, timeline.totalFrames * 0.03)
-  const encodeWeight = Math.max(1, timeline.totalFrames * 0.05)
+  const levelWeight = Math.max(1, timeline.totalFrames * 0.01)
+  const encodeWeight = Math.max(1, timeline.totalFrames * 0.04)
   const joinWeight = Math.max(1, timeline.totalFrames * 0.02)
   const totalWeight =
-    todo.reduce((sum, job) => sum + weightOf(job), 0) + mixWeight + encodeWeight + joinWeight
+    todo.reduce((sum, job) => sum + weightOf(job), 0) +
+    mixWeight +
+    levelWeight +
+    encodeWeight +
+    joinWeight
   // Progress: finished work plus the running ffmpegs' share; it only goes up.
   let doneWeight = 0
   const running = new Map<string, number>()
@@ -360,9 +371,12 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
   const abortInner = () => inner.abort(signal?.reason)
   signal?.addEventListener('abort', abortInner, { once: true })
   let peakRssBytes = 0
-  const ffmpeg = async (args: string[], run: Omit<RunFfmpegOptions, 'signal'>) => {
+  const runs: RenderVideoResult['runs'] = []
+  const ffmpeg = async (step: string, args: string[], run: Omit<RunFfmpegOptions, 'signal'>) => {
     const result = await runFfmpeg(binary.path, args, { ...run, signal: inner.signal })
     peakRssBytes = Math.max(peakRssBytes, result.peakRssBytes)
+    const { cpuMs, wallMs } = result
+    runs.push({ step, cpuMs, wallMs, peakRssBytes: result.peakRssBytes })
     return result
   }
   try {
@@ -434,7 +448,11 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         partialSegments.add(partial)
         const { args } = buildSegmentFilterGraph(spec, capabilities, partial)
         const progress = track(job.key, weightOf(job))
-        await ffmpeg(args, {
+        const step =
+          job.plan.kind === 'scene'
+            ? `scene ${job.plan.scene + 1}`
+            : `crossfade ${job.plan.from + 1}-${job.plan.to + 1}`
+        await ffmpeg(step, args, {
           frames: job.plan.frames,
           onProgress: (fraction) => {
             progress.progress(fraction)
@@ -471,21 +489,46 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       const mixPath = join(tempDir, 'mix.wav')
       const mixProgress = track('mix', mixWeight)
       const mixRun = await ffmpeg(
+        'audio mix',
         buildMixPassArgs({ timeline, narrationPaths, musicPath }, mixPath),
         {
           logLevel: 'info',
           durationMs: timeline.durationMs,
           onProgress: (fraction) => {
             mixProgress.progress(fraction)
-            audioStage(fraction / 2)
+            audioStage(fraction * 0.3)
           },
         },
       )
       mixProgress.done()
       const measured = parseLoudnessMeasurement(mixRun.stderr)
-      const silent = !(measured.integrated > SILENCE_LUFS && Number.isFinite(measured.truePeak))
+      let levelled = mixPath
+      if (measured.integrated > SILENCE_LUFS) {
+        // One gain to the target, peaks limited; corrected once if the limiter took too much.
+        let gain = LOUDNESS_TARGET_LUFS - measured.integrated
+        for (let attempt = 0; attempt < 2; attempt++) {
+          levelled = join(tempDir, `level-${attempt}.wav`)
+          const levelProgress = track(`level-${attempt}`, attempt === 0 ? levelWeight : 0)
+          const run = await ffmpeg(
+            'audio level',
+            buildLevelPassArgs(mixPath, gain, timelineSamples(timeline), levelled),
+            {
+              logLevel: 'info',
+              durationMs: timeline.durationMs,
+              onProgress: (fraction) => {
+                levelProgress.progress(fraction)
+                audioStage(0.3 + fraction * 0.2)
+              },
+            },
+          )
+          levelProgress.done()
+          const miss = LOUDNESS_TARGET_LUFS - parseLoudnessMeasurement(run.stderr).integrated
+          if (Math.abs(miss) <= LOUDNESS_TOLERANCE_LU) break
+          gain += miss
+        }
+      }
       const encodeProgress = track('encode', encodeWeight)
-      await ffmpeg(buildAudioEncodeArgs(mixPath, silent ? null : measured, audioPath), {
+      await ffmpeg('audio encode', buildAudioEncodeArgs(levelled, audioPath), {
         durationMs: timeline.durationMs,
         onProgress: (fraction) => {
           encodeProgress.progress(fraction)
@@ -519,6 +562,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     emit({ stage: 'joining', label: 'joining', stagePercent: 0 })
     const joinProgress = track('join', joinWeight)
     await ffmpeg(
+      'join',
       buildJoinArgs({
         concatListPath: listPath,
         audioPath,
@@ -553,6 +597,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         cached: jobs.filter((job) => job.cached).map((job) => job.key),
       },
       ffmpeg: { path: binary.path, ...capabilities, peakRssBytes },
+      runs,
     }
   } finally {
     signal?.removeEventListener('abort', abortInner)
