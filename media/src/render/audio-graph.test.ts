@@ -89,7 +89,9 @@ describe('loudness passes', () => {
     )
     expect(pass2.join(' ')).toContain('-map [out] -c:a pcm_f32le -f wav /w/level.wav')
     const pass3 = buildAudioEncodeArgs('/w/level.wav', '/w/audio.m4a')
-    expect(pass3.join(' ')).toContain('-c:a aac -b:a 192000 -ar 48000 -f mp4 /w/audio.m4a')
+    expect(pass3.join(' ')).toContain(
+      '-c:a aac -aac_coder fast -b:a 192000 -ar 48000 -f mp4 /w/audio.m4a',
+    )
     // The level pass measures without the true peak.
     expect(
       parseLoudnessMeasurement(stderr.replace(/\n {2}True peak:[\s\S]*$/, '')).truePeak,

@@ -320,6 +320,28 @@ describe.each(binaries)('renderVideo with $name', ({ path: ffmpegPath, missing }
   )
 
   test(
+    `refuses an unreadable image, leaving no temporary file${suffix}`,
+    async () => {
+      const badCache = join(root, 'bad-cache')
+      const badWork = join(root, 'bad-work')
+      await mkdir(badWork, { recursive: true })
+      await expect(
+        renderVideo({
+          scenes: [scenes[0]!, { ...scenes[1]!, imageBytes: Buffer.from('not an image') }],
+          cacheDir: badCache,
+          workDir: badWork,
+          ffmpegPath: ffmpegPath!,
+        }),
+      ).rejects.toMatchObject({ name: 'RenderError', code: 'invalid-input' })
+      expect(await readdir(badWork)).toEqual([])
+      for (const file of await filesUnder(badCache)) {
+        expect(file).toMatch(/\/[0-9a-f]{64}\.(mp4|jpg|wav)$/)
+      }
+    },
+    LONG,
+  )
+
+  test(
     `cancels mid-render, leaving no temporary file${suffix}`,
     async () => {
       const freshCache = join(root, 'cancel-cache')

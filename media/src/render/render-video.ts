@@ -30,13 +30,9 @@ import {
 } from './filter-graph.ts'
 import { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
 import { builtinMusicPath, type MusicTrack } from './music.ts'
-import { fitStill, stillCacheKey, type StillFit } from './stills.ts'
-import {
-  DEFAULT_SUBTITLE_STYLE,
-  renderSubtitleImage,
-  subtitleBand,
-  type SubtitleStyle,
-} from './subtitle-images.ts'
+import { runImageJobs, type ImageJob } from './image-jobs.ts'
+import { stillCacheKey, type StillFit } from './stills.ts'
+import { DEFAULT_SUBTITLE_STYLE, subtitleBand, type SubtitleStyle } from './subtitle-images.ts'
 import { planTimeline, type PlannedSegment, type Timeline } from './timeline.ts'
 import { encodePcmWav, parsePcmWav, type PcmWav } from './wav.ts'
 
@@ -151,17 +147,6 @@ async function moveFile(from: string, to: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
     await copyFile(from, to)
     await rm(from, { force: true })
-  }
-}
-
-/** Writes a file under a temporary name, then renames it: readers never see half a file. */
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const temp = `${path}.${randomUUID()}.tmp`
-  try {
-    await writeFile(temp, bytes)
-    await rename(temp, path)
-  } finally {
-    await rm(temp, { force: true })
   }
 }
 
@@ -380,45 +365,51 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     return result
   }
   try {
-    // Fitted stills are kept in the cache (a re-render needs its neighbours' for the
-    // crossfades); subtitle images live for one render. Both are made only when needed.
+    // The images the segments to render need, made by sharp in the image worker before
+    // any segment's ffmpeg runs: fitted stills go to the cache (a re-render needs its
+    // neighbours' for the crossfades), subtitle images to the temporary directory.
     const stillDir = join(options.cacheDir, 'stills')
     await mkdir(stillDir, { recursive: true })
-    const stills = new Map<number, Promise<string>>()
-    const still = (scene: number) => {
-      let made = stills.get(scene)
-      if (!made) {
+    const stillPaths = new Map<number, string>()
+    const cuePaths = new Map<string, string>()
+    const imageJobs: ImageJob[] = []
+    for (const job of todo) {
+      for (const scene of job.scenes) {
+        if (stillPaths.has(scene)) continue
         const key = stillCacheKey(imageHashes[scene]!, preset, fits[scene]!)
         const path = join(stillDir, `${key}.jpg`)
-        made = exists(path).then(async (found) => {
-          if (!found) {
-            await writeAtomically(path, await fitStill(images[scene]!, preset, fits[scene]!))
-          }
-          return path
+        stillPaths.set(scene, path)
+        if (await exists(path)) continue
+        // The bytes that were hashed, so the still matches its key.
+        const imagePath = join(tempDir, `image-${scene}`)
+        await writeFile(imagePath, images[scene]!)
+        const tempPath = `${path}.${randomUUID()}.tmp`
+        imageJobs.push({
+          kind: 'still',
+          imagePath,
+          preset,
+          fit: fits[scene]!,
+          outputPath: path,
+          tempPath,
         })
-        stills.set(scene, made)
       }
-      return made
+      for (const cue of job.cues) {
+        const id = JSON.stringify(cue.lines)
+        if (cuePaths.has(id)) continue
+        const outputPath = join(tempDir, `cue-${cuePaths.size}.png`)
+        cuePaths.set(id, outputPath)
+        imageJobs.push({ kind: 'cue', lines: cue.lines, preset, style, outputPath })
+      }
     }
     const band = subtitleBand(preset)
-    const cueImages = new Map<string, Promise<string>>()
-    const cueImage = (lines: readonly string[]) => {
-      const id = JSON.stringify(lines)
-      let made = cueImages.get(id)
-      if (!made) {
-        const path = join(tempDir, `cue-${cueImages.size}.png`)
-        made = renderSubtitleImage(lines, preset, style).then(async (png) => {
-          await writeFile(path, png)
-          return path
-        })
-        cueImages.set(id, made)
-      }
-      return made
-    }
 
     let started = 0
     let segmentsDone = false
     const renderSegments = async () => {
+      if (imageJobs.length > 0) {
+        emit({ stage: 'preparing', label: 'images', stagePercent: 0 })
+        await runImageJobs(imageJobs, join(tempDir, 'images.json'), inner.signal)
+      }
       await eachLimited(todo, options.concurrency ?? RENDER_CONCURRENCY, async (job) => {
         inner.signal.throwIfAborted()
         const label = `segments ${++started}/${todo.length}`
@@ -426,23 +417,19 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         const spec: SegmentRenderSpec = {
           preset,
           frames: job.plan.frames,
-          parts: (await Promise.all(
-            job.keyInput.parts.map(async (part, i) => ({
-              stillPath: await still(job.scenes[i]!),
-              motion: part.motion,
-              sceneFrames: part.sceneFrames,
-              firstSceneFrame: part.firstSceneFrame,
-            })),
-          )) as unknown as SegmentRenderSpec['parts'],
-          overlays: await Promise.all(
-            job.cues.map(async (cue) => ({
-              imagePath: await cueImage(cue.lines),
-              x: band.x,
-              y: band.y,
-              startFrame: cue.startFrame,
-              endFrame: cue.endFrame,
-            })),
-          ),
+          parts: job.keyInput.parts.map((part, i) => ({
+            stillPath: stillPaths.get(job.scenes[i]!)!,
+            motion: part.motion,
+            sceneFrames: part.sceneFrames,
+            firstSceneFrame: part.firstSceneFrame,
+          })) as unknown as SegmentRenderSpec['parts'],
+          overlays: job.cues.map((cue) => ({
+            imagePath: cuePaths.get(JSON.stringify(cue.lines))!,
+            x: band.x,
+            y: band.y,
+            startFrame: cue.startFrame,
+            endFrame: cue.endFrame,
+          })),
         }
         const partial = join(segmentDir, `.${job.key}-${randomUUID()}.tmp.mp4`)
         partialSegments.add(partial)
