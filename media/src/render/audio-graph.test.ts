@@ -59,7 +59,7 @@ describe('loudness passes', () => {
       { timeline, narrationPaths: ['/a.wav', null, null], musicPath: null },
       '/w/mix.wav',
     )
-    expect(pass1.join(' ')).toContain('[mixmeasure]ebur128=peak=true[measured]')
+    expect(pass1.join(' ')).toContain('[mixmeasure]ebur128[measured]')
     expect(pass1).toContain('/w/mix.wav')
     const stderr = [
       '[Parsed_ebur128_0 @ 0x1] t: 9.1 TARGET:-23 LUFS M: -17.4 S: -16.3 I: -14.0 LUFS LRA: 4.4 LU',

@@ -93,15 +93,15 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
 /**
  * Pass 1 of the loudness normalization (pure): mixes the audio once into `mixPath` (32-bit
  * float WAV, 48 kHz stereo) and, from the same mix, measures it with ffmpeg's EBU R128 meter
- * (`ebur128=peak=true`), which prints its summary on stderr at `info` level. The meter costs
- * a sixth of `loudnorm`'s own analysis.
+ * (`ebur128`, integrated loudness), which prints its summary on stderr at `info` level. The
+ * meter costs a tenth of `loudnorm`'s own analysis.
  */
 export function buildMixPassArgs(input: AudioMixInput, mixPath: string): string[] {
   const { inputs, graph } = buildAudioMixGraph(input)
   return [
     ...inputs,
     '-filter_complex',
-    `${graph};[mix]asplit=2[mixout][mixmeasure];[mixmeasure]ebur128=peak=true[measured]`,
+    `${graph};[mix]asplit=2[mixout][mixmeasure];[mixmeasure]ebur128[measured]`,
     '-map',
     '[mixout]',
     '-c:a',
