@@ -32,7 +32,10 @@ export interface LoudnessMeasurement {
 /** Sample at which a frame starts, rounded once per boundary so slots never drift. */
 const frameSample = (frame: number, fps: number) => Math.round((frame * AUDIO_SAMPLE_RATE_HZ) / fps)
 
-/** The video's length in audio samples at `AUDIO_SAMPLE_RATE_HZ`. */
+/**
+ * The video's length in audio samples at `AUDIO_SAMPLE_RATE_HZ`.
+ * @see issue 13 item 3
+ */
 export const timelineSamples = (timeline: Timeline) =>
   frameSample(timeline.totalFrames, timeline.fps)
 
@@ -43,6 +46,7 @@ export const timelineSamples = (timeline: Timeline) =>
  * the video's length, lowered by `MUSIC_GAIN_DB` and ducked under the voice with
  * `sidechaincompress`, then mixed with it. Inputs are the narrations in scene order, then
  * the music.
+ * @see issue 13 item 3
  */
 export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; graph: string } {
   const { timeline, narrationPaths, musicPath } = input
@@ -95,6 +99,7 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
  * float WAV, 48 kHz stereo) and, from the same mix, measures it with ffmpeg's EBU R128 meter
  * (`ebur128`, integrated loudness), which prints its summary on stderr at `info` level. The
  * meter costs a tenth of `loudnorm`'s own analysis.
+ * @see issue 13 item 3
  */
 export function buildMixPassArgs(input: AudioMixInput, mixPath: string): string[] {
   const { inputs, graph } = buildAudioMixGraph(input)
@@ -120,6 +125,7 @@ export function buildMixPassArgs(input: AudioMixInput, mixPath: string): string[
 /**
  * Reads the `ebur128` summary (the last one) from ffmpeg's stderr.
  * @throws Error when stderr holds none.
+ * @see issue 13 item 3
  */
 export function parseLoudnessMeasurement(stderr: string): LoudnessMeasurement {
   const at = stderr.lastIndexOf('Summary:')
@@ -144,6 +150,7 @@ export function parseLoudnessMeasurement(stderr: string): LoudnessMeasurement {
  * peaks caught by a lookahead limiter (`alimiter` at `LIMITER_CEILING_DBFS`, its delay taken
  * back so the audio stays on the picture), written to `outputPath` (float WAV, as long as
  * the mix: `samples`) and measured again (`ebur128`) on the way.
+ * @see issue 13 item 3
  */
 export function buildLevelPassArgs(
   mixPath: string,
@@ -178,7 +185,10 @@ export function buildLevelPassArgs(
   ]
 }
 
-/** Pass 3 (pure): the levelled mix encoded as AAC at 48 kHz stereo into `outputPath` (M4A). */
+/**
+ * Pass 3 (pure): the levelled mix encoded as AAC at 48 kHz stereo into `outputPath` (M4A).
+ * @see issue 13 item 3
+ */
 export function buildAudioEncodeArgs(inputPath: string, outputPath: string): string[] {
   return [
     '-i',
@@ -215,6 +225,7 @@ export interface JoinInput {
  * The join (pure): the segments by stream copy (concat demuxer) and the AAC track by stream
  * copy, cut to the video's length, as MP4 with `+faststart` (the index first, so playback
  * starts before the whole file is downloaded). Nothing is encoded.
+ * @see issue 13 item 3
  */
 export function buildJoinArgs(input: JoinInput): string[] {
   return [
@@ -246,6 +257,7 @@ export function buildJoinArgs(input: JoinInput): string[] {
  * The concat demuxer's list (pure). Each file carries its exact duration, so the demuxer
  * does not derive the next start from container durations (that drifts by a few ticks per
  * segment with B-frames).
+ * @see issue 13 item 3
  */
 export function buildConcatList(segments: readonly { path: string; durationS: number }[]): string {
   const quote = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`

@@ -167,6 +167,7 @@ export type ProgressBlock = Record<string, string>
 /**
  * A parser for ffmpeg's `-progress pipe:1` stream (pure): feed it chunks as they come, it
  * calls `onBlock` with each complete block. Lines may be split across chunks.
+ * @see issue 13 item 3
  */
 export function createProgressParser(onBlock: (block: ProgressBlock) => void) {
   let pending = ''
@@ -191,6 +192,7 @@ export function createProgressParser(onBlock: (block: ProgressBlock) => void) {
 /**
  * How far a block is, 0..1: by frames when the output's frame count is known, else by
  * output time (`out_time_us`; ffmpeg 4.1 also writes microseconds under `out_time_ms`).
+ * @see issue 13 item 3
  */
 export function progressFraction(
   block: ProgressBlock,

@@ -36,6 +36,7 @@ const WORKER = fileURLToPath(new URL('./image-worker.ts', import.meta.url))
  * @throws RenderError with the worker's code (`invalid-input` for an unreadable image) when
  *   a job fails; the signal's reason when aborted (the worker is killed, its temporary files
  *   removed).
+ * @see issue 13 item 3
  */
 export async function runImageJobs(
   jobs: readonly ImageJob[],
