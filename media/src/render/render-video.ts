@@ -334,7 +334,11 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
   // Progress: finished work plus the running ffmpegs' share; it only goes up.
   let doneWeight = 0
   const running = new Map<string, number>()
-  let shown: Omit<RenderProgress, 'percent'> = { stage: 'segments', label: '', stagePercent: 0 }
+  let shown: Omit<RenderProgress, 'percent'> = {
+    stage: 'preparing',
+    label: 'preparing',
+    stagePercent: 0,
+  }
   const emit = (update?: Omit<RenderProgress, 'percent'>) => {
     if (update) shown = update
     let inFlight = 0
