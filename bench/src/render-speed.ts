@@ -5,7 +5,8 @@
  * for a re-render after one scene's narration changed, that re-render's share of the full
  * one, the CPU time (Node and ffmpeg, from /proc), and the peak memory: each render runs in
  * a fresh Node process (inputs prepared beforehand and read from disk, as a render job
- * would), whose RSS plus its ffmpeg child's is summed from /proc every 100 ms. The load
+ * would), whose RSS plus its children's (ffmpeg, sharp's image worker) is summed from /proc
+ * every 100 ms. The load
  * average is printed before and after, since other work on the machine slows the wall
  * times; CPU time / cores is what the render would take on an idle machine.
  * Images: the builtin storyboard frames with film grain over them, so the encoder sees
@@ -126,6 +127,7 @@ interface RenderRun {
   cached: number
   peakTotal: number
   peakFfmpeg: number
+  peakNode: number
   mp4Bytes: number
   ffmpeg: string
   runs: { step: string; cpuMs: number; wallMs: number; peakRssBytes: number }[]
@@ -169,6 +171,7 @@ async function renderOnce(dir: string, variant: 'full' | 'changed'): Promise<voi
     cached: result.segments.cached.length,
     peakTotal: memory.total,
     peakFfmpeg: Math.max(memory.children, result.ffmpeg.peakRssBytes),
+    peakNode: process.resourceUsage().maxRSS * 1024,
     mp4Bytes: (await stat(result.mp4Path)).size,
     ffmpeg: `${result.ffmpeg.version} (xfade: ${result.ffmpeg.xfade})`,
     runs: result.runs,
@@ -266,7 +269,7 @@ if (childMode) {
       `  one scene changed: ${one.wallS.toFixed(1)} s = ${((one.wallS / full.wallS) * 100).toFixed(0)}% of the full render (target <= 25%); CPU ${one.cpuS.toFixed(1)} s = ${((one.cpuS / full.cpuS) * 100).toFixed(0)}% of the full render's; ${one.rendered} segments rendered, ${one.cached} cached`,
     )
     console.log(
-      `  peak RSS, node + ffmpeg: ${mb(Math.max(full.peakTotal, one.peakTotal))} (target <= 600 MB); ffmpeg alone ${mb(Math.max(full.peakFfmpeg, one.peakFfmpeg))}`,
+      `  peak RSS, Node + children: ${mb(Math.max(full.peakTotal, one.peakTotal))} (target <= 600 MB); children (ffmpeg, image worker) ${mb(Math.max(full.peakFfmpeg, one.peakFfmpeg))}, this Node process ${mb(Math.max(full.peakNode, one.peakNode))}`,
     )
     for (const [name, run] of [
       ['full', full],
