@@ -6,9 +6,9 @@
  * one, the CPU time (Node and ffmpeg, from /proc), and the peak memory: each render runs in
  * a fresh Node process (inputs prepared beforehand and read from disk, as a render job
  * would), whose RSS plus its children's (ffmpeg, sharp's image worker) is summed from /proc
- * every 100 ms. The load
- * average is printed before and after, since other work on the machine slows the wall
- * times; CPU time / cores is what the render would take on an idle machine.
+ * every 100 ms. The load average is printed before and after, since other work on the
+ * machine slows the wall times; CPU time / cores is what the render would take on an idle
+ * machine.
  * Images: the builtin storyboard frames with film grain over them, so the encoder sees
  * photographic detail as it would with generated images.
  * Targets on the 2-core machine: full ≤ 0.6x the video's length, one-scene change ≤ 25% of a
