@@ -5,9 +5,10 @@
  * for a re-render after one scene's narration changed, that re-render's share of the full
  * one, the CPU time (Node and ffmpeg, from /proc), and the peak memory: each render runs in
  * a fresh Node process (inputs prepared beforehand and read from disk, as a render job
- * would), whose RSS plus its ffmpeg child's is summed from /proc every 100 ms. The load
- * average is printed before and after, since other work on the machine slows the wall
- * times; CPU time / cores is what the render would take on an idle machine.
+ * would), whose RSS plus its children's (ffmpeg, sharp's image worker) is summed from /proc
+ * every 100 ms. The load average is printed before and after, since other work on the
+ * machine slows the wall times; CPU time / cores is what the render would take on an idle
+ * machine.
  * Images: the builtin storyboard frames with film grain over them, so the encoder sees
  * photographic detail as it would with generated images.
  * Targets on the 2-core machine: full ≤ 0.6x the video's length, one-scene change ≤ 25% of a
@@ -126,8 +127,10 @@ interface RenderRun {
   cached: number
   peakTotal: number
   peakFfmpeg: number
+  peakNode: number
   mp4Bytes: number
   ffmpeg: string
+  runs: { step: string; cpuMs: number; wallMs: number; peakRssBytes: number }[]
 }
 
 interface PreparedScene {
@@ -168,8 +171,10 @@ async function renderOnce(dir: string, variant: 'full' | 'changed'): Promise<voi
     cached: result.segments.cached.length,
     peakTotal: memory.total,
     peakFfmpeg: Math.max(memory.children, result.ffmpeg.peakRssBytes),
+    peakNode: process.resourceUsage().maxRSS * 1024,
     mp4Bytes: (await stat(result.mp4Path)).size,
     ffmpeg: `${result.ffmpeg.version} (xfade: ${result.ffmpeg.xfade})`,
+    runs: result.runs,
   }
   await rm(result.mp4Path)
   console.log(JSON.stringify(run))
@@ -264,8 +269,24 @@ if (childMode) {
       `  one scene changed: ${one.wallS.toFixed(1)} s = ${((one.wallS / full.wallS) * 100).toFixed(0)}% of the full render (target <= 25%); CPU ${one.cpuS.toFixed(1)} s = ${((one.cpuS / full.cpuS) * 100).toFixed(0)}% of the full render's; ${one.rendered} segments rendered, ${one.cached} cached`,
     )
     console.log(
-      `  peak RSS, node + ffmpeg: ${mb(Math.max(full.peakTotal, one.peakTotal))} (target <= 600 MB); ffmpeg alone ${mb(Math.max(full.peakFfmpeg, one.peakFfmpeg))}`,
+      `  peak RSS, Node + children: ${mb(Math.max(full.peakTotal, one.peakTotal))} (target <= 600 MB); children (ffmpeg, image worker) ${mb(Math.max(full.peakFfmpeg, one.peakFfmpeg))}, this Node process ${mb(Math.max(full.peakNode, one.peakNode))}`,
     )
+    for (const [name, run] of [
+      ['full', full],
+      ['one scene', one],
+    ] as const) {
+      const sum = (pick: (step: string) => boolean) =>
+        run.runs.filter((r) => pick(r.step)).reduce((total, r) => total + r.cpuMs, 0) / 1000
+      const scenes = sum((step) => step.startsWith('scene'))
+      const fades = sum((step) => step.startsWith('crossfade'))
+      const audio = sum((step) => step.startsWith('audio'))
+      const mix = sum((step) => step === 'audio mix')
+      const join = sum((step) => step === 'join')
+      const node = run.cpuS - scenes - fades - audio - join
+      console.log(
+        `  CPU of the ${name} render, s: scenes ${scenes.toFixed(1)}, crossfades ${fades.toFixed(1)}, audio ${audio.toFixed(1)} (mix and measure ${mix.toFixed(1)}), join ${join.toFixed(1)}, node (stills, subtitles, JS) ${node.toFixed(1)}`,
+      )
+    }
     console.log(`  load average after: ${load()} (1, 5, 15 min)`)
   } finally {
     await rm(dir, { recursive: true, force: true })

@@ -4,6 +4,7 @@ import {
   buildAudioEncodeArgs,
   buildConcatList,
   buildJoinArgs,
+  buildLevelPassArgs,
   buildMixPassArgs,
   parseLoudnessMeasurement,
 } from './audio-graph.ts'
@@ -53,12 +54,12 @@ describe('buildAudioMixGraph', () => {
 })
 
 describe('loudness passes', () => {
-  it('measures in pass 1 (EBU R128 meter) and applies the measurement linearly in pass 2', () => {
+  it('measures in pass 1 (EBU R128 meter), levels in pass 2 and encodes in pass 3', () => {
     const pass1 = buildMixPassArgs(
       { timeline, narrationPaths: ['/a.wav', null, null], musicPath: null },
       '/w/mix.wav',
     )
-    expect(pass1.join(' ')).toContain('[mixmeasure]ebur128=peak=true[measured]')
+    expect(pass1.join(' ')).toContain('[mixmeasure]ebur128[measured]')
     expect(pass1).toContain('/w/mix.wav')
     const stderr = [
       '[Parsed_ebur128_0 @ 0x1] t: 9.1 TARGET:-23 LUFS M: -17.4 S: -16.3 I: -14.0 LUFS LRA: 4.4 LU',
@@ -79,17 +80,23 @@ describe('loudness passes', () => {
     ].join('\n')
     const measurement = parseLoudnessMeasurement(stderr)
     expect(measurement).toEqual({ integrated: -23.1, threshold: -33.5, range: 3.4, truePeak: -4.2 })
-    const pass2 = buildAudioEncodeArgs('/w/mix.wav', measurement, '/w/audio.m4a')
-    const graph = pass2[pass2.indexOf('-af') + 1]!
-    expect(graph).toContain('loudnorm=I=-14:TP=-1.5:LRA=11:measured_I=-23.1:measured_TP=-4.2')
-    expect(graph).toContain('measured_LRA=3.4:measured_thresh=-33.5:offset=0:linear=true')
-    expect(pass2.join(' ')).toContain('-c:a aac -b:a 192000 -ar 48000 -f mp4 /w/audio.m4a')
+    const pass2 = buildLevelPassArgs('/w/mix.wav', 9.1, 436_800, '/w/level.wav')
+    const graph = pass2[pass2.indexOf('-filter_complex') + 1]!
+    expect(graph).toBe(
+      '[0:a]volume=9.10dB,alimiter=limit=0.7943:attack=5:release=50:level=disabled,' +
+        'atrim=start_sample=239,asetpts=PTS-STARTPTS,apad=pad_len=239,atrim=end_sample=436800,' +
+        'asplit=2[out][measure];[measure]ebur128[measured]',
+    )
+    expect(pass2.join(' ')).toContain('-map [out] -c:a pcm_f32le -f wav /w/level.wav')
+    const pass3 = buildAudioEncodeArgs('/w/level.wav', '/w/audio.m4a')
+    expect(pass3.join(' ')).toContain(
+      '-c:a aac -aac_coder fast -b:a 192000 -ar 48000 -f mp4 /w/audio.m4a',
+    )
+    // The level pass measures without the true peak.
+    expect(
+      parseLoudnessMeasurement(stderr.replace(/\n {2}True peak:[\s\S]*$/, '')).truePeak,
+    ).toBeNaN()
     expect(() => parseLoudnessMeasurement('no summary here')).toThrow()
-  })
-
-  it('leaves a silent mix as it is', () => {
-    const args = buildAudioEncodeArgs('/w/mix.wav', null, '/w/audio.m4a')
-    expect(args[args.indexOf('-af') + 1]).toMatch(/^aformat=/)
   })
 })
 

@@ -75,11 +75,20 @@ export const AUDIO_BITRATE_BPS = 192_000
 /** Loudness target, integrated, in LUFS (issue 13 item 3: -14 LUFS, as the big platforms). */
 export const LOUDNESS_TARGET_LUFS = -14
 
-/** True-peak ceiling, in dBTP: headroom for AAC encoding, which overshoots a little. */
-export const TRUE_PEAK_CEILING_DBTP = -1.5
+/**
+ * Ceiling of the limiter after the loudness gain, in dBFS (sample peak): 1 dB under the usual
+ * -1 dBTP, for the true peak between samples and AAC's overshoot.
+ */
+export const LIMITER_CEILING_DBFS = -2
 
-/** Loudness range target, in LU: above narration's usual range, so the gain stays linear. */
-export const LOUDNESS_RANGE_TARGET_LU = 11
+/** Lookahead of that limiter (`alimiter`'s attack), in ms; its release is 10 times longer. */
+export const LIMITER_ATTACK_MS = 5
+
+/**
+ * How far from the target, in LU, the normalized mix may land before the gain is corrected
+ * once (the limiter takes off some loudness when it catches peaks: about 1 LU on TTS).
+ */
+export const LOUDNESS_TOLERANCE_LU = 0.3
 
 /** Below this integrated loudness, in LUFS, the mix is treated as silence and not gained up. */
 export const SILENCE_LUFS = -70

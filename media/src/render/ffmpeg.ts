@@ -167,6 +167,7 @@ export type ProgressBlock = Record<string, string>
 /**
  * A parser for ffmpeg's `-progress pipe:1` stream (pure): feed it chunks as they come, it
  * calls `onBlock` with each complete block. Lines may be split across chunks.
+ * @see issue 13 item 3
  */
 export function createProgressParser(onBlock: (block: ProgressBlock) => void) {
   let pending = ''
@@ -191,6 +192,7 @@ export function createProgressParser(onBlock: (block: ProgressBlock) => void) {
 /**
  * How far a block is, 0..1: by frames when the output's frame count is known, else by
  * output time (`out_time_us`; ffmpeg 4.1 also writes microseconds under `out_time_ms`).
+ * @see issue 13 item 3
  */
 export function progressFraction(
   block: ProgressBlock,
@@ -229,6 +231,24 @@ export interface FfmpegResult {
   stderr: string
   /** Peak resident memory of the ffmpeg process (VmHWM), in bytes; 0 where /proc is absent. */
   peakRssBytes: number
+  /**
+   * CPU time of the process (user + system), in ms, as last read from /proc (at its final
+   * progress report, just before it exits); 0 where /proc is absent.
+   */
+  cpuMs: number
+  /** Wall time from spawn to exit, in ms. */
+  wallMs: number
+}
+
+/** utime + stime of a process, in ms (USER_HZ is 100 on Linux). */
+function readCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return 0
+  }
 }
 
 function readPeakRss(pid: number): number {
@@ -273,9 +293,13 @@ export function runFfmpeg(
     let stdout = ''
     let stderr = ''
     let peakRssBytes = 0
+    let cpuMs = 0
+    const startedAt = performance.now()
     let aborted = false
     const samplePeak = () => {
-      if (child.pid) peakRssBytes = Math.max(peakRssBytes, readPeakRss(child.pid))
+      if (!child.pid) return
+      peakRssBytes = Math.max(peakRssBytes, readPeakRss(child.pid))
+      cpuMs = Math.max(cpuMs, readCpuMs(child.pid))
     }
     const parse = createProgressParser((block) => {
       // Also read at each report: the last one comes just before exit, after any poll.
@@ -312,7 +336,15 @@ export function runFfmpeg(
     child.on('close', (code, killedBy) => {
       finish()
       if (aborted) return reject(signal!.reason)
-      if (code === 0) return resolve({ stdout, stderr, peakRssBytes })
+      if (code === 0) {
+        return resolve({
+          stdout,
+          stderr,
+          peakRssBytes,
+          cpuMs,
+          wallMs: performance.now() - startedAt,
+        })
+      }
       reject(
         new RenderError(
           'ffmpeg-failed',

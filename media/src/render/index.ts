@@ -2,6 +2,19 @@
  * Video rendering with ffmpeg (issue 13 item 3): see `media/CONTEXT.md` and ADR 005.
  */
 export * from './config.ts'
+export {
+  buildAudioEncodeArgs,
+  buildAudioMixGraph,
+  buildConcatList,
+  buildJoinArgs,
+  buildLevelPassArgs,
+  buildMixPassArgs,
+  parseLoudnessMeasurement,
+  timelineSamples,
+  type AudioMixInput,
+  type JoinInput,
+  type LoudnessMeasurement,
+} from './audio-graph.ts'
 export { RenderError, type RenderErrorCode } from './errors.ts'
 export {
   createProgressParser,
@@ -41,7 +54,7 @@ export {
   type RenderVideoOptions,
   type RenderVideoResult,
 } from './render-video.ts'
-export { fitStill, type StillFit } from './stills.ts'
+export { fitStill, stillCacheKey, stillSize, type StillFit } from './stills.ts'
 export {
   DEFAULT_SUBTITLE_STYLE,
   renderSubtitleImage,

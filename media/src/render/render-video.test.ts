@@ -1,7 +1,7 @@
 // Integration: real renders with each ffmpeg binary, checked with ffprobe and ffmpeg's own
 // measurements (ebur128, volumedetect), frames compared with raw pixels.
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -9,12 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cuesFromWords } from '../subtitles/cues.ts'
 import { estimateWordTimings } from '../subtitles/estimate.ts'
 import { VIDEO_PRESETS } from './config.ts'
-import { detectCapabilities } from './ffmpeg.ts'
+import { buildLevelPassArgs } from './audio-graph.ts'
+import { detectCapabilities, runFfmpeg } from './ffmpeg.ts'
 import { buildSegmentFilterGraph } from './filter-graph.ts'
 import { kenBurnsMotion } from './motion.ts'
 import { fitStill } from './stills.ts'
 import { DEFAULT_SUBTITLE_STYLE, renderSubtitleImage, subtitleBand } from './subtitle-images.ts'
 import { renderVideo, type RenderProgress, type RenderScene } from './render-video.ts'
+import { encodePcmWav, parsePcmWav } from './wav.ts'
 import {
   binaries,
   extractFrame,
@@ -240,6 +242,30 @@ describe.each(binaries)('renderVideo with $name', ({ path: ffmpegPath, missing }
   )
 
   test(
+    `keeps the audio in place through the limiter${suffix}`,
+    async () => {
+      const samples = new Float32Array(48_000)
+      samples[4_800] = 0.5 // an impulse at 100 ms
+      const mixPath = join(root, 'impulse.wav')
+      const levelPath = join(root, 'impulse-level.wav')
+      await writeFile(
+        mixPath,
+        encodePcmWav(
+          { encoding: 3, sampleRate: 48_000, channels: 1, bitsPerSample: 32 },
+          new Uint8Array(samples.buffer),
+        ),
+      )
+      await runFfmpeg(ffmpegPath!, buildLevelPassArgs(mixPath, 0, 48_000, levelPath))
+      const out = parsePcmWav(await readFile(levelPath))
+      const level = new Float32Array(new Uint8Array(out.samples).buffer)
+      expect(level.length).toBe(48_000)
+      const at = level.findIndex((v) => Math.abs(v) > 0.1)
+      expect(Math.abs(at - 4_800)).toBeLessThanOrEqual(1)
+    },
+    LONG,
+  )
+
+  test(
     `re-renders only the changed scene and its crossfades${suffix}`,
     async () => {
       const before = new Set(await filesUnder(join(cacheDir, 'segments')))
@@ -289,6 +315,28 @@ describe.each(binaries)('renderVideo with $name', ({ path: ffmpegPath, missing }
       // A scene without narration lasts 2 s; its silent audio is left silent.
       expect(result.durationMs).toBe(2000)
       expect(Math.abs(Number(probe.format.duration) - 2)).toBeLessThanOrEqual(0.1)
+    },
+    LONG,
+  )
+
+  test(
+    `refuses an unreadable image, leaving no temporary file${suffix}`,
+    async () => {
+      const badCache = join(root, 'bad-cache')
+      const badWork = join(root, 'bad-work')
+      await mkdir(badWork, { recursive: true })
+      await expect(
+        renderVideo({
+          scenes: [scenes[0]!, { ...scenes[1]!, imageBytes: Buffer.from('not an image') }],
+          cacheDir: badCache,
+          workDir: badWork,
+          ffmpegPath: ffmpegPath!,
+        }),
+      ).rejects.toMatchObject({ name: 'RenderError', code: 'invalid-input' })
+      expect(await readdir(badWork)).toEqual([])
+      for (const file of await filesUnder(badCache)) {
+        expect(file).toMatch(/\/[0-9a-f]{64}\.(mp4|jpg|wav)$/)
+      }
     },
     LONG,
   )

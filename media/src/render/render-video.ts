@@ -3,6 +3,8 @@ import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } fro
 import { dirname, join } from 'node:path'
 import {
   NARRATION_LEAD_IN_MS,
+  LOUDNESS_TARGET_LUFS,
+  LOUDNESS_TOLERANCE_LU,
   RENDER_CONCURRENCY,
   SILENCE_LUFS,
   VIDEO_PRESETS,
@@ -13,8 +15,10 @@ import {
   buildAudioEncodeArgs,
   buildConcatList,
   buildJoinArgs,
+  buildLevelPassArgs,
   buildMixPassArgs,
   parseLoudnessMeasurement,
+  timelineSamples,
 } from './audio-graph.ts'
 import { segmentCacheKey, type SegmentKeyCue, type SegmentKeyInput } from './cache-key.ts'
 import { RenderError } from './errors.ts'
@@ -26,13 +30,9 @@ import {
 } from './filter-graph.ts'
 import { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
 import { builtinMusicPath, type MusicTrack } from './music.ts'
-import { fitStill, stillCacheKey, type StillFit } from './stills.ts'
-import {
-  DEFAULT_SUBTITLE_STYLE,
-  renderSubtitleImage,
-  subtitleBand,
-  type SubtitleStyle,
-} from './subtitle-images.ts'
+import { runImageJobs, type ImageJob } from './image-jobs.ts'
+import { stillCacheKey, type StillFit } from './stills.ts'
+import { DEFAULT_SUBTITLE_STYLE, subtitleBand, type SubtitleStyle } from './subtitle-images.ts'
 import { planTimeline, type PlannedSegment, type Timeline } from './timeline.ts'
 import { encodePcmWav, parsePcmWav, type PcmWav } from './wav.ts'
 
@@ -114,6 +114,8 @@ export interface RenderVideoResult {
   segments: { rendered: string[]; cached: string[] }
   /** The ffmpeg binary used and the highest peak RSS of its runs, in bytes. */
   ffmpeg: { path: string; version: string; xfade: boolean; peakRssBytes: number }
+  /** Each ffmpeg run in the order they ended: CPU and wall time in ms, peak RSS in bytes. */
+  runs: { step: string; cpuMs: number; wallMs: number; peakRssBytes: number }[]
 }
 
 /** A segment with everything needed to key and render it. */
@@ -145,17 +147,6 @@ async function moveFile(from: string, to: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
     await copyFile(from, to)
     await rm(from, { force: true })
-  }
-}
-
-/** Writes a file under a temporary name, then renames it: readers never see half a file. */
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const temp = `${path}.${randomUUID()}.tmp`
-  try {
-    await writeFile(temp, bytes)
-    await rename(temp, path)
-  } finally {
-    await rm(temp, { force: true })
   }
 }
 
@@ -331,14 +322,23 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
   const weightOf = (job: SegmentJob) => job.plan.frames * job.scenes.length
   // Audio passes and the join, in frames of segment work they cost about as much as.
   const mixWeight = Math.max(1, timeline.totalFrames * 0.03)
-  const encodeWeight = Math.max(1, timeline.totalFrames * 0.05)
+  const levelWeight = Math.max(1, timeline.totalFrames * 0.01)
+  const encodeWeight = Math.max(1, timeline.totalFrames * 0.04)
   const joinWeight = Math.max(1, timeline.totalFrames * 0.02)
   const totalWeight =
-    todo.reduce((sum, job) => sum + weightOf(job), 0) + mixWeight + encodeWeight + joinWeight
+    todo.reduce((sum, job) => sum + weightOf(job), 0) +
+    mixWeight +
+    levelWeight +
+    encodeWeight +
+    joinWeight
   // Progress: finished work plus the running ffmpegs' share; it only goes up.
   let doneWeight = 0
   const running = new Map<string, number>()
-  let shown: Omit<RenderProgress, 'percent'> = { stage: 'segments', label: '', stagePercent: 0 }
+  let shown: Omit<RenderProgress, 'percent'> = {
+    stage: 'preparing',
+    label: 'preparing',
+    stagePercent: 0,
+  }
   const emit = (update?: Omit<RenderProgress, 'percent'>) => {
     if (update) shown = update
     let inFlight = 0
@@ -360,51 +360,60 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
   const abortInner = () => inner.abort(signal?.reason)
   signal?.addEventListener('abort', abortInner, { once: true })
   let peakRssBytes = 0
-  const ffmpeg = async (args: string[], run: Omit<RunFfmpegOptions, 'signal'>) => {
+  const runs: RenderVideoResult['runs'] = []
+  const ffmpeg = async (step: string, args: string[], run: Omit<RunFfmpegOptions, 'signal'>) => {
     const result = await runFfmpeg(binary.path, args, { ...run, signal: inner.signal })
     peakRssBytes = Math.max(peakRssBytes, result.peakRssBytes)
+    const { cpuMs, wallMs } = result
+    runs.push({ step, cpuMs, wallMs, peakRssBytes: result.peakRssBytes })
     return result
   }
   try {
-    // Fitted stills are kept in the cache (a re-render needs its neighbours' for the
-    // crossfades); subtitle images live for one render. Both are made only when needed.
+    // The images the segments to render need, made by sharp in the image worker before
+    // any segment's ffmpeg runs: fitted stills go to the cache (a re-render needs its
+    // neighbours' for the crossfades), subtitle images to the temporary directory.
     const stillDir = join(options.cacheDir, 'stills')
     await mkdir(stillDir, { recursive: true })
-    const stills = new Map<number, Promise<string>>()
-    const still = (scene: number) => {
-      let made = stills.get(scene)
-      if (!made) {
+    const stillPaths = new Map<number, string>()
+    const cuePaths = new Map<string, string>()
+    const imageJobs: ImageJob[] = []
+    for (const job of todo) {
+      for (const scene of job.scenes) {
+        if (stillPaths.has(scene)) continue
         const key = stillCacheKey(imageHashes[scene]!, preset, fits[scene]!)
         const path = join(stillDir, `${key}.jpg`)
-        made = exists(path).then(async (found) => {
-          if (!found) {
-            await writeAtomically(path, await fitStill(images[scene]!, preset, fits[scene]!))
-          }
-          return path
+        stillPaths.set(scene, path)
+        if (await exists(path)) continue
+        // The bytes that were hashed, so the still matches its key.
+        const imagePath = join(tempDir, `image-${scene}`)
+        await writeFile(imagePath, images[scene]!)
+        const tempPath = `${path}.${randomUUID()}.tmp`
+        imageJobs.push({
+          kind: 'still',
+          imagePath,
+          preset,
+          fit: fits[scene]!,
+          outputPath: path,
+          tempPath,
         })
-        stills.set(scene, made)
       }
-      return made
+      for (const cue of job.cues) {
+        const id = JSON.stringify(cue.lines)
+        if (cuePaths.has(id)) continue
+        const outputPath = join(tempDir, `cue-${cuePaths.size}.png`)
+        cuePaths.set(id, outputPath)
+        imageJobs.push({ kind: 'cue', lines: cue.lines, preset, style, outputPath })
+      }
     }
     const band = subtitleBand(preset)
-    const cueImages = new Map<string, Promise<string>>()
-    const cueImage = (lines: readonly string[]) => {
-      const id = JSON.stringify(lines)
-      let made = cueImages.get(id)
-      if (!made) {
-        const path = join(tempDir, `cue-${cueImages.size}.png`)
-        made = renderSubtitleImage(lines, preset, style).then(async (png) => {
-          await writeFile(path, png)
-          return path
-        })
-        cueImages.set(id, made)
-      }
-      return made
-    }
 
     let started = 0
     let segmentsDone = false
     const renderSegments = async () => {
+      if (imageJobs.length > 0) {
+        emit({ stage: 'preparing', label: 'images', stagePercent: 0 })
+        await runImageJobs(imageJobs, join(tempDir, 'images.json'), inner.signal)
+      }
       await eachLimited(todo, options.concurrency ?? RENDER_CONCURRENCY, async (job) => {
         inner.signal.throwIfAborted()
         const label = `segments ${++started}/${todo.length}`
@@ -412,29 +421,29 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         const spec: SegmentRenderSpec = {
           preset,
           frames: job.plan.frames,
-          parts: (await Promise.all(
-            job.keyInput.parts.map(async (part, i) => ({
-              stillPath: await still(job.scenes[i]!),
-              motion: part.motion,
-              sceneFrames: part.sceneFrames,
-              firstSceneFrame: part.firstSceneFrame,
-            })),
-          )) as unknown as SegmentRenderSpec['parts'],
-          overlays: await Promise.all(
-            job.cues.map(async (cue) => ({
-              imagePath: await cueImage(cue.lines),
-              x: band.x,
-              y: band.y,
-              startFrame: cue.startFrame,
-              endFrame: cue.endFrame,
-            })),
-          ),
+          parts: job.keyInput.parts.map((part, i) => ({
+            stillPath: stillPaths.get(job.scenes[i]!)!,
+            motion: part.motion,
+            sceneFrames: part.sceneFrames,
+            firstSceneFrame: part.firstSceneFrame,
+          })) as unknown as SegmentRenderSpec['parts'],
+          overlays: job.cues.map((cue) => ({
+            imagePath: cuePaths.get(JSON.stringify(cue.lines))!,
+            x: band.x,
+            y: band.y,
+            startFrame: cue.startFrame,
+            endFrame: cue.endFrame,
+          })),
         }
         const partial = join(segmentDir, `.${job.key}-${randomUUID()}.tmp.mp4`)
         partialSegments.add(partial)
         const { args } = buildSegmentFilterGraph(spec, capabilities, partial)
         const progress = track(job.key, weightOf(job))
-        await ffmpeg(args, {
+        const step =
+          job.plan.kind === 'scene'
+            ? `scene ${job.plan.scene + 1}`
+            : `crossfade ${job.plan.from + 1}-${job.plan.to + 1}`
+        await ffmpeg(step, args, {
           frames: job.plan.frames,
           onProgress: (fraction) => {
             progress.progress(fraction)
@@ -471,21 +480,46 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       const mixPath = join(tempDir, 'mix.wav')
       const mixProgress = track('mix', mixWeight)
       const mixRun = await ffmpeg(
+        'audio mix',
         buildMixPassArgs({ timeline, narrationPaths, musicPath }, mixPath),
         {
           logLevel: 'info',
           durationMs: timeline.durationMs,
           onProgress: (fraction) => {
             mixProgress.progress(fraction)
-            audioStage(fraction / 2)
+            audioStage(fraction * 0.3)
           },
         },
       )
       mixProgress.done()
       const measured = parseLoudnessMeasurement(mixRun.stderr)
-      const silent = !(measured.integrated > SILENCE_LUFS && Number.isFinite(measured.truePeak))
+      let levelled = mixPath
+      if (measured.integrated > SILENCE_LUFS) {
+        // One gain to the target, peaks limited; corrected once if the limiter took too much.
+        let gain = LOUDNESS_TARGET_LUFS - measured.integrated
+        for (let attempt = 0; attempt < 2; attempt++) {
+          levelled = join(tempDir, `level-${attempt}.wav`)
+          const levelProgress = track(`level-${attempt}`, attempt === 0 ? levelWeight : 0)
+          const run = await ffmpeg(
+            'audio level',
+            buildLevelPassArgs(mixPath, gain, timelineSamples(timeline), levelled),
+            {
+              logLevel: 'info',
+              durationMs: timeline.durationMs,
+              onProgress: (fraction) => {
+                levelProgress.progress(fraction)
+                audioStage(0.3 + fraction * 0.2)
+              },
+            },
+          )
+          levelProgress.done()
+          const miss = LOUDNESS_TARGET_LUFS - parseLoudnessMeasurement(run.stderr).integrated
+          if (Math.abs(miss) <= LOUDNESS_TOLERANCE_LU) break
+          gain += miss
+        }
+      }
       const encodeProgress = track('encode', encodeWeight)
-      await ffmpeg(buildAudioEncodeArgs(mixPath, silent ? null : measured, audioPath), {
+      await ffmpeg('audio encode', buildAudioEncodeArgs(levelled, audioPath), {
         durationMs: timeline.durationMs,
         onProgress: (fraction) => {
           encodeProgress.progress(fraction)
@@ -519,6 +553,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     emit({ stage: 'joining', label: 'joining', stagePercent: 0 })
     const joinProgress = track('join', joinWeight)
     await ffmpeg(
+      'join',
       buildJoinArgs({
         concatListPath: listPath,
         audioPath,
@@ -553,6 +588,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         cached: jobs.filter((job) => job.cached).map((job) => job.key),
       },
       ffmpeg: { path: binary.path, ...capabilities, peakRssBytes },
+      runs,
     }
   } finally {
     signal?.removeEventListener('abort', abortInner)

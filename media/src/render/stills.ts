@@ -17,7 +17,10 @@ const BACKDROP_BLUR_SIGMA = 6
 /** Brightness of the backdrop, so the image in front stands out. */
 const BACKDROP_BRIGHTNESS = 0.6
 
-/** Size in pixels of a preset's fitted still: the frame times `KEN_BURNS_OVERSAMPLE`, even. */
+/**
+ * Size in pixels of a preset's fitted still: the frame times `KEN_BURNS_OVERSAMPLE`, even.
+ * @see issue 13 item 3
+ */
 export function stillSize(preset: VideoPreset): { width: number; height: number } {
   const even = (n: number) => 2 * Math.round((n * KEN_BURNS_OVERSAMPLE) / 2)
   return { width: even(preset.width), height: even(preset.height) }
@@ -84,6 +87,7 @@ export async function fitStill(
 /**
  * Name of a fitted still in the cache (pure): SHA-256 (hex) of the image's hash, the fit,
  * the still's size and the still format's version.
+ * @see issue 13 item 3
  */
 export function stillCacheKey(imageSha256: string, preset: VideoPreset, fit: StillFit): string {
   const { width, height } = stillSize(preset)

@@ -29,6 +29,7 @@ const ascii = (bytes: Uint8Array, at: number) =>
  * WAVE_FORMAT_EXTENSIBLE). A streamed WAV whose data size is unknown (0 or 0xFFFFFFFF) or
  * too large is read to the end of the bytes.
  * @throws RenderError `invalid-input` when the bytes are not such a WAV.
+ * @see issue 13 item 3
  */
 export function parsePcmWav(bytes: Uint8Array): PcmWav {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -75,7 +76,10 @@ export function parsePcmWav(bytes: Uint8Array): PcmWav {
   throw bad('no data chunk')
 }
 
-/** Writes PCM samples under a fresh canonical 44-byte WAV header (the renderer's own bytes). */
+/**
+ * Writes PCM samples under a fresh canonical 44-byte WAV header (the renderer's own bytes).
+ * @see issue 13 item 3
+ */
 export function encodePcmWav(format: PcmFormat, samples: Uint8Array): Uint8Array {
   const header = new DataView(new ArrayBuffer(44))
   const write = (at: number, text: string) => {
