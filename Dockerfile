@@ -20,6 +20,7 @@ COPY shared/package.json shared/
 COPY db/package.json db/
 COPY api/package.json api/
 COPY sync-server/package.json sync-server/
+COPY media/package.json media/
 COPY worker/package.json worker/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
@@ -54,6 +55,7 @@ COPY shared shared
 COPY db db
 COPY api api
 COPY sync-server sync-server
+COPY media media
 COPY worker worker
 COPY scripts scripts
 # scripts/start.ts serves web/dist and, in production, never builds it.
