@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   createSpeechProvider,
@@ -152,11 +152,15 @@ export async function produceVideo(
         ? cuesFromWords(narration.words, { endLimitMs: narration.durationMs })
         : []
       sceneCues.push(cues)
-      scenes.push({
-        imageBytes: image,
-        ...(narration.durationMs > 0 ? { narrationWav: narration.wav } : {}),
-        cues,
-      })
+      // On disk, not in memory: the render reads them one scene at a time.
+      const imagePath = join(work, `scene-${i}.img`)
+      await writeFile(imagePath, image)
+      let narrationWav: string | undefined
+      if (narration.durationMs > 0) {
+        narrationWav = join(work, `scene-${i}.wav`)
+        await writeFile(narrationWav, narration.wav)
+      }
+      scenes.push({ imagePath, ...(narrationWav ? { narrationWav } : {}), cues })
     }
     onProgress({ stage: 'Rendering scenes 1/' + count, percent: VOICES_SHARE_PERCENT })
     const rendered = await renderVideo({
