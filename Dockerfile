@@ -20,6 +20,7 @@ COPY shared/package.json shared/
 COPY db/package.json db/
 COPY api/package.json api/
 COPY sync-server/package.json sync-server/
+COPY media/package.json media/
 COPY worker/package.json worker/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
@@ -41,6 +42,10 @@ RUN npm run build -w web
 # ---- runtime -----------------------------------------------------------------------------
 FROM node:24-slim AS runtime
 WORKDIR /app
+# ffmpeg renders videos (media/src/render); Debian's, as in CI.
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg \
+    && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=3000
 # node_modules and every package.json (the root one's "type": "module" makes the .ts files ESM).
@@ -50,6 +55,7 @@ COPY shared shared
 COPY db db
 COPY api api
 COPY sync-server sync-server
+COPY media media
 COPY worker worker
 COPY scripts scripts
 # scripts/start.ts serves web/dist and, in production, never builds it.

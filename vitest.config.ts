@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: [
-      '{shared,db,api,sync-server,worker,web,scripts}/src/**/*.test.{ts,tsx}',
+      '{shared,db,api,sync-server,worker,media,web,scripts}/src/**/*.test.{ts,tsx}',
       'e2e/support/**/*.test.ts',
     ],
     // Integration tests start PGlite (about 2 s each) and hash passwords with argon2id.

@@ -17,6 +17,7 @@ import { webhookRoutes } from './features/billing/webhook-routes.ts'
 import { aiRoutes, imageRoutes } from './features/generation/generation-routes.ts'
 import { healthRoutes } from './features/health/health-routes.ts'
 import { jobRoutes } from './features/jobs/job-routes.ts'
+import { videoRoutes } from './features/video/video-routes.ts'
 import { invitationRoutes } from './features/members/invitation-routes.ts'
 import { memberRoutes } from './features/members/member-routes.ts'
 import { projectRoutes } from './features/projects/project-routes.ts'
@@ -103,6 +104,7 @@ function buildApi() {
       .route('/ai', aiRoutes)
       .route('/csas', imageRoutes)
       .route('/jobs', jobRoutes)
+      .route('/video', videoRoutes)
   )
 }
 

@@ -79,6 +79,12 @@ export const envSchema = z
     AI_TEXT_PROVIDER: z.enum(['builtin', 'openai']).optional(),
     /** Image provider: builtin | openai | civitai | automatic1111. Default: the one configured, else builtin. */
     AI_IMAGE_PROVIDER: z.enum(['builtin', 'openai', 'civitai', 'automatic1111']).optional(),
+    /**
+     * Narration of video renders (issue 13): builtin (eSpeak NG, offline; the default) |
+     * openai (OPENAI_API_KEY / OPENAI_BASE_URL) | elevenlabs (ELEVENLABS_API_KEY).
+     */
+    SPEECH_PROVIDER: z.enum(['builtin', 'openai', 'elevenlabs']).default('builtin'),
+    ELEVENLABS_API_KEY: optionalString,
     OPENAI_API_KEY: optionalString,
     /** Any OpenAI-compatible server (Ollama: http://localhost:11434/v1). */
     OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
@@ -95,10 +101,16 @@ export const envSchema = z
     AI_TEXT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
     /** Timeout of one image generation (including polling), in ms. */
     AI_IMAGE_TIMEOUT_MS: z.coerce.number().int().positive().default(180_000),
+    /** Longest video render (narration, render, storage), in ms (issue 13 item 4). */
+    VIDEO_RENDER_TIMEOUT_MS: z.coerce.number().int().positive().default(1_800_000),
     /** Credits per action (ARCHITECTURE decision 4). */
     COST_SCRIPT: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.script),
     COST_SCENES: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.scenes),
     COST_IMAGE: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.image),
+    /** Credits per narrated scene of a video render (issue 13 item 4). */
+    COST_VOICE: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.voice),
+    /** Credits per video render, on top of COST_VOICE per scene (issue 13 item 4). */
+    COST_VIDEO: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.video),
 
     /** How long a generation call waits for its job before answering 202, in ms (issue 12). */
     JOB_WAIT_MS: z.coerce.number().int().min(0).default(DEFAULT_JOB_WAIT_MS),
@@ -168,7 +180,13 @@ export const envSchema = z
           : env.OPENAI_API_KEY
             ? 'openai'
             : 'builtin')
-    const costs = { script: env.COST_SCRIPT, scenes: env.COST_SCENES, image: env.COST_IMAGE }
+    const costs = {
+      script: env.COST_SCRIPT,
+      scenes: env.COST_SCENES,
+      image: env.COST_IMAGE,
+      voice: env.COST_VOICE,
+      video: env.COST_VIDEO,
+    }
     const stripePriceIds = {
       basic: env.STRIPE_PRICE_BASIC,
       pro: env.STRIPE_PRICE_PRO,

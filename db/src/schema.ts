@@ -15,6 +15,7 @@ export const CREDIT_TRANSACTION_TYPES = [
   'script_generation',
   'scene_generation',
   'image_generation',
+  'video_generation',
   'generation_refund',
   'account_creation',
   'admin_adjustment',
@@ -216,7 +217,7 @@ export interface SandboxSubscriptionsTable {
 }
 
 /** What a generation job makes (shared's `JOB_KINDS`). */
-export type GenerationJobKind = 'script' | 'scenes' | 'image'
+export type GenerationJobKind = 'script' | 'scenes' | 'image' | 'video'
 /** A generation job's life (shared's `JOB_STATUSES`). */
 export type GenerationJobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
 

@@ -193,11 +193,19 @@ export type GenerateImageOutput = z.infer<typeof generateImageOutput>
 export const GENERATION_ACTIONS = ['script', 'scenes', 'image'] as const
 export type GenerationAction = (typeof GENERATION_ACTIONS)[number]
 /** Default costs in credits (ARCHITECTURE decision 4); configurable on the server. */
-export const DEFAULT_GENERATION_COSTS: Record<GenerationAction, number> = {
+export const DEFAULT_GENERATION_COSTS: GenerationCosts = {
   script: 1,
   scenes: 1,
   image: 2,
+  voice: 1,
+  video: 5,
 }
+
+/**
+ * Credits per action: the three generations, one narrated scene (`voice`) and one video
+ * render (`video`; a render costs `video + voice x scenes`, issue 13 item 4).
+ */
+export type GenerationCosts = Record<GenerationAction | 'voice' | 'video', number>
 
 /** `GET /api/ai/providers`: what is active and what each action costs. */
 export const providersOutput = z
@@ -208,6 +216,8 @@ export const providersOutput = z
       script: z.number().int(),
       scenes: z.number().int(),
       image: z.number().int(),
+      voice: z.number().int(),
+      video: z.number().int(),
     }),
   })
   .meta({ id: 'AiProviders' })

@@ -105,7 +105,7 @@ describe('validateDocChange (issue 11)', () => {
         (d) => getNodesMap(d).get(n.id)!.set('label', 'L'.repeat(201)),
         UPDATE_REFUSAL_REASONS.invalidNode,
       ],
-      [(d) => getNodesMap(d).get(n.id)!.set('type', 'video'), UPDATE_REFUSAL_REASONS.invalidNode],
+      [(d) => getNodesMap(d).get(n.id)!.set('type', 'audio'), UPDATE_REFUSAL_REASONS.invalidNode],
       [
         (d) => getNodesMap(d).get(n.id)!.set('position', { x: Infinity, y: 0 }),
         UPDATE_REFUSAL_REASONS.invalidNode,

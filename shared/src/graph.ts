@@ -6,13 +6,14 @@ import { refineSafeText } from './text.ts'
  * @see spec §3 Node, Connection, Node data by type; ARCHITECTURE decision 2
  */
 
-/** The five node types (spec §3). */
+/** The node types (spec §3's five, and the Video node of issue 13 item 5). */
 export const NODE_TYPES = [
   'script-generator',
   'scene',
   'editable-text',
   'image-generator',
   'image',
+  'video',
 ] as const
 export type NodeType = (typeof NODE_TYPES)[number]
 

@@ -11,7 +11,7 @@ import { z } from 'zod'
  */
 
 /** What a job makes. */
-export const JOB_KINDS = ['script', 'scenes', 'image'] as const
+export const JOB_KINDS = ['script', 'scenes', 'image', 'video'] as const
 export type JobKind = (typeof JOB_KINDS)[number]
 
 /** A job's life: queued -> running -> succeeded | failed | cancelled. */

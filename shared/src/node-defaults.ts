@@ -55,6 +55,9 @@ export function defaultNodeData(type: NodeType): NodeData {
         width: IMAGE_DEFAULT_WIDTH_PX,
         height: IMAGE_DEFAULT_HEIGHT_PX,
       }
+    case 'video':
+      // Issue 13 item 5: the settings; the result keys (VIDEO_DATA_KEYS) come with a render.
+      return { preset: '16:9', voice: '', subtitles: true, music: false }
   }
 }
 
@@ -65,6 +68,7 @@ export const NODE_TITLES: Record<NodeType, string> = {
   'editable-text': 'Text',
   'image-generator': 'Image Generator',
   image: 'Image',
+  video: 'Video',
 }
 
 /**
@@ -78,6 +82,7 @@ export const DEFAULT_CONNECTION_POINTS: Record<NodeType, ConnectionPoints> = {
   'editable-text': 'both',
   'image-generator': 'both',
   image: 'input',
+  video: 'both',
 }
 
 /**

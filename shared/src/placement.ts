@@ -156,6 +156,7 @@ export const NODE_FOOTPRINTS: Record<NodeType, { width: number; height: number }
   scene: { width: 300, height: 380 },
   'image-generator': { width: 300, height: 620 },
   image: { width: 400, height: 460 },
+  video: { width: 420, height: 560 },
 }
 
 /** Space kept between a placed result and the node it would have touched, in canvas units. */

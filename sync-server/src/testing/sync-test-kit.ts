@@ -276,6 +276,10 @@ export function connectClient(options: {
     },
     destroy() {
       provider.destroy()
+      // A socket still connecting (to a server a test just killed) reports its abort as an
+      // 'error' event on the next tick, when the provider no longer listens: keep it from
+      // becoming an uncaught exception.
+      if (socket.webSocket instanceof WebSocket) socket.webSocket.on('error', () => {})
       socket.destroy()
     },
   }

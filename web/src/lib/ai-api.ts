@@ -16,6 +16,7 @@ import {
   MODEL_LIST_DEFAULT_LIMIT,
   type ModelsOutput,
   type ProvidersOutput,
+  type RenderVideoInput,
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
@@ -150,6 +151,23 @@ export function useCancelJob() {
         jobSchema,
         await apiRequest<unknown>('POST', `/api/jobs/${encodeURIComponent(jobId)}/cancel`),
         'the cancel',
+      ),
+    onSettled: () => refreshCredits(queryClient),
+  })
+}
+
+/**
+ * `POST /api/video/render` {projectId, nodeId} -> 202 {jobId, status} (issue 13 item 4): the
+ * render runs as a job whose state and result the server writes onto the Video node.
+ */
+export function useRenderVideo() {
+  const queryClient = useQueryClient()
+  return useMutation<JobAccepted, Error, RenderVideoInput>({
+    mutationFn: async (input) =>
+      parseAnswer(
+        jobAcceptedSchema,
+        await apiRequest<unknown>('POST', '/api/video/render', input),
+        'the render',
       ),
     onSettled: () => refreshCredits(queryClient),
   })

@@ -1,33 +1,88 @@
 import { GENERATED_IMAGE_FILENAME } from '@reelgraph/shared'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
+import { AppError } from '../../lib/app-error.ts'
 import { docs } from '../../lib/openapi.ts'
 import { requireAuth } from '../../middleware/session.ts'
-import { readAsset, toJpeg } from './asset-service.ts'
+import { type AssetInfo, findAsset, MEDIA_ASSET_TYPES, readAsset, toJpeg } from './asset-service.ts'
 
 const TAG = 'Assets'
+
+/** Stored bytes gone missing under a row: as if there were no such asset. */
+const notFound = () =>
+  new AppError('NOT_FOUND', 'This file does not exist, or you do not have access to it.')
 
 /** Assets never change under their id: cache for a year, privately (they need a session). */
 const CACHE_CONTROL = 'private, max-age=31536000, immutable'
 
 /**
- * Generated images (issue 4 item 4; ARCHITECTURE decision 8): `GET /api/assets/:id` gives
- * the bytes to the project's members (issue 6 item 1); `?download=1` gives them as `generated-image.jpg`
- * (spec §9). Anyone else gets 404, anonymous requests 401.
+ * Most bytes one open-ended range (`bytes=N-`, what a `<video>` asks while it plays) answers:
+ * the player asks again from where the part ended, and a request never holds a whole video
+ * in memory (RFC 9110 lets a 206 cover less than was asked for).
+ */
+export const RANGE_CHUNK_MAX_BYTES = 4 * 1024 * 1024
+
+/**
+ * The one byte range of a `Range` header over `size` bytes (RFC 9110 §14.1.2), an open end
+ * answered up to {@link RANGE_CHUNK_MAX_BYTES}; or 'unsatisfiable'; or null to answer the
+ * whole (no header, several ranges, or a malformed one).
+ */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null
+  if (!match || (match[1] === '' && match[2] === '')) return null
+  if (match[1] === '') {
+    const suffix = Number(match[2])
+    if (suffix === 0 || size === 0) return 'unsatisfiable'
+    return { start: Math.max(0, size - suffix), end: size - 1 }
+  }
+  const start = Number(match[1])
+  const end =
+    match[2] === ''
+      ? Math.min(size - 1, start + RANGE_CHUNK_MAX_BYTES - 1)
+      : Math.min(Number(match[2]), size - 1)
+  if (start >= size || end < start) return 'unsatisfiable'
+  return { start, end }
+}
+
+/**
+ * The download name: images as `generated-image.jpg` (spec §9); a render's files after their
+ * project (`<project name>.mp4`, `.srt`, `.vtt`; issue 13 item 4), as a quoted ASCII fallback
+ * and the exact UTF-8 name (RFC 6266).
+ */
+function contentDisposition(asset: Pick<AssetInfo, 'mimeType' | 'projectName'>): string {
+  const ext = MEDIA_ASSET_TYPES[asset.mimeType as keyof typeof MEDIA_ASSET_TYPES]
+  if (!ext) return `attachment; filename="${GENERATED_IMAGE_FILENAME}"`
+  const name = `${asset.projectName.trim() || 'video'}.${ext}`
+  const ascii = name.replace(/[^\x20-\x7e]|["\\/]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+}
+
+/**
+ * Generated files (issue 4 item 4; ARCHITECTURE decision 8): `GET /api/assets/:id` gives
+ * the bytes to the project's members (issue 6 item 1), with single byte ranges (206, or 416
+ * when unsatisfiable) so a video seeks; `?download=1` gives an image as `generated-image.jpg`
+ * (spec §9) and a render's MP4, SRT or VTT as `<project name>.<ext>` (issue 13 item 4).
+ * Anyone else gets 404, anonymous requests 401.
  */
 export const assetRoutes = new Hono<AppEnv>().get(
   '/:id',
   docs({
-    summary: 'A generated image',
+    summary: 'A generated file (image, video, subtitles)',
     description:
-      'The image bytes with their content type; `?download=1` answers generated-image.jpg as an attachment (JPEG).',
+      'The bytes with their content type; single `Range` requests answer 206. `?download=1` answers an attachment: generated-image.jpg (JPEG) for images, `<project name>.mp4|.srt|.vtt` for a render.',
     tag: TAG,
   }),
   async (c) => {
     const { user } = requireAuth(c)
-    const asset = await readAsset(c.var.db, c.var.deps.assets, user.id, c.req.param('id'))
+    const { db } = c.var
+    const storage = c.var.deps.assets
+    const info = await findAsset(db, user.id, c.req.param('id'))
     const download = c.req.query('download') === '1'
-    const etag = `"${asset.id}${download ? '-download' : ''}"`
+    const asJpeg = download && info.mimeType.startsWith('image/')
+    const etag = `"${info.id}${download ? '-download' : ''}"`
     const headers: Record<string, string> = {
       'Cache-Control': CACHE_CONTROL,
       'X-Content-Type-Options': 'nosniff',
@@ -37,12 +92,37 @@ export const assetRoutes = new Hono<AppEnv>().get(
     if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
       return c.body(null, 304, headers)
     }
-    const bytes = download ? await toJpeg(asset) : asset.bytes
-    headers['Content-Type'] = download ? 'image/jpeg' : asset.mimeType
-    headers['Content-Length'] = String(bytes.byteLength)
-    if (download) {
-      headers['Content-Disposition'] = `attachment; filename="${GENERATED_IMAGE_FILENAME}"`
+    headers['Content-Type'] = asJpeg ? 'image/jpeg' : info.mimeType
+    if (download) headers['Content-Disposition'] = contentDisposition(info)
+    if (asJpeg) {
+      // Converted on the fly: its length is known only once made, so no ranges.
+      const bytes = await toJpeg(await readAsset(db, storage, user.id, info.id))
+      headers['Content-Length'] = String(bytes.byteLength)
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers)
     }
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers)
+    headers['Accept-Ranges'] = 'bytes'
+    const ifRange = c.req.header('if-range')
+    const range =
+      ifRange === undefined || ifRange === etag
+        ? parseRange(c.req.header('range'), info.byteSize)
+        : null
+    if (range === 'unsatisfiable') {
+      headers['Content-Range'] = `bytes */${info.byteSize}`
+      return c.body(null, 416, headers)
+    }
+    if (range) {
+      // Only the bytes asked for are read (a video seeks through a large file).
+      const part = await storage.getRange(info.storageKey, range.start, range.end)
+      if (!part) throw notFound()
+      headers['Content-Range'] =
+        `bytes ${range.start}-${range.start + part.byteLength - 1}/${info.byteSize}`
+      headers['Content-Length'] = String(part.byteLength)
+      return c.body(part as Uint8Array<ArrayBuffer>, 206, headers)
+    }
+    // Streamed: a whole video is never held in memory.
+    const body = await storage.stream(info.storageKey)
+    if (!body) throw notFound()
+    headers['Content-Length'] = String(info.byteSize)
+    return c.body(body, 200, headers)
   },
 )

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { stat } from 'node:fs/promises'
 import type { DB } from '@reelgraph/db'
 import type { Kysely } from 'kysely'
 import sharp from 'sharp'
@@ -121,11 +122,133 @@ export async function storeGeneratedImage(
   return { assetId, url: assetUrl(assetId) }
 }
 
+/** Files a render stores (issue 13 item 4), by type: their file extension. */
+export const MEDIA_ASSET_TYPES = {
+  'video/mp4': 'mp4',
+  'application/x-subrip': 'srt',
+  'text/vtt': 'vtt',
+} as const
+export type MediaAssetType = keyof typeof MEDIA_ASSET_TYPES
+
+/**
+ * Stores a rendered file (MP4, SRT, VTT) as an asset of `projectId`, made by `userId`: bytes
+ * first, then the row (as {@link storeGeneratedImage}). The caller checked the role when the
+ * render was submitted.
+ */
+export async function storeMediaAsset(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  input: {
+    userId: number
+    projectId: number
+    /** The bytes, or a file to stream them from (a video is never held in memory). */
+    content: Uint8Array | { path: string }
+    mimeType: MediaAssetType
+  },
+): Promise<{ assetId: string; url: string }> {
+  const assetId = createAssetId()
+  const key = `projects/${input.projectId}/${assetId}.${MEDIA_ASSET_TYPES[input.mimeType]}`
+  const { content } = input
+  let byteSize: number
+  if (content instanceof Uint8Array) {
+    await storage.put(key, content, input.mimeType)
+    byteSize = content.byteLength
+  } else {
+    byteSize = (await stat(content.path)).size
+    await storage.putFile(key, content.path, input.mimeType)
+  }
+  try {
+    await db
+      .insertInto('assets')
+      .values({
+        id: assetId,
+        user_id: input.userId,
+        project_id: input.projectId,
+        storage_key: key,
+        mime_type: input.mimeType,
+        byte_size: byteSize,
+      })
+      .execute()
+  } catch (error) {
+    await storage.delete(key).catch(() => undefined)
+    throw error
+  }
+  return { assetId, url: assetUrl(assetId) }
+}
+
+/**
+ * The bytes of the asset at `url` (`/api/assets/:id`) when it belongs to `projectId`, else
+ * null: a render reads its scenes' images this way, never another project's.
+ */
+export async function readProjectAssetByUrl(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  projectId: number,
+  url: string,
+): Promise<Uint8Array | null> {
+  const id = /^\/api\/assets\/([a-z2-7]{32})(?:\?.*)?$/.exec(url)?.[1]
+  if (!id) return null
+  const row = await db
+    .selectFrom('assets')
+    .select('storage_key')
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst()
+  return row ? storage.get(row.storage_key) : null
+}
+
 /** An asset's bytes and type. */
 export interface AssetContent {
   id: string
   bytes: Uint8Array
   mimeType: string
+  /** The name of its project (downloads of renders are named after it). */
+  projectName: string
+}
+
+/** An asset a user may read: its row, without the bytes. */
+export interface AssetInfo {
+  id: string
+  storageKey: string
+  mimeType: string
+  byteSize: number
+  /** The name of its project (downloads of renders are named after it). */
+  projectName: string
+}
+
+/**
+ * The asset's row, when the user is a member (any role) of its project (issue 6 item 1).
+ * @throws AppError 404 NOT_FOUND for an unknown id or an asset of a project the user is not
+ *   a member of.
+ */
+export async function findAsset(
+  db: Kysely<DB>,
+  userId: number,
+  assetId: string,
+): Promise<AssetInfo> {
+  if (!ASSET_ID_PATTERN.test(assetId)) throw new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+  const row = await db
+    .selectFrom('assets')
+    .innerJoin('project_members as m', 'm.project_id', 'assets.project_id')
+    .innerJoin('projects as p', 'p.id', 'assets.project_id')
+    .select([
+      'assets.id',
+      'assets.storage_key',
+      'assets.mime_type',
+      'assets.byte_size',
+      'p.name as project_name',
+    ])
+    .where('assets.id', '=', assetId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst()
+  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+  return {
+    id: row.id,
+    storageKey: row.storage_key,
+    mimeType: row.mime_type,
+    byteSize: row.byte_size,
+    projectName: row.project_name,
+  }
 }
 
 /**
@@ -139,19 +262,10 @@ export async function readAsset(
   userId: number,
   assetId: string,
 ): Promise<AssetContent> {
-  const notFound = () => new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
-  if (!ASSET_ID_PATTERN.test(assetId)) throw notFound()
-  const row = await db
-    .selectFrom('assets')
-    .innerJoin('project_members as m', 'm.project_id', 'assets.project_id')
-    .select(['assets.id', 'assets.storage_key', 'assets.mime_type'])
-    .where('assets.id', '=', assetId)
-    .where('m.user_id', '=', userId)
-    .executeTakeFirst()
-  if (!row) throw notFound()
-  const bytes = await storage.get(row.storage_key)
-  if (!bytes) throw notFound()
-  return { id: row.id, bytes, mimeType: row.mime_type }
+  const info = await findAsset(db, userId, assetId)
+  const bytes = await storage.get(info.storageKey)
+  if (!bytes) throw new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+  return { id: info.id, bytes, mimeType: info.mimeType, projectName: info.projectName }
 }
 
 /** JPEG quality of downloads converted from other types. */

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -52,13 +52,20 @@ async function startFakeS3(bucket: string) {
           )
           return
         }
-        res.writeHead(200, {
+        const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '')
+        const start = range ? Number(range[1]) : 0
+        const end = range
+          ? Math.min(Number(range[2]), object.body.length - 1)
+          : object.body.length - 1
+        const body = object.body.subarray(start, end + 1)
+        res.writeHead(range ? 206 : 200, {
           'content-type': object.contentType,
-          'content-length': String(object.body.length),
+          'content-length': String(body.length),
+          ...(range ? { 'content-range': `bytes ${start}-${end}/${object.body.length}` } : {}),
           etag: `"${object.body.length}"`,
           'last-modified': new Date(0).toUTCString(),
         })
-        res.end(object.body)
+        res.end(body)
       } else if (req.method === 'DELETE') {
         objects.delete(key)
         res.writeHead(204)
@@ -88,6 +95,31 @@ function behavesLikeAssetStorage(storage: () => AssetStorage) {
     expect(Array.from((await s.get('projects/1/a.png')) ?? [])).toEqual([7])
     await s.delete('projects/1/a.png')
     expect(await s.get('projects/1/a.png')).toBeNull()
+  })
+
+  it('stores a file from disk (a rendered video)', async () => {
+    const s = storage()
+    const dir = await mkdtemp(join(tmpdir(), 'reelgraph-putfile-'))
+    try {
+      await writeFile(join(dir, 'v.mp4'), BYTES)
+      await s.putFile('projects/1/f.mp4', join(dir, 'v.mp4'), 'video/mp4')
+      expect(Array.from((await s.get('projects/1/f.mp4')) ?? [])).toEqual(Array.from(BYTES))
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('reads a byte range (issue 13 item 4: a video seeks)', async () => {
+    const s = storage()
+    await s.put('projects/1/v.mp4', BYTES, 'video/mp4')
+    expect(Array.from((await s.getRange('projects/1/v.mp4', 2, 4)) ?? [])).toEqual([0x4e, 0x47, 0])
+    expect(Array.from((await s.getRange('projects/1/v.mp4', 8, 8)) ?? [])).toEqual([255])
+    expect(await s.getRange('projects/1/missing.mp4', 0, 1)).toBeNull()
+    const stream = await s.stream('projects/1/v.mp4')
+    expect(Array.from(new Uint8Array(await new Response(stream).arrayBuffer()))).toEqual(
+      Array.from(BYTES),
+    )
+    expect(await s.stream('projects/1/missing.mp4')).toBeNull()
   })
 
   it('answers null for a missing key and deletes missing keys quietly', async () => {

@@ -1,5 +1,6 @@
+import { Readable } from 'node:stream'
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import type { AssetStorage } from './asset-storage.ts'
 
@@ -59,6 +60,20 @@ export class LocalAssetStorage implements AssetStorage {
     }
   }
 
+  async putFile(key: string, source: string, mimeType: string): Promise<void> {
+    void mimeType
+    const path = this.pathOf(key)
+    await mkdir(dirname(path), { recursive: true })
+    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`
+    try {
+      await copyFile(source, temp)
+      await rename(temp, path)
+    } catch (error) {
+      await rm(temp, { force: true })
+      throw error
+    }
+  }
+
   async get(key: string): Promise<Uint8Array | null> {
     try {
       const buffer = await readFile(this.pathOf(key))
@@ -67,6 +82,34 @@ export class LocalAssetStorage implements AssetStorage {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
       throw error
     }
+  }
+
+  async getRange(key: string, start: number, end: number): Promise<Uint8Array | null> {
+    let file
+    try {
+      file = await open(this.pathOf(key), 'r')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw error
+    }
+    try {
+      const buffer = Buffer.alloc(Math.max(0, end - start + 1))
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, start)
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead)
+    } finally {
+      await file.close()
+    }
+  }
+
+  async stream(key: string): Promise<ReadableStream<Uint8Array> | null> {
+    let file
+    try {
+      file = await open(this.pathOf(key), 'r')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw error
+    }
+    return Readable.toWeb(file.createReadStream()) as ReadableStream<Uint8Array>
   }
 
   async delete(key: string): Promise<void> {

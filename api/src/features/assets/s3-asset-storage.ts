@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -66,10 +68,49 @@ export class S3AssetStorage implements AssetStorage {
     )
   }
 
-  async get(key: string): Promise<Uint8Array | null> {
+  async putFile(key: string, path: string, mimeType: string): Promise<void> {
+    const { size } = await stat(path)
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.keyOf(key),
+        Body: createReadStream(path),
+        ContentType: mimeType,
+        ContentLength: size,
+      }),
+    )
+  }
+
+  get(key: string): Promise<Uint8Array | null> {
+    return this.read(key)
+  }
+
+  async stream(key: string): Promise<ReadableStream<Uint8Array> | null> {
     try {
       const out = await this.client.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }),
+      )
+      return out.Body ? (out.Body.transformToWebStream() as ReadableStream<Uint8Array>) : null
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') {
+        return null
+      }
+      throw error
+    }
+  }
+
+  getRange(key: string, start: number, end: number): Promise<Uint8Array | null> {
+    return this.read(key, `bytes=${start}-${end}`)
+  }
+
+  private async read(key: string, range?: string): Promise<Uint8Array | null> {
+    try {
+      const out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.keyOf(key),
+          ...(range ? { Range: range } : {}),
+        }),
       )
       if (!out.Body) return null
       return await out.Body.transformToByteArray()

@@ -44,7 +44,7 @@ describe.each(testDatabaseKinds())('generation endpoints on $name (builtin provi
     const body = await (await t.request('GET', '/api/ai/providers', { cookie })).json()
     expect(body.text).toMatchObject({ id: 'builtin', offline: true })
     expect(body.image).toMatchObject({ id: 'builtin', offline: true })
-    expect(body.costs).toEqual({ script: 1, scenes: 1, image: 2 })
+    expect(body.costs).toEqual({ script: 1, scenes: 1, image: 2, voice: 1, video: 5 })
     expect((await t.request('GET', '/api/ai/providers')).status).toBe(401)
   })
 

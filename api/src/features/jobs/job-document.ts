@@ -1,4 +1,8 @@
+import * as Y from 'yjs'
 import {
+  getNodesMap,
+  updateNodeData,
+  VIDEO_DATA_KEYS,
   type GenerateImageOutput,
   type GenerateImageRequest,
   type GenerateScenesOutput,
@@ -13,6 +17,7 @@ import {
   writeJobState,
 } from '@reelgraph/shared'
 import type { AppDeps } from '../../app-env.ts'
+import type { VideoJobResult } from '../video/video-job.ts'
 import { type JobRow, nodeStateOf } from './job-store.ts'
 
 /**
@@ -75,7 +80,35 @@ function resultBuilder(row: JobRow): (source: PlacementSource) => GraphAddition 
       const ids = resultNodeIds(row.id, at, 'image', 1)
       return (source) => imageResult(source, input, answer, at, ids)
     }
+    case 'video':
+      throw new Error('A video job writes onto its own node (writeVideoResult)')
   }
+}
+
+/**
+ * Writes a render's result onto its Video node ({@link VIDEO_DATA_KEYS}) with the final job
+ * state, in one transaction. Writing it twice writes the same values.
+ */
+function writeVideoResult(doc: Y.Doc, row: JobRow, nodeId: string, origin: unknown): boolean {
+  const result = row.result as VideoJobResult
+  const ynode = getNodesMap(doc).get(nodeId)
+  if (!(ynode instanceof Y.Map)) return false
+  doc.transact(() => {
+    writeJobState(doc, nodeId, nodeStateOf(row), origin)
+    updateNodeData(
+      doc,
+      nodeId,
+      {
+        [VIDEO_DATA_KEYS.mp4Url]: result.mp4Url,
+        [VIDEO_DATA_KEYS.srtUrl]: result.srtUrl,
+        [VIDEO_DATA_KEYS.vttUrl]: result.vttUrl,
+        [VIDEO_DATA_KEYS.durationMs]: result.durationMs,
+        [VIDEO_DATA_KEYS.inputHash]: result.inputHash,
+      },
+      origin,
+    )
+  }, origin)
+  return true
 }
 
 /**
@@ -88,7 +121,11 @@ export async function writeResult(deps: Deps, row: JobRow): Promise<void> {
   const where = target(row)
   if (where && (await projectExists(deps, where.projectId))) {
     const outcome = await deps.documents.transact(where.projectId, (doc, origin) =>
-      writeJobResult(doc, where.nodeId, resultBuilder(row), nodeStateOf(row), origin),
+      row.kind === 'video'
+        ? writeVideoResult(doc, row, where.nodeId, origin)
+          ? 'written'
+          : 'source-missing'
+        : writeJobResult(doc, where.nodeId, resultBuilder(row), nodeStateOf(row), origin),
     )
     if (outcome === 'source-missing') {
       deps.logger.info({ jobId: row.id }, 'the job node was deleted; its result is not placed')

@@ -10,6 +10,13 @@ import { JOB_POLL_MS, JOB_PROGRESS_WRITE_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { ProviderError } from '../generation/providers/types.ts'
+import {
+  discardVideoResult,
+  produceVideo,
+  type VideoJobInput,
+  type VideoJobProgress,
+  type VideoJobResult,
+} from '../video/video-job.ts'
 import { type Failure, failJob, reasonOnly } from './job-settle.ts'
 import { showJobState, writeResult } from './job-document.ts'
 import type { Delivery } from './job-queue.ts'
@@ -32,6 +39,7 @@ const RUNNING_STAGES: Record<JobKind, string> = {
   script: 'Writing the script',
   scenes: 'Splitting the script into scenes',
   image: 'Generating the image',
+  video: 'Rendering the video',
 }
 
 /** Why a job stopped: cancelled here or elsewhere (the row says cancelled). */
@@ -78,6 +86,51 @@ async function produce(
         seed: input.seed,
       } satisfies GenerateImageOutput
     }
+    case 'video':
+      // Our own compute, never "paid": a cancel or a failure refunds it whole.
+      return produceVideo(
+        deps,
+        row.user_id,
+        row.input as VideoJobInput,
+        signal,
+        stageWriter(deps, row.id),
+      )
+  }
+}
+
+/**
+ * Writes a render's stage and progress onto the job (row and node): at once when the stage
+ * changes, else at most every JOB_PROGRESS_WRITE_MS; writes never overlap or fail the job.
+ */
+function stageWriter(deps: WorkerDeps, jobId: string): (progress: VideoJobProgress) => void {
+  let writtenAt = 0
+  let writing = false
+  let pending: VideoJobProgress | null = null
+  let lastStage: string | null = null
+  const write = (progress: VideoJobProgress) => {
+    writing = true
+    writtenAt = Date.now()
+    lastStage = progress.stage
+    updateJob(deps.db, jobId, ['running'], {
+      progress: Math.max(0, Math.min(100, progress.percent)),
+      stage: progress.stage,
+    })
+      .then((row) => (row ? showJobState(deps, row) : undefined))
+      .catch((err: unknown) => deps.logger.warn({ err, jobId }, 'job progress not written'))
+      .finally(() => {
+        writing = false
+        const next = pending
+        pending = null
+        if (next && next.stage !== lastStage) write(next)
+      })
+  }
+  return (progress) => {
+    if (writing) {
+      pending = progress
+      return
+    }
+    if (progress.stage === lastStage && Date.now() - writtenAt < JOB_PROGRESS_WRITE_MS) return
+    write(progress)
   }
 }
 
@@ -106,6 +159,7 @@ function progressWriter(deps: WorkerDeps, jobId: string): (percent: number) => v
 
 /** The provider timeout of a job, in ms. */
 export function providerTimeoutMs(env: WorkerDeps['env'], kind: JobKind): number {
+  if (kind === 'video') return env.VIDEO_RENDER_TIMEOUT_MS
   return kind === 'image' ? env.AI_IMAGE_TIMEOUT_MS : env.AI_TEXT_TIMEOUT_MS
 }
 
@@ -198,7 +252,11 @@ export async function runGenerationJob(deps: WorkerDeps, delivery: Delivery): Pr
     progress: 100,
     stage: null,
   })
-  if (!done) return // cancelled while the result was being stored
+  if (!done) {
+    // Cancelled while the result was being stored: a render's files would be orphans.
+    if (row.kind === 'video') await discardVideoResult(deps, result as VideoJobResult)
+    return
+  }
   deps.jobs.signals.finished(done.id)
   await writeResult(deps, done)
 }

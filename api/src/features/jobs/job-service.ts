@@ -21,6 +21,7 @@ const TRANSACTION_TYPES: Record<JobKind, CreditTransactionType> = {
   script: 'script_generation',
   scenes: 'scene_generation',
   image: 'image_generation',
+  video: 'video_generation',
 }
 
 /** An `Idempotency-Key` a client may send so a retried request is charged once. */
@@ -35,6 +36,8 @@ export interface GenerationRequest {
   /** Where the result goes: both, or neither (the job then only answers its result). */
   projectId?: number | undefined
   nodeId?: string | undefined
+  /** Credits to charge; default the kind's cost (`env.costs`). A render's depends on its scenes. */
+  cost?: number | undefined
   /** The ledger row's description, e.g. "Script: Tide pools". */
   description: string
   idempotencyKey?: string | undefined
@@ -80,7 +83,7 @@ export async function submitGeneration(
   }
   await jobs.start()
   const id = randomUUID()
-  const cost = env.costs[request.kind]
+  const cost = request.cost ?? env.costs[request.kind]
   const row = await db.transaction().execute(async (trx) => {
     // The user's row first: the job's foreign key would take a share lock on it, and two
     // requests each holding one while waiting for the spend's update lock would deadlock.

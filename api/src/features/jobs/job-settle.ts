@@ -25,6 +25,7 @@ const ACTION_NAMES: Record<JobKind, string> = {
   script: 'Script generation',
   scenes: 'Scene generation',
   image: 'Image generation',
+  video: 'Video render',
 }
 
 /** A provider's reason without its closing "Please try again." (the job's message adds it). */

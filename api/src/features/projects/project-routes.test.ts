@@ -79,7 +79,7 @@ describe.each(testDatabaseKinds())('projects REST on $name', (kind) => {
     ['blank name', { name: '   ' }, 'name', 'Project name is required'],
     [
       'unknown node type',
-      { name: 'x', nodes: [{ ...node('scene'), type: 'video' }] },
+      { name: 'x', nodes: [{ ...node('scene'), type: 'audio' }] },
       'nodes.0.type',
       /node type must be one of/,
     ],

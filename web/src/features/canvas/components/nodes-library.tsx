@@ -5,7 +5,14 @@ import {
   type NodeType,
 } from '@reelgraph/shared'
 import { useReactFlow, useStore } from '@xyflow/react'
-import { ClapperboardIcon, FileTextIcon, type LucideIcon, PlusIcon, TypeIcon } from 'lucide-react'
+import {
+  ClapperboardIcon,
+  FileTextIcon,
+  FilmIcon,
+  type LucideIcon,
+  PlusIcon,
+  TypeIcon,
+} from 'lucide-react'
 import type { DragEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
@@ -16,6 +23,7 @@ const ICONS: Partial<Record<NodeType, LucideIcon>> = {
   'script-generator': FileTextIcon,
   scene: ClapperboardIcon,
   'editable-text': TypeIcon,
+  video: FilmIcon,
 }
 
 const QUICK_TIPS = [

@@ -6,6 +6,7 @@ import {
   moveNodes,
   readNode,
   updateNodeData,
+  VIDEO_DATA_KEYS,
 } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
@@ -63,6 +64,38 @@ describe('toFlowData', () => {
   it('keeps the scene count of a text node within 1 to 25', () => {
     const node = { ...createGraphNode('editable-text', at(0, 0)), data: { sceneCount: 99 } }
     expect(toFlowData(node)).toMatchObject({ sceneCount: 25, content: '' })
+  })
+
+  it('gives a Video node its settings, its last render and its job (issue 13 item 5)', () => {
+    const video = createGraphNode('video', at(0, 0))
+    expect(toFlowData(video)).toMatchObject({
+      preset: '16:9',
+      voice: '',
+      subtitles: true,
+      music: false,
+      videoUrl: '',
+      inputHash: '',
+    })
+    const rendered = {
+      ...video,
+      data: {
+        preset: '9:16',
+        subtitles: false,
+        [VIDEO_DATA_KEYS.mp4Url]: '/api/assets/x',
+        [VIDEO_DATA_KEYS.durationMs]: 8000,
+        [VIDEO_DATA_KEYS.inputHash]: 'abc',
+        jobId: 'job-1',
+        jobStatus: 'succeeded',
+      },
+    }
+    expect(toFlowData(rendered)).toMatchObject({
+      preset: '9:16',
+      subtitles: false,
+      videoUrl: '/api/assets/x',
+      durationMs: 8000,
+      inputHash: 'abc',
+      jobStatus: 'succeeded',
+    })
   })
 })
 

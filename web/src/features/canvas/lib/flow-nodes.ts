@@ -6,6 +6,8 @@ import {
   SCENE_COUNT_DEFAULT,
   SCENE_COUNT_MAX,
   SCENE_COUNT_MIN,
+  VIDEO_DATA_KEYS,
+  videoSettingsOf,
 } from '@reelgraph/shared'
 import type * as Y from 'yjs'
 import { readJobFields } from './job-state'
@@ -99,6 +101,19 @@ export function toFlowData(node: GraphNode): CanvasNode['data'] {
         width: n('width'),
         height: n('height'),
       }
+    case 'video': {
+      const settings = videoSettingsOf(d)
+      return {
+        ...base,
+        ...settings,
+        videoUrl: text(d[VIDEO_DATA_KEYS.mp4Url], ''),
+        srtUrl: text(d[VIDEO_DATA_KEYS.srtUrl], ''),
+        vttUrl: text(d[VIDEO_DATA_KEYS.vttUrl], ''),
+        durationMs: num(d[VIDEO_DATA_KEYS.durationMs], 0),
+        inputHash: text(d[VIDEO_DATA_KEYS.inputHash], ''),
+        ...readJobFields(d),
+      }
+    }
   }
 }
 

@@ -2,7 +2,6 @@ import {
   type GenerateImageInput,
   type GenerateScenesInput,
   type GenerateScriptInput,
-  type GenerationAction,
   IMAGE_SEED_MAX,
   type ImageModel,
   SCENE_COUNT_DEFAULT,
@@ -11,6 +10,7 @@ import {
 } from '@reelgraph/shared'
 import { ApiError } from '../../../lib/api-client'
 import type { EditableTextData, ImageGeneratorData, ScriptGeneratorData } from './node-types'
+import type { JobAction } from './job-state'
 
 /**
  * What a generation does on the canvas, as pure functions: the requests built from a
@@ -20,10 +20,11 @@ import type { EditableTextData, ImageGeneratorData, ScriptGeneratorData } from '
  */
 
 /** The words of the spec §8 alerts for each action. */
-const ACTION_WORD: Record<GenerationAction, string> = {
+const ACTION_WORD: Record<JobAction, string> = {
   script: 'script',
   scenes: 'scenes',
   image: 'image',
+  video: 'video',
 }
 
 /**
@@ -31,7 +32,7 @@ const ACTION_WORD: Record<GenerationAction, string> = {
  * script: <server message or Unknown error>"; without one (network failure, or anything
  * that is not a server answer) "Error generating script. Please try again.".
  */
-export function generationFailureMessage(action: GenerationAction, error: unknown): string {
+export function generationFailureMessage(action: JobAction, error: unknown): string {
   const word = ACTION_WORD[action]
   if (error instanceof ApiError) {
     const message = error.serverMessage.trim() || 'Unknown error'

@@ -112,10 +112,14 @@ export function isJobActive(job: JobState | null): boolean {
   return job !== null && !isJobFinished(job.status)
 }
 
-const ACTION_WORD: Record<GenerationAction, string> = {
+/** What a node's job makes: a generation, or a Video node's render (issue 13). */
+export type JobAction = GenerationAction | 'video'
+
+const ACTION_WORD: Record<JobAction, string> = {
   script: 'script',
   scenes: 'scenes',
   image: 'image',
+  video: 'video',
 }
 
 /**
@@ -123,7 +127,7 @@ const ACTION_WORD: Record<GenerationAction, string> = {
  * generate image: <the job's message, or Unknown error>" (the toast of a job followed after
  * its 202).
  */
-export function jobFailureAlert(action: GenerationAction, job: JobState): string {
+export function jobFailureAlert(action: JobAction, job: JobState): string {
   return `Failed to generate ${ACTION_WORD[action]}: ${job.message || 'Unknown error'}`
 }
 
@@ -138,7 +142,7 @@ const REFUND_SENTENCE = /\s*Your \d+ credits? (?:was|were) refunded\./g
  * nothing was refunded (they say why); and "Done" when it succeeded (announced only: the node
  * looks as usual).
  */
-export function jobStatusText(action: GenerationAction, job: JobState): string {
+export function jobStatusText(action: JobAction, job: JobState): string {
   switch (job.status) {
     case 'queued':
       return 'Queued'

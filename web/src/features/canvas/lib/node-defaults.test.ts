@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { LIBRARY_ENTRIES } from './node-defaults'
 
 describe('the Nodes Library', () => {
-  it('lists only script generator, scene and text node in the library (spec §2)', () => {
+  it('lists script generator, scene and text node (spec §2), then video (issue 13 item 5)', () => {
     expect(LIBRARY_ENTRIES.map((e) => e.type)).toEqual([
       'script-generator',
       'scene',
       'editable-text',
+      'video',
     ])
   })
 })

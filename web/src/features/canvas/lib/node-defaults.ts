@@ -6,7 +6,7 @@ import type { NodeType } from '@reelgraph/shared'
  * worker (issue 12).
  */
 
-/** A Nodes Library entry (spec §2: script generator, scene and text node only). */
+/** A Nodes Library entry (spec §2: script generator, scene, text node; issue 13: video). */
 export interface LibraryEntry {
   type: NodeType
   title: string
@@ -29,6 +29,11 @@ export const LIBRARY_ENTRIES: readonly LibraryEntry[] = [
     type: 'editable-text',
     title: 'Text Node',
     description: 'Edit a script and split it into scenes.',
+  },
+  {
+    type: 'video',
+    title: 'Video',
+    description: 'Render connected scenes, or a text node’s scenes, into an MP4.',
   },
 ]
 

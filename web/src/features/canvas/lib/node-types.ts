@@ -59,15 +59,31 @@ export interface ImageNodeData extends BaseNodeData {
   height: number
 }
 
+/** video (issue 13 item 5): its settings, the last render's result, and its render job. */
+export interface VideoNodeData extends BaseNodeData, JobFields {
+  preset: string
+  voice: string
+  subtitles: boolean
+  music: boolean
+  /** The last render's assets ('' before the first render). */
+  videoUrl: string
+  srtUrl: string
+  vttUrl: string
+  durationMs: number
+  /** shared `videoInputHash` of what the last render used ('' before the first). */
+  inputHash: string
+}
+
 export type ScriptGeneratorNode = Node<ScriptGeneratorData, 'script-generator'>
 export type SceneNode = Node<SceneData, 'scene'>
 export type EditableTextNode = Node<EditableTextData, 'editable-text'>
 export type ImageGeneratorNode = Node<ImageGeneratorData, 'image-generator'>
 export type ImageNode = Node<ImageNodeData, 'image'>
+export type VideoNode = Node<VideoNodeData, 'video'>
 
 /** Any node on the canvas. */
 export type CanvasNode =
-  ScriptGeneratorNode | SceneNode | EditableTextNode | ImageGeneratorNode | ImageNode
+  ScriptGeneratorNode | SceneNode | EditableTextNode | ImageGeneratorNode | ImageNode | VideoNode
 
 /** The data of the node of type `T`. */
 export type NodeDataOf<T extends NodeType> = Extract<CanvasNode, { type: T }>['data']

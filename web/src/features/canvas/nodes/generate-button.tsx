@@ -1,4 +1,3 @@
-import type { GenerationAction } from '@reelgraph/shared'
 import { SparklesIcon, WifiOffIcon } from 'lucide-react'
 import { useId } from 'react'
 import { Badge } from '@/components/ui/badge'
@@ -8,7 +7,7 @@ import { Tooltip } from '@/components/ui/tooltip'
 import { useCanEdit } from '../hooks/use-can-edit'
 import type { GenerationInfo } from '../hooks/use-generation'
 import { buttonLabelWithCost } from '../lib/generation'
-import type { JobState } from '../lib/job-state'
+import type { JobAction, JobState } from '../lib/job-state'
 import { JobStatus } from './job-status'
 
 /** What the "Offline draft" badge explains. */
@@ -33,9 +32,12 @@ export function GenerateButton({
   error,
   job,
   onGenerate,
+  busyLabel = 'Generating...',
 }: {
   label: string
-  action: GenerationAction
+  /** What the button says while busy. */
+  busyLabel?: string
+  action: JobAction
   info: GenerationInfo
   issue: string | null
   busy: boolean
@@ -58,7 +60,7 @@ export function GenerateButton({
         onClick={onGenerate}
       >
         {busy ? <Spinner /> : <SparklesIcon aria-hidden />}
-        {busy ? 'Generating...' : buttonLabelWithCost(label, info.cost)}
+        {busy ? busyLabel : buttonLabelWithCost(label, info.cost)}
       </Button>
       {info.offline ? (
         <Tooltip content={explanation} className="max-w-60">

@@ -1,4 +1,3 @@
-import type { GenerationAction } from '@reelgraph/shared'
 import { XIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
@@ -9,6 +8,7 @@ import { cn } from '@/lib/utils'
 import { useCanEdit } from '../hooks/use-can-edit'
 import {
   isJobActive,
+  type JobAction,
   type JobState,
   jobStatusText,
   progressValueText,
@@ -23,7 +23,7 @@ import {
  * sit in a polite status region, so each change is announced; editors get Cancel while the
  * job is queued or running (viewers see the state only).
  */
-export function JobStatus({ action, job }: { action: GenerationAction; job: JobState | null }) {
+export function JobStatus({ action, job }: { action: JobAction; job: JobState | null }) {
   const canEdit = useCanEdit()
   const cancel = useCancelJob()
   const active = isJobActive(job)

@@ -4,6 +4,7 @@ import { ImageGeneratorNode } from './image-generator-node'
 import { ImageNode } from './image-node'
 import { SceneNode } from './scene-node'
 import { ScriptGeneratorNode } from './script-generator-node'
+import { VideoNode } from './video-node'
 
 /**
  * React Flow's node components by node type, at module scope so React Flow never sees a
@@ -15,4 +16,5 @@ export const NODE_COMPONENTS = {
   'editable-text': EditableTextNode,
   'image-generator': ImageGeneratorNode,
   image: ImageNode,
+  video: VideoNode,
 } satisfies NodeTypes

@@ -1,0 +1,58 @@
+/**
+ * Narration, subtitles and video rendering (issue 13). See `media/CONTEXT.md`.
+ */
+export * from './render/index.ts'
+
+// Narration (issue 13 item 1).
+export { createSpeechProvider, SPEECH_TIMEOUT_MS, type SpeechSettings } from './speech/index.ts'
+export {
+  SPEECH_PROVIDER_IDS,
+  type Narration,
+  type SpeechProvider,
+  type SpeechProviderId,
+  type SpeechProviderInfo,
+  type SpeechRequest,
+  type SpeechVoice,
+} from './speech/types.ts'
+export { isRetryableStatus, SpeechError, type SpeechErrorKind } from './speech/errors.ts'
+export { SPEECH_TEXT_MAX_CHARS } from './speech/text.ts'
+export {
+  BUILTIN_DEFAULT_VOICE,
+  BUILTIN_SAMPLE_RATE,
+  BUILTIN_WORDS_PER_MINUTE,
+  createBuiltinSpeechProvider,
+  type BuiltinSpeechSettings,
+} from './speech/builtin.ts'
+export { stopEspeak } from './speech/espeak.ts'
+export {
+  createOpenAiSpeechProvider,
+  OPENAI_SPEECH_DEFAULT_MODEL,
+  OPENAI_SPEECH_DEFAULT_VOICE,
+  type OpenAiSpeechSettings,
+} from './speech/openai.ts'
+export {
+  createElevenLabsSpeechProvider,
+  ELEVENLABS_DEFAULT_MODEL,
+  ELEVENLABS_DEFAULT_SAMPLE_RATE,
+  ELEVENLABS_DEFAULT_VOICE,
+  ELEVENLABS_SAMPLE_RATES,
+  type ElevenLabsSampleRate,
+  type ElevenLabsSpeechSettings,
+} from './speech/elevenlabs.ts'
+export { previewNarration, type NarrationPreview } from './speech/preview.ts'
+export { decodeWav, encodeWav, type Pcm, voicedSpan } from './speech/pcm.ts'
+
+// Subtitles (issue 13 item 2).
+export type { Cue, WordTiming } from './subtitles/types.ts'
+export {
+  cuesFromWords,
+  shiftCues,
+  SUBTITLE_MAX_CUE_MS,
+  SUBTITLE_MAX_LINE_CHARS,
+  SUBTITLE_MAX_LINES,
+  SUBTITLE_MIN_CUE_MS,
+  type CueOptions,
+} from './subtitles/cues.ts'
+export { formatSrtTimestamp, formatVttTimestamp, toSrt, toVtt } from './subtitles/format.ts'
+export { estimateSyllables, estimateWordTimings } from './subtitles/estimate.ts'
+export { splitWords } from './subtitles/words.ts'

@@ -1,0 +1,227 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { segmentCacheKey, type SegmentKeyInput } from './cache-key.ts'
+
+const hex = fc.stringMatching(/^[0-9a-f]{64}$/)
+const unit = fc.double({ min: 0, max: 1, noNaN: true })
+const colour = fc.stringMatching(/^#[0-9a-f]{6}$/)
+
+const part = fc.record({
+  imageSha256: hex,
+  fit: fc.constantFrom('cover' as const, 'contain-blur' as const),
+  motion: fc.record({
+    zoomFrom: fc.double({ min: 1, max: 1.12, noNaN: true }),
+    zoomTo: fc.double({ min: 1, max: 1.12, noNaN: true }),
+    panFrom: fc.record({ x: unit, y: unit }),
+    panTo: fc.record({ x: unit, y: unit }),
+  }),
+  sceneFrames: fc.integer({ min: 31, max: 10_000 }),
+  firstSceneFrame: fc.integer({ min: 0, max: 10_000 }),
+})
+
+const keyInput: fc.Arbitrary<SegmentKeyInput> = fc.record({
+  preset: fc.record({
+    name: fc.constantFrom('16:9' as const, '9:16' as const, '1:1' as const),
+    width: fc.integer({ min: 8, max: 2_000 }).map((n) => 2 * n),
+    height: fc.integer({ min: 8, max: 2_000 }).map((n) => 2 * n),
+    fps: fc.integer({ min: 1, max: 120 }),
+  }),
+  frames: fc.integer({ min: 1, max: 10_000 }),
+  parts: fc.oneof(fc.tuple(part), fc.tuple(part, part)),
+  subtitles: fc.option(
+    fc.record({
+      style: fc.record({
+        font: fc.string({ minLength: 1 }),
+        fontSize: fc.double({ min: 0.01, max: 0.2, noNaN: true }),
+        color: colour,
+        boxColor: colour,
+        boxOpacity: unit,
+      }),
+      cues: fc.array(
+        fc.record({
+          startFrame: fc.nat(1_000),
+          endFrame: fc.nat(1_000),
+          lines: fc.array(fc.string(), { minLength: 1, maxLength: 2 }),
+        }),
+        { maxLength: 4 },
+      ),
+    }),
+    { nil: null },
+  ),
+  ffmpeg: fc.record({ version: fc.string(), xfade: fc.boolean() }),
+})
+
+type Mutation = (input: SegmentKeyInput) => SegmentKeyInput | null
+const clone = (input: SegmentKeyInput): SegmentKeyInput => structuredClone(input)
+const other = (hexDigest: string) => (hexDigest[0] === 'a' ? 'b' : 'a') + hexDigest.slice(1)
+const otherColour = (c: string) => (c === '#000000' ? '#000001' : '#000000')
+const withCues = (input: SegmentKeyInput) =>
+  input.subtitles && input.subtitles.cues.length > 0 ? input.subtitles : null
+
+/** Each changes one thing that shapes the segment, or returns null where it does not apply. */
+const mutations: Record<string, Mutation> = {
+  width: (i) => ({ ...clone(i), preset: { ...i.preset, width: i.preset.width + 2 } }),
+  height: (i) => ({ ...clone(i), preset: { ...i.preset, height: i.preset.height + 2 } }),
+  fps: (i) => ({ ...clone(i), preset: { ...i.preset, fps: i.preset.fps + 1 } }),
+  frames: (i) => ({ ...clone(i), frames: i.frames + 1 }),
+  image: (i) => {
+    const c = clone(i)
+    c.parts[c.parts.length - 1]!.imageSha256 = other(c.parts.at(-1)!.imageSha256)
+    return c
+  },
+  fit: (i) => {
+    const c = clone(i)
+    c.parts[0]!.fit = c.parts[0]!.fit === 'cover' ? 'contain-blur' : 'cover'
+    return c
+  },
+  zoom: (i) => {
+    const c = clone(i)
+    c.parts[0]!.motion.zoomTo += 0.01
+    return c
+  },
+  pan: (i) => {
+    const c = clone(i)
+    c.parts[c.parts.length - 1]!.motion.panFrom.y += 0.01
+    return c
+  },
+  sceneFrames: (i) => {
+    const c = clone(i)
+    c.parts[0]!.sceneFrames += 1
+    return c
+  },
+  firstSceneFrame: (i) => {
+    const c = clone(i)
+    c.parts[0]!.firstSceneFrame += 1
+    return c
+  },
+  partsCount: (i) => {
+    const c = clone(i)
+    return { ...c, parts: c.parts.length === 1 ? [c.parts[0]!, c.parts[0]!] : [c.parts[0]!] }
+  },
+  cueTime: (i) => {
+    const c = clone(i)
+    const subs = withCues(c)
+    if (!subs) return null
+    ;(subs.cues[0] as { endFrame: number }).endFrame += 1
+    return c
+  },
+  cueText: (i) => {
+    const c = clone(i)
+    const subs = withCues(c)
+    if (!subs) return null
+    ;(subs.cues[0]!.lines as string[])[0] += 'x'
+    return c
+  },
+  cueAdded: (i) => {
+    const c = clone(i)
+    const cue = { startFrame: 0, endFrame: 1, lines: ['new'] }
+    const style = c.subtitles?.style ?? {
+      font: 'Sans',
+      fontSize: 0.05,
+      color: '#ffffff',
+      boxColor: '#000000',
+      boxOpacity: 0.5,
+    }
+    return { ...c, subtitles: { style, cues: [...(c.subtitles?.cues ?? []), cue] } }
+  },
+  font: (i) => {
+    const c = clone(i)
+    const subs = withCues(c)
+    if (!subs) return null
+    subs.style.font += 'x'
+    return c
+  },
+  fontSize: (i) => {
+    const c = clone(i)
+    const subs = withCues(c)
+    if (!subs) return null
+    subs.style.fontSize += 0.001
+    return c
+  },
+  color: (i) => {
+    const c = clone(i)
+    const subs = withCues(c)
+    if (!subs) return null
+    subs.style.color = otherColour(subs.style.color)
+    return c
+  },
+  boxColor: (i) => {
+    const c = clone(i)
+    const subs = withCues(c)
+    if (!subs) return null
+    subs.style.boxColor = otherColour(subs.style.boxColor)
+    return c
+  },
+  boxOpacity: (i) => {
+    const c = clone(i)
+    const subs = withCues(c)
+    if (!subs) return null
+    subs.style.boxOpacity = subs.style.boxOpacity > 0.5 ? 0.1 : 0.9
+    return c
+  },
+  ffmpegVersion: (i) => ({ ...clone(i), ffmpeg: { ...i.ffmpeg, version: i.ffmpeg.version + 'x' } }),
+  xfadeInCrossfade: (i) =>
+    i.parts.length === 2 ? { ...clone(i), ffmpeg: { ...i.ffmpeg, xfade: !i.ffmpeg.xfade } } : null,
+}
+
+describe('segmentCacheKey', () => {
+  it('is a SHA-256 hex digest, the same for the same input', () => {
+    fc.assert(
+      fc.property(keyInput, (input) => {
+        const key = segmentCacheKey(input)
+        expect(key).toMatch(/^[0-9a-f]{64}$/)
+        expect(segmentCacheKey(structuredClone(input))).toBe(key)
+      }),
+    )
+  })
+
+  it.each(Object.keys(mutations))('changes when the %s changes (property)', (name) => {
+    fc.assert(
+      fc.property(keyInput, (input) => {
+        const changed = mutations[name]!(input)
+        fc.pre(changed !== null)
+        expect(segmentCacheKey(changed!)).not.toBe(segmentCacheKey(input))
+      }),
+    )
+  })
+
+  it('ignores what does not shape the segment (property)', () => {
+    fc.assert(
+      fc.property(
+        keyInput,
+        fc.constantFrom('16:9' as const, '9:16' as const, '1:1' as const),
+        fc.boolean(),
+        fc.record({ font: fc.string(), color: colour, boxOpacity: unit }),
+        (input, name, xfade, style) => {
+          const key = segmentCacheKey(input)
+          // Extra fields, another preset name, key order: no change.
+          const noisy = {
+            extra: 'ignored',
+            ffmpeg: { xfade: input.ffmpeg.xfade, version: input.ffmpeg.version, path: '/x' },
+            subtitles: input.subtitles,
+            parts: input.parts.map((p) => ({ ...p, stillPath: '/tmp/x.png' })),
+            frames: input.frames,
+            preset: { ...input.preset, name },
+          } as SegmentKeyInput
+          expect(segmentCacheKey(noisy)).toBe(key)
+          // A scene body does not use xfade.
+          if (input.parts.length === 1) {
+            expect(segmentCacheKey({ ...input, ffmpeg: { ...input.ffmpeg, xfade } })).toBe(key)
+          }
+          // Without a cue the subtitle style shapes nothing.
+          if (!withCues(input)) {
+            const styled = {
+              ...input,
+              subtitles: {
+                style: { fontSize: 0.05, boxColor: '#000000', ...style },
+                cues: [],
+              },
+            }
+            expect(segmentCacheKey(styled)).toBe(key)
+            expect(segmentCacheKey({ ...input, subtitles: null })).toBe(key)
+          }
+        },
+      ),
+    )
+  })
+})

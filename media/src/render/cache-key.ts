@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto'
+import {
+  KEN_BURNS_OVERSAMPLE,
+  SEGMENT_FORMAT_VERSION,
+  SUBTITLE_BAND_FRACTION,
+  SUBTITLE_BOTTOM_MARGIN_FRACTION,
+  SUBTITLE_MAX_WIDTH_FRACTION,
+  VIDEO_ENCODER,
+  type VideoPreset,
+} from './config.ts'
+import type { FfmpegCapabilities } from './filter-graph.ts'
+import type { KenBurnsMotion } from './motion.ts'
+import type { StillFit } from './stills.ts'
+import type { SubtitleStyle } from './subtitle-images.ts'
+
+/** A scene's part of a segment, by content. */
+export interface SegmentKeyPart {
+  /** SHA-256 (hex) of the scene image's bytes as given. */
+  imageSha256: string
+  fit: StillFit
+  motion: KenBurnsMotion
+  /** Frames of the whole scene (its narration's length shapes the motion's speed). */
+  sceneFrames: number
+  /** Scene-local frame where the segment starts. */
+  firstSceneFrame: number
+}
+
+/** A subtitle cue as burned into a segment: segment-local frames, end exclusive. */
+export interface SegmentKeyCue {
+  startFrame: number
+  endFrame: number
+  lines: readonly string[]
+}
+
+/** Everything that shapes one segment's pixels. */
+export interface SegmentKeyInput {
+  preset: VideoPreset
+  /** Length of the segment in frames. */
+  frames: number
+  /** One part (a scene body) or two (a crossfade). */
+  parts: readonly SegmentKeyPart[]
+  /** The cues burned into this segment; `null` or no cue when none is. */
+  subtitles: { style: SubtitleStyle; cues: readonly SegmentKeyCue[] } | null
+  /** The binary that renders it (x264 builds differ); `xfade` matters for crossfades only. */
+  ffmpeg: Pick<FfmpegCapabilities, 'version' | 'xfade'>
+}
+
+/**
+ * The cache key of one segment (pure): SHA-256 (hex) over a canonical list of everything
+ * that shapes its pixels — image bytes (by hash) and fit, preset size and rate, Ken Burns
+ * motion, the scene's length and the segment's frame range (so a narration that changes
+ * length changes it), the cues and subtitle style burned in, the ffmpeg build, and the
+ * renderer's own constants (encoder settings, oversampling, subtitle layout, format
+ * version). Fields are picked one by one, so anything else on the objects is ignored, and
+ * the subtitle style and `xfade` count only where they are used.
+ * @see issue 13 item 3
+ */
+export function segmentCacheKey(input: SegmentKeyInput): string {
+  const cues = input.subtitles?.cues ?? []
+  const style = input.subtitles?.style
+  const canonical = [
+    'reelgraph-segment',
+    SEGMENT_FORMAT_VERSION,
+    [
+      VIDEO_ENCODER.codec,
+      VIDEO_ENCODER.preset,
+      VIDEO_ENCODER.x264Params,
+      VIDEO_ENCODER.crf,
+      VIDEO_ENCODER.profile,
+      VIDEO_ENCODER.pixelFormat,
+      VIDEO_ENCODER.keyframeIntervalFrames,
+    ],
+    KEN_BURNS_OVERSAMPLE,
+    [input.preset.width, input.preset.height, input.preset.fps],
+    input.frames,
+    input.parts.map((part) => [
+      part.imageSha256,
+      part.fit,
+      [part.motion.zoomFrom, part.motion.zoomTo],
+      [part.motion.panFrom.x, part.motion.panFrom.y, part.motion.panTo.x, part.motion.panTo.y],
+      part.sceneFrames,
+      part.firstSceneFrame,
+    ]),
+    cues.map((cue) => [cue.startFrame, cue.endFrame, [...cue.lines]]),
+    cues.length > 0 && style
+      ? [
+          style.font,
+          style.fontSize,
+          style.color.toLowerCase(),
+          style.boxColor.toLowerCase(),
+          style.boxOpacity,
+          SUBTITLE_BAND_FRACTION,
+          SUBTITLE_BOTTOM_MARGIN_FRACTION,
+          SUBTITLE_MAX_WIDTH_FRACTION,
+        ]
+      : null,
+    input.ffmpeg.version,
+    input.parts.length > 1 ? input.ffmpeg.xfade : null,
+  ]
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex')
+}

@@ -1,0 +1,73 @@
+/**
+ * Video rendering with ffmpeg (issue 13 item 3): see `media/CONTEXT.md` and ADR 005.
+ */
+export * from './config.ts'
+export {
+  buildAudioEncodeArgs,
+  buildAudioMixGraph,
+  buildConcatList,
+  buildJoinArgs,
+  buildLevelPassArgs,
+  buildMixPassArgs,
+  parseLoudnessMeasurement,
+  timelineSamples,
+  type AudioMixInput,
+  type JoinInput,
+  type LoudnessMeasurement,
+} from './audio-graph.ts'
+export { RenderError, type RenderErrorCode } from './errors.ts'
+export {
+  createProgressParser,
+  detectCapabilities,
+  findFfmpeg,
+  progressFraction,
+  runFfmpeg,
+  staticFfmpegPath,
+  type FfmpegBinary,
+  type FfmpegResult,
+  type FfmpegSource,
+  type FindFfmpegOptions,
+  type ProgressBlock,
+  type RunFfmpegOptions,
+} from './ffmpeg.ts'
+export {
+  buildSegmentFilterGraph,
+  type FfmpegCapabilities,
+  type SegmentCommand,
+  type SegmentOverlay,
+  type SegmentRenderSpec,
+  type SegmentScenePart,
+} from './filter-graph.ts'
+export {
+  segmentCacheKey,
+  type SegmentKeyCue,
+  type SegmentKeyInput,
+  type SegmentKeyPart,
+} from './cache-key.ts'
+export { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
+export { builtinMusicPath, MUSIC_TRACKS, synthesizeMusic, type MusicTrack } from './music.ts'
+export {
+  renderVideo,
+  type RenderCue,
+  type RenderProgress,
+  type RenderScene,
+  type RenderVideoOptions,
+  type RenderVideoResult,
+} from './render-video.ts'
+export { fitStill, stillCacheKey, stillSize, type StillFit } from './stills.ts'
+export {
+  DEFAULT_SUBTITLE_STYLE,
+  renderSubtitleImage,
+  subtitleBand,
+  type Rect,
+  type SubtitleStyle,
+} from './subtitle-images.ts'
+export {
+  planTimeline,
+  type PlannedScene,
+  type PlannedSegment,
+  type PlanTimelineOptions,
+  type Timeline,
+  type TimelineSceneInput,
+} from './timeline.ts'
+export { encodePcmWav, parsePcmWav, type PcmFormat, type PcmWav } from './wav.ts'

@@ -1,0 +1,598 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import {
+  NARRATION_LEAD_IN_MS,
+  LOUDNESS_TARGET_LUFS,
+  LOUDNESS_TOLERANCE_LU,
+  RENDER_CONCURRENCY,
+  SILENCE_LUFS,
+  VIDEO_PRESETS,
+  type PresetName,
+  type VideoPreset,
+} from './config.ts'
+import {
+  buildAudioEncodeArgs,
+  buildConcatList,
+  buildJoinArgs,
+  buildLevelPassArgs,
+  buildMixPassArgs,
+  parseLoudnessMeasurement,
+  timelineSamples,
+} from './audio-graph.ts'
+import { segmentCacheKey, type SegmentKeyCue, type SegmentKeyInput } from './cache-key.ts'
+import { RenderError } from './errors.ts'
+import { detectCapabilities, findFfmpeg, runFfmpeg, type RunFfmpegOptions } from './ffmpeg.ts'
+import {
+  buildSegmentFilterGraph,
+  type FfmpegCapabilities,
+  type SegmentRenderSpec,
+} from './filter-graph.ts'
+import { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
+import { builtinMusicPath, type MusicTrack } from './music.ts'
+import { runImageJobs, type ImageJob } from './image-jobs.ts'
+import { stillCacheKey, type StillFit } from './stills.ts'
+import { DEFAULT_SUBTITLE_STYLE, subtitleBand, type SubtitleStyle } from './subtitle-images.ts'
+import { planTimeline, type PlannedSegment, type Timeline } from './timeline.ts'
+import { encodePcmWav, parsePcmWav, type PcmWav } from './wav.ts'
+
+/**
+ * A subtitle cue, as `media/src/subtitles` makes them: times in ms from the start of the
+ * scene's narration (for a scene without narration: from where it would start), and the
+ * lines to show.
+ */
+export interface RenderCue {
+  startMs: number
+  endMs: number
+  lines: readonly string[]
+}
+
+/** One scene of the video. */
+export interface RenderScene {
+  /** The image, as bytes of any format sharp reads; or `imagePath`. */
+  imageBytes?: Uint8Array
+  /** A file holding the image; used when `imageBytes` is absent. */
+  imagePath?: string
+  /** The narration as a PCM WAV (bytes, or a path to one); absent for a silent scene. */
+  narrationWav?: Uint8Array | string
+  /** Subtitle cues, relative to the narration's start. */
+  cues?: readonly RenderCue[]
+  /** How the image fills the frame; defaults to the video's `fit`. */
+  fit?: StillFit
+  /** Seed of this scene's Ken Burns move; defaults to `${seed}:${scene index}`. */
+  motionSeed?: string
+}
+
+/** Where a render stands, for a progress bar. */
+export interface RenderProgress {
+  stage: 'preparing' | 'segments' | 'audio' | 'joining' | 'done'
+  /** For people: `segments 2/7`, `audio`, `joining`. */
+  label: string
+  /** How far the current ffmpeg run is, 0..100. */
+  stagePercent: number
+  /** How far the whole render is, 0..100 (weighted by the frames each step encodes). */
+  percent: number
+}
+
+/** Options of {@link renderVideo}. */
+export interface RenderVideoOptions {
+  scenes: readonly RenderScene[]
+  /** Output format; defaults to `16:9`. */
+  preset?: PresetName | VideoPreset
+  /** Burn the cues in (default `true`). */
+  subtitles?: boolean
+  subtitleStyle?: SubtitleStyle
+  /** A builtin background track, ducked under the voice; none by default. */
+  music?: MusicTrack | null
+  /** Seed of the Ken Burns moves (default `reelgraph`). */
+  seed?: string
+  /** Default fit of the scene images (default `cover`). */
+  fit?: StillFit
+  /** Where segments (and the music loops) are kept between renders. */
+  cacheDir: string
+  /** Where the render's temporary directory is made (and the MP4 goes, by default). */
+  workDir: string
+  /** Where to write the MP4; defaults to `workDir/video-<random>.mp4`. */
+  outputPath?: string
+  /** Cancels the render: ffmpeg is killed, temporary files removed, the promise rejects. */
+  signal?: AbortSignal
+  onProgress?: (progress: RenderProgress) => void
+  /** The ffmpeg binary; see `findFfmpeg` for the default. */
+  ffmpegPath?: string
+  /** How many segments render at once (default `RENDER_CONCURRENCY`). */
+  concurrency?: number
+}
+
+/** What a render produced. */
+export interface RenderVideoResult {
+  mp4Path: string
+  /** Length of the video, in ms. */
+  durationMs: number
+  /** Per scene, where it is visible (crossfades included: neighbours overlap by 0.5 s), in ms. */
+  timeline: { index: number; startMs: number; endMs: number; narrationStartMs: number | null }[]
+  /** Cache keys of the segments rendered this time and of those taken from the cache. */
+  segments: { rendered: string[]; cached: string[] }
+  /** The ffmpeg binary used and the highest peak RSS of its runs, in bytes. */
+  ffmpeg: { path: string; version: string; xfade: boolean; peakRssBytes: number }
+  /** Each ffmpeg run in the order they ended: CPU and wall time in ms, peak RSS in bytes. */
+  runs: { step: string; cpuMs: number; wallMs: number; peakRssBytes: number }[]
+}
+
+/** A segment with everything needed to key and render it. */
+interface SegmentJob {
+  plan: PlannedSegment
+  key: string
+  path: string
+  keyInput: SegmentKeyInput
+  scenes: number[]
+  cues: SegmentKeyCue[]
+  cached: boolean
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+    await copyFile(from, to)
+    await rm(from, { force: true })
+  }
+}
+
+function resolvePreset(preset: RenderVideoOptions['preset']): VideoPreset {
+  if (preset === undefined) return VIDEO_PRESETS['16:9']
+  if (typeof preset === 'string') {
+    const found = VIDEO_PRESETS[preset]
+    if (!found) throw new RenderError('invalid-input', `No preset named ${preset}`)
+    return found
+  }
+  if (preset.width % 2 || preset.height % 2 || preset.width < 16 || preset.height < 16) {
+    throw new RenderError('invalid-input', 'Preset sizes must be even and at least 16 px')
+  }
+  return preset
+}
+
+/** Runs `work` over `items` with at most `limit` running at once; stops at the first error. */
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0
+  let failed = false
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!
+      try {
+        await work(item)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    }
+  }
+  // Settle every worker before returning, so no ffmpeg still writes when temp files go.
+  const results = await Promise.allSettled(
+    Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker),
+  )
+  const failure = results.find((r) => r.status === 'rejected')
+  if (failure) throw failure.reason
+}
+
+/**
+ * The cues of a scene in video frames (absolute), clipped to where the scene is visible.
+ */
+function sceneCueFrames(
+  timeline: Timeline,
+  sceneIndex: number,
+  cues: readonly RenderCue[],
+): SegmentKeyCue[] {
+  const scene = timeline.scenes[sceneIndex]!
+  const baseMs = scene.startMs + NARRATION_LEAD_IN_MS
+  const toFrame = (ms: number) => Math.round(((baseMs + ms) * timeline.fps) / 1000)
+  const out: SegmentKeyCue[] = []
+  for (const cue of cues) {
+    if (!(Number.isFinite(cue.startMs) && Number.isFinite(cue.endMs))) {
+      throw new RenderError('invalid-input', `Scene ${sceneIndex}: a cue time is not a number`)
+    }
+    const startFrame = Math.max(scene.startFrame, toFrame(cue.startMs))
+    const endFrame = Math.min(scene.startFrame + scene.frames, toFrame(cue.endMs))
+    const lines = cue.lines.map(String)
+    if (endFrame > startFrame && lines.some((line) => line.trim() !== '')) {
+      out.push({ startFrame, endFrame, lines })
+    }
+  }
+  return out
+}
+
+/**
+ * Renders scenes to an MP4 (H.264 yuv420p + AAC 48 kHz, `+faststart`): each scene lasts its
+ * narration plus padding, its image fitted to the frame and moving slowly (Ken Burns), with
+ * 0.5 s crossfades, burned-in subtitles, optional builtin music ducked under the voice, and
+ * the loudness normalized to -14 LUFS. Each scene body and each crossfade is a segment
+ * cached in `cacheDir/segments/` under `segmentCacheKey`; only missing segments are
+ * rendered (one ffmpeg at a time by default), then they are joined by stream copy and the
+ * audio is mixed in. Temporary files (in a directory made inside `workDir`, and partial
+ * segments) are removed on success, failure and cancel.
+ *
+ * @throws RenderError `invalid-input` for an unreadable image or WAV or a bad option,
+ *   `ffmpeg-not-found` / `ffmpeg-unsupported` / `ffmpeg-failed` from ffmpeg; rejects with
+ *   `signal.reason` (an `AbortError` by default) when cancelled.
+ * @see issue 13 item 3
+ */
+export async function renderVideo(options: RenderVideoOptions): Promise<RenderVideoResult> {
+  const { signal, onProgress } = options
+  signal?.throwIfAborted()
+  const preset = resolvePreset(options.preset)
+  const seed = options.seed ?? 'reelgraph'
+  const burnSubtitles = options.subtitles ?? true
+  const style = options.subtitleStyle ?? DEFAULT_SUBTITLE_STYLE
+  if (options.scenes.length === 0) throw new RenderError('invalid-input', 'No scene to render')
+  const report = (progress: RenderProgress) => onProgress?.(progress)
+  report({ stage: 'preparing', label: 'preparing', stagePercent: 0, percent: 0 })
+
+  const binary = findFfmpeg({ ffmpegPath: options.ffmpegPath })
+  const capabilities: FfmpegCapabilities = await detectCapabilities(binary.path)
+  signal?.throwIfAborted()
+
+  // Inputs: image bytes and hashes, narrations parsed (their lengths shape the timeline).
+  const images: Uint8Array[] = []
+  const narrations: (PcmWav | null)[] = []
+  for (const [index, scene] of options.scenes.entries()) {
+    if (scene.imageBytes) images.push(scene.imageBytes)
+    else if (scene.imagePath) images.push(await readFile(scene.imagePath))
+    else throw new RenderError('invalid-input', `Scene ${index} has no image`)
+    const wav = scene.narrationWav
+    narrations.push(
+      wav === undefined ? null : parsePcmWav(typeof wav === 'string' ? await readFile(wav) : wav),
+    )
+  }
+  const imageHashes = images.map(sha256)
+  const timeline = planTimeline(
+    narrations.map((n) => ({ narrationMs: n?.durationMs ?? 0 })),
+    { fps: preset.fps },
+  )
+  const fits = options.scenes.map((scene) => scene.fit ?? options.fit ?? 'cover')
+  const motions: KenBurnsMotion[] = options.scenes.map((scene, i) =>
+    kenBurnsMotion(scene.motionSeed ?? `${seed}:${i}`),
+  )
+  const cuesByScene = options.scenes.map((scene, i) =>
+    burnSubtitles ? sceneCueFrames(timeline, i, scene.cues ?? []) : [],
+  )
+
+  const segmentDir = join(options.cacheDir, 'segments')
+  await mkdir(segmentDir, { recursive: true })
+  const jobs: SegmentJob[] = []
+  for (const plan of timeline.segments) {
+    const parts =
+      plan.kind === 'scene'
+        ? [{ scene: plan.scene, firstSceneFrame: plan.firstSceneFrame }]
+        : [
+            { scene: plan.from, firstSceneFrame: plan.fromSceneFrame },
+            { scene: plan.to, firstSceneFrame: 0 },
+          ]
+    const end = plan.startFrame + plan.frames
+    const cues = parts.flatMap(({ scene }) =>
+      cuesByScene[scene]!.filter((c) => c.startFrame < end && c.endFrame > plan.startFrame).map(
+        (c) => ({
+          startFrame: Math.max(0, c.startFrame - plan.startFrame),
+          endFrame: Math.min(plan.frames, c.endFrame - plan.startFrame),
+          lines: c.lines,
+        }),
+      ),
+    )
+    const keyInput: SegmentKeyInput = {
+      preset,
+      frames: plan.frames,
+      parts: parts.map(({ scene, firstSceneFrame }) => ({
+        imageSha256: imageHashes[scene]!,
+        fit: fits[scene]!,
+        motion: motions[scene]!,
+        sceneFrames: timeline.scenes[scene]!.frames,
+        firstSceneFrame,
+      })),
+      subtitles: cues.length > 0 ? { style, cues } : null,
+      ffmpeg: capabilities,
+    }
+    const key = segmentCacheKey(keyInput)
+    const path = join(segmentDir, `${key}.mp4`)
+    jobs.push({
+      plan,
+      key,
+      path,
+      keyInput,
+      scenes: parts.map((p) => p.scene),
+      cues,
+      cached: await exists(path),
+    })
+  }
+
+  const todo = jobs.filter((job) => !job.cached)
+  const weightOf = (job: SegmentJob) => job.plan.frames * job.scenes.length
+  // Audio passes and the join, in frames of segment work they cost about as much as.
+  const mixWeight = Math.max(1, timeline.totalFrames * 0.03)
+  const levelWeight = Math.max(1, timeline.totalFrames * 0.01)
+  const encodeWeight = Math.max(1, timeline.totalFrames * 0.04)
+  const joinWeight = Math.max(1, timeline.totalFrames * 0.02)
+  const totalWeight =
+    todo.reduce((sum, job) => sum + weightOf(job), 0) +
+    mixWeight +
+    levelWeight +
+    encodeWeight +
+    joinWeight
+  // Progress: finished work plus the running ffmpegs' share; it only goes up.
+  let doneWeight = 0
+  const running = new Map<string, number>()
+  let shown: Omit<RenderProgress, 'percent'> = {
+    stage: 'preparing',
+    label: 'preparing',
+    stagePercent: 0,
+  }
+  const emit = (update?: Omit<RenderProgress, 'percent'>) => {
+    if (update) shown = update
+    let inFlight = 0
+    for (const weight of running.values()) inFlight += weight
+    report({ ...shown, percent: Math.min(100, ((doneWeight + inFlight) / totalWeight) * 100) })
+  }
+  const track = (id: string, weight: number) => ({
+    progress: (fraction: number) => running.set(id, fraction * weight),
+    done: () => {
+      running.delete(id)
+      doneWeight += weight
+    },
+  })
+
+  const tempDir = await mkdtemp(join(options.workDir, '.render-'))
+  const partialSegments = new Set<string>()
+  // Stops the other branch (segments or audio) when one fails, and follows the caller's signal.
+  const inner = new AbortController()
+  const abortInner = () => inner.abort(signal?.reason)
+  signal?.addEventListener('abort', abortInner, { once: true })
+  let peakRssBytes = 0
+  const runs: RenderVideoResult['runs'] = []
+  const ffmpeg = async (step: string, args: string[], run: Omit<RunFfmpegOptions, 'signal'>) => {
+    const result = await runFfmpeg(binary.path, args, { ...run, signal: inner.signal })
+    peakRssBytes = Math.max(peakRssBytes, result.peakRssBytes)
+    const { cpuMs, wallMs } = result
+    runs.push({ step, cpuMs, wallMs, peakRssBytes: result.peakRssBytes })
+    return result
+  }
+  try {
+    // The images the segments to render need, made by sharp in the image worker before
+    // any segment's ffmpeg runs: fitted stills go to the cache (a re-render needs its
+    // neighbours' for the crossfades), subtitle images to the temporary directory.
+    const stillDir = join(options.cacheDir, 'stills')
+    await mkdir(stillDir, { recursive: true })
+    const stillPaths = new Map<number, string>()
+    const cuePaths = new Map<string, string>()
+    const imageJobs: ImageJob[] = []
+    for (const job of todo) {
+      for (const scene of job.scenes) {
+        if (stillPaths.has(scene)) continue
+        const key = stillCacheKey(imageHashes[scene]!, preset, fits[scene]!)
+        const path = join(stillDir, `${key}.jpg`)
+        stillPaths.set(scene, path)
+        if (await exists(path)) continue
+        // The bytes that were hashed, so the still matches its key.
+        const imagePath = join(tempDir, `image-${scene}`)
+        await writeFile(imagePath, images[scene]!)
+        const tempPath = `${path}.${randomUUID()}.tmp`
+        imageJobs.push({
+          kind: 'still',
+          imagePath,
+          preset,
+          fit: fits[scene]!,
+          outputPath: path,
+          tempPath,
+        })
+      }
+      for (const cue of job.cues) {
+        const id = JSON.stringify(cue.lines)
+        if (cuePaths.has(id)) continue
+        const outputPath = join(tempDir, `cue-${cuePaths.size}.png`)
+        cuePaths.set(id, outputPath)
+        imageJobs.push({ kind: 'cue', lines: cue.lines, preset, style, outputPath })
+      }
+    }
+    const band = subtitleBand(preset)
+
+    let started = 0
+    let segmentsDone = false
+    const renderSegments = async () => {
+      if (imageJobs.length > 0) {
+        emit({ stage: 'preparing', label: 'images', stagePercent: 0 })
+        await runImageJobs(imageJobs, join(tempDir, 'images.json'), inner.signal)
+      }
+      await eachLimited(todo, options.concurrency ?? RENDER_CONCURRENCY, async (job) => {
+        inner.signal.throwIfAborted()
+        const label = `segments ${++started}/${todo.length}`
+        emit({ stage: 'segments', label, stagePercent: 0 })
+        const spec: SegmentRenderSpec = {
+          preset,
+          frames: job.plan.frames,
+          parts: job.keyInput.parts.map((part, i) => ({
+            stillPath: stillPaths.get(job.scenes[i]!)!,
+            motion: part.motion,
+            sceneFrames: part.sceneFrames,
+            firstSceneFrame: part.firstSceneFrame,
+          })) as unknown as SegmentRenderSpec['parts'],
+          overlays: job.cues.map((cue) => ({
+            imagePath: cuePaths.get(JSON.stringify(cue.lines))!,
+            x: band.x,
+            y: band.y,
+            startFrame: cue.startFrame,
+            endFrame: cue.endFrame,
+          })),
+        }
+        const partial = join(segmentDir, `.${job.key}-${randomUUID()}.tmp.mp4`)
+        partialSegments.add(partial)
+        const { args } = buildSegmentFilterGraph(spec, capabilities, partial)
+        const progress = track(job.key, weightOf(job))
+        const step =
+          job.plan.kind === 'scene'
+            ? `scene ${job.plan.scene + 1}`
+            : `crossfade ${job.plan.from + 1}-${job.plan.to + 1}`
+        await ffmpeg(step, args, {
+          frames: job.plan.frames,
+          onProgress: (fraction) => {
+            progress.progress(fraction)
+            emit({ stage: 'segments', label, stagePercent: fraction * 100 })
+          },
+        })
+        await rename(partial, job.path)
+        partialSegments.delete(partial)
+        progress.done()
+      })
+      segmentsDone = true
+    }
+
+    // Audio runs beside the segments (one small single-threaded ffmpeg at a time): the
+    // narrations re-written as canonical WAVs, mixed and measured (pass 1), then gained to
+    // the loudness target and encoded as AAC (pass 2).
+    const audioPath = join(tempDir, 'audio.m4a')
+    const renderAudio = async () => {
+      const audioStage = (fraction: number) => {
+        if (segmentsDone) emit({ stage: 'audio', label: 'audio', stagePercent: fraction * 100 })
+        else emit()
+      }
+      const narrationPaths = await Promise.all(
+        narrations.map(async (wav, i) => {
+          if (!wav) return null
+          const path = join(tempDir, `narration-${i}.wav`)
+          await writeFile(path, encodePcmWav(wav.format, wav.samples))
+          return path
+        }),
+      )
+      const musicPath = options.music
+        ? await builtinMusicPath(options.music, options.cacheDir)
+        : null
+      const mixPath = join(tempDir, 'mix.wav')
+      const mixProgress = track('mix', mixWeight)
+      const mixRun = await ffmpeg(
+        'audio mix',
+        buildMixPassArgs({ timeline, narrationPaths, musicPath }, mixPath),
+        {
+          logLevel: 'info',
+          durationMs: timeline.durationMs,
+          onProgress: (fraction) => {
+            mixProgress.progress(fraction)
+            audioStage(fraction * 0.3)
+          },
+        },
+      )
+      mixProgress.done()
+      const measured = parseLoudnessMeasurement(mixRun.stderr)
+      let levelled = mixPath
+      if (measured.integrated > SILENCE_LUFS) {
+        // One gain to the target, peaks limited; corrected once if the limiter took too much.
+        let gain = LOUDNESS_TARGET_LUFS - measured.integrated
+        for (let attempt = 0; attempt < 2; attempt++) {
+          levelled = join(tempDir, `level-${attempt}.wav`)
+          const levelProgress = track(`level-${attempt}`, attempt === 0 ? levelWeight : 0)
+          const run = await ffmpeg(
+            'audio level',
+            buildLevelPassArgs(mixPath, gain, timelineSamples(timeline), levelled),
+            {
+              logLevel: 'info',
+              durationMs: timeline.durationMs,
+              onProgress: (fraction) => {
+                levelProgress.progress(fraction)
+                audioStage(0.3 + fraction * 0.2)
+              },
+            },
+          )
+          levelProgress.done()
+          const miss = LOUDNESS_TARGET_LUFS - parseLoudnessMeasurement(run.stderr).integrated
+          if (Math.abs(miss) <= LOUDNESS_TOLERANCE_LU) break
+          gain += miss
+        }
+      }
+      const encodeProgress = track('encode', encodeWeight)
+      await ffmpeg('audio encode', buildAudioEncodeArgs(levelled, audioPath), {
+        durationMs: timeline.durationMs,
+        onProgress: (fraction) => {
+          encodeProgress.progress(fraction)
+          audioStage(0.5 + fraction / 2)
+        },
+      })
+      encodeProgress.done()
+    }
+
+    const branches = await Promise.allSettled(
+      [renderSegments(), renderAudio()].map((branch) =>
+        branch.catch((error: unknown) => {
+          inner.abort(error)
+          throw error
+        }),
+      ),
+    )
+    signal?.throwIfAborted()
+    const failure = branches.find((b) => b.status === 'rejected')
+    if (failure) throw failure.reason
+
+    // Join: segments and audio by stream copy.
+    const listPath = join(tempDir, 'segments.ffconcat')
+    await writeFile(
+      listPath,
+      buildConcatList(
+        jobs.map((job) => ({ path: job.path, durationS: job.plan.frames / preset.fps })),
+      ),
+    )
+    const outputTemp = join(tempDir, 'video.mp4')
+    emit({ stage: 'joining', label: 'joining', stagePercent: 0 })
+    const joinProgress = track('join', joinWeight)
+    await ffmpeg(
+      'join',
+      buildJoinArgs({
+        concatListPath: listPath,
+        audioPath,
+        durationMs: timeline.durationMs,
+        outputPath: outputTemp,
+      }),
+      {
+        durationMs: timeline.durationMs,
+        onProgress: (fraction) => {
+          joinProgress.progress(fraction)
+          emit({ stage: 'joining', label: 'joining', stagePercent: fraction * 100 })
+        },
+      },
+    )
+    joinProgress.done()
+    signal?.throwIfAborted()
+    const mp4Path = options.outputPath ?? join(options.workDir, `video-${randomUUID()}.mp4`)
+    await mkdir(dirname(mp4Path), { recursive: true })
+    await moveFile(outputTemp, mp4Path)
+    report({ stage: 'done', label: 'done', stagePercent: 100, percent: 100 })
+    return {
+      mp4Path,
+      durationMs: timeline.durationMs,
+      timeline: timeline.scenes.map((s) => ({
+        index: s.index,
+        startMs: s.startMs,
+        endMs: s.endMs,
+        narrationStartMs: s.narrationStartMs,
+      })),
+      segments: {
+        rendered: todo.map((job) => job.key),
+        cached: jobs.filter((job) => job.cached).map((job) => job.key),
+      },
+      ffmpeg: { path: binary.path, ...capabilities, peakRssBytes },
+      runs,
+    }
+  } finally {
+    signal?.removeEventListener('abort', abortInner)
+    await Promise.all([...partialSegments].map((path) => rm(path, { force: true })))
+    await rm(tempDir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,182 @@
+// Test media made by our own code, and checks made by ffprobe and ffmpeg's own measurements.
+import { execFile } from 'node:child_process'
+import { accessSync, constants } from 'node:fs'
+import { delimiter, join } from 'node:path'
+import { promisify } from 'node:util'
+import sharp from 'sharp'
+import { staticFfmpegPath } from '../ffmpeg.ts'
+import { encodePcmWav } from '../wav.ts'
+
+const run = promisify(execFile)
+
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue
+    try {
+      accessSync(join(dir, name), constants.X_OK)
+      return join(dir, name)
+    } catch {}
+  }
+  return null
+}
+
+/** Debian's ffmpeg and ffprobe (the tools that check the output), or null. */
+export const systemFfmpeg = onPath('ffmpeg')
+export const systemFfprobe = onPath('ffprobe')
+
+/** The binaries the integration tests render with: Debian's, and the static 4.1 build. */
+export const binaries: { name: string; path: string | null; missing: string }[] = [
+  {
+    name: 'ffmpeg on PATH (Debian 5.1)',
+    path: systemFfmpeg,
+    missing: 'no ffmpeg on PATH: apt-get install -y ffmpeg (.ci/run does)',
+  },
+  {
+    name: 'static ffmpeg 4.1 (@ffmpeg-installer/linux-x64)',
+    path: staticFfmpegPath(),
+    missing: '@ffmpeg-installer/linux-x64 is not installed (optional dependency)',
+  },
+]
+
+/** A test picture: a coloured field with shapes and stripes (detail for the encoder). */
+export async function makeTestImage(hue: number, width = 1600, height = 1000): Promise<Buffer> {
+  const stripes = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<rect x="${i * (width / 12)}" y="0" width="${width / 48}" height="${height}" fill="hsl(${(hue + i * 20) % 360},60%,40%)"/>`,
+  ).join('')
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<rect width="100%" height="100%" fill="hsl(${hue},70%,55%)"/>${stripes}` +
+    `<circle cx="${width * 0.3}" cy="${height * 0.35}" r="${height * 0.2}" fill="white"/>` +
+    `<rect x="${width * 0.55}" y="${height * 0.5}" width="${width * 0.25}" height="${height * 0.3}" fill="#222"/>` +
+    `</svg>`
+  return sharp(Buffer.from(svg)).png().toBuffer()
+}
+
+/**
+ * A speech-like narration WAV (16-bit mono, 24 kHz like the builtin voice): a voiced tone
+ * with harmonics, cut into syllables of about 200 ms with short gaps.
+ */
+export function makeNarrationWav(seconds: number, pitchHz = 160, sampleRate = 24_000): Uint8Array {
+  const length = Math.round(seconds * sampleRate)
+  const samples = new Int16Array(length)
+  for (let i = 0; i < length; i++) {
+    const t = i / sampleRate
+    const syllable = (t * 5) % 1
+    const envelope = syllable < 0.8 ? Math.sin((Math.PI * syllable) / 0.8) : 0
+    const pitch = pitchHz * (1 + 0.05 * Math.sin(2 * Math.PI * 0.7 * t))
+    const voice =
+      Math.sin(2 * Math.PI * pitch * t) +
+      0.5 * Math.sin(4 * Math.PI * pitch * t) +
+      0.25 * Math.sin(6 * Math.PI * pitch * t)
+    samples[i] = Math.round(voice * envelope * 0.25 * 32767)
+  }
+  return encodePcmWav(
+    { encoding: 1, sampleRate, channels: 1, bitsPerSample: 16 },
+    new Uint8Array(samples.buffer),
+  )
+}
+
+/** ffprobe's view of a file's streams and format. */
+export interface Probe {
+  streams: {
+    codec_type: string
+    codec_name: string
+    pix_fmt?: string
+    width?: number
+    height?: number
+    sample_rate?: string
+    duration?: string
+  }[]
+  format: { duration: string; format_name: string }
+}
+
+export async function ffprobe(path: string): Promise<Probe> {
+  const { stdout } = await run(systemFfprobe!, [
+    '-v',
+    'error',
+    '-show_entries',
+    'stream=codec_type,codec_name,pix_fmt,width,height,sample_rate,duration:format=duration,format_name',
+    '-of',
+    'json',
+    path,
+  ])
+  return JSON.parse(stdout) as Probe
+}
+
+/** Integrated loudness (LUFS) and peak level of a file's audio, by ffmpeg's ebur128 filter. */
+export async function measureLoudness(path: string): Promise<{ integrated: number }> {
+  const { stderr } = await run(
+    systemFfmpeg!,
+    ['-hide_banner', '-nostats', '-i', path, '-map', '0:a', '-af', 'ebur128', '-f', 'null', '-'],
+    { maxBuffer: 64 * 1024 * 1024 },
+  )
+  const summary = stderr.slice(stderr.lastIndexOf('Summary:'))
+  const match = /I:\s+(-?[\d.]+|-inf) LUFS/.exec(summary)
+  if (!match) throw new Error(`no ebur128 summary in: ${summary}`)
+  return { integrated: match[1] === '-inf' ? -Infinity : Number(match[1]) }
+}
+
+/** Largest absolute sample level of a file's audio in dBFS, by ffmpeg's volumedetect. */
+export async function maxVolumeDb(path: string): Promise<number> {
+  const { stderr } = await run(systemFfmpeg!, [
+    '-hide_banner',
+    '-nostats',
+    '-i',
+    path,
+    '-map',
+    '0:a',
+    '-af',
+    'volumedetect',
+    '-f',
+    'null',
+    '-',
+  ])
+  const match = /max_volume: (-?[\d.]+|-inf) dB/.exec(stderr)
+  return match && match[1] !== '-inf' ? Number(match[1]) : -Infinity
+}
+
+/** One decoded frame at `frame` (0-based) as RGB bytes, decoded by ffmpeg. */
+export async function extractFrame(
+  path: string,
+  frame: number,
+  size: { width: number; height: number },
+): Promise<Buffer> {
+  const { stdout } = await run(
+    systemFfmpeg!,
+    [
+      '-v',
+      'error',
+      '-i',
+      path,
+      '-vf',
+      `select=eq(n\\,${frame})`,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  )
+  if (stdout.length !== size.width * size.height * 3) {
+    throw new Error(`frame ${frame}: ${stdout.length} bytes`)
+  }
+  return stdout
+}
+
+/** Mean absolute difference per channel of two RGB frames over rows [fromRow, toRow). */
+export function meanDifference(
+  a: Buffer,
+  b: Buffer,
+  width: number,
+  fromRow: number,
+  toRow: number,
+): number {
+  let sum = 0
+  for (let i = fromRow * width * 3; i < toRow * width * 3; i++) sum += Math.abs(a[i]! - b[i]!)
+  return sum / ((toRow - fromRow) * width * 3)
+}

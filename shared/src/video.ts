@@ -1,0 +1,182 @@
+import { z } from 'zod'
+import type { Graph, GraphNode, NodeData } from './graph.ts'
+
+/**
+ * The Video node (issue 13 items 4 and 5): which scenes it takes from the graph, what it
+ * renders with, and the result the render job writes onto it. Pure functions, shared by the
+ * api (which collects the scenes on the server) and the canvas (which lists what is missing
+ * and shows Stale).
+ */
+
+/** The output formats a Video node offers (media's presets). */
+export const VIDEO_PRESET_NAMES = ['16:9', '9:16', '1:1'] as const
+export type VideoPresetName = (typeof VIDEO_PRESET_NAMES)[number]
+
+/**
+ * The render's result on the Video node: flat keys of its `data`, written by the render job
+ * (the job state itself is on the same node, {@link JOB_DATA_KEYS}).
+ */
+export const VIDEO_DATA_KEYS = {
+  /** The MP4's asset URL (`/api/assets/:id`; `?download=1` names it `<project>.mp4`). */
+  mp4Url: 'videoUrl',
+  /** The subtitles' asset URLs. */
+  srtUrl: 'videoSrtUrl',
+  vttUrl: 'videoVttUrl',
+  /** Length of the video, in ms. */
+  durationMs: 'videoDurationMs',
+  /** {@link videoInputHash} of what was rendered: differs from the current one when Stale. */
+  inputHash: 'videoInputHash',
+} as const
+
+/** `POST /api/video/render`: render the Video node `nodeId` of project `projectId`. */
+export const renderVideoInput = z
+  .object({
+    projectId: z.number().int().positive(),
+    nodeId: z.string().min(1).max(64),
+  })
+  .meta({ id: 'RenderVideoInput' })
+export type RenderVideoInput = z.infer<typeof renderVideoInput>
+
+/** A Video node's settings, read from its data with the defaults for anything malformed. */
+export interface VideoSettings {
+  preset: VideoPresetName
+  /** The voice id; '' for the provider's default. */
+  voice: string
+  subtitles: boolean
+  music: boolean
+}
+
+/** The settings of a Video node's `data`. */
+export function videoSettingsOf(data: NodeData): VideoSettings {
+  const preset = VIDEO_PRESET_NAMES.find((p) => p === data.preset) ?? '16:9'
+  return {
+    preset,
+    voice: typeof data.voice === 'string' ? data.voice : '',
+    subtitles: data.subtitles !== false && data.subtitles !== 'false',
+    music: data.music === true || data.music === 'true',
+  }
+}
+
+/** One scene a Video node takes. */
+export interface VideoScene {
+  nodeId: string
+  /** The scene's `sceneNumber` as written (ordering uses its numeric value). */
+  sceneNumber: string
+  narration: string
+  /** The image reachable through scene -> image generator -> image, or null. */
+  imageUrl: string | null
+}
+
+/** What a Video node would render now. */
+export interface VideoInputs {
+  scenes: VideoScene[]
+  /** The scenes without an image (`imageUrl` null), in order. */
+  missing: VideoScene[]
+  settings: VideoSettings
+  /** {@link videoInputHash} of the scenes and settings. */
+  hash: string
+}
+
+function neighbours(graph: Graph, id: string): string[] {
+  const out: string[] = []
+  for (const c of graph.connections) {
+    if (c.source === id) out.push(c.target)
+    else if (c.target === id) out.push(c.source)
+  }
+  return out
+}
+
+/** The newest image behind `scene`: its id's timestamp (`image-<ms>-...`), then its id. */
+function imageOf(graph: Graph, byId: Map<string, GraphNode>, scene: GraphNode): string | null {
+  const images: GraphNode[] = []
+  for (const c of graph.connections) {
+    if (c.source !== scene.id) continue
+    if (byId.get(c.target)?.type !== 'image-generator') continue
+    for (const d of graph.connections) {
+      const image = d.source === c.target ? byId.get(d.target) : undefined
+      if (
+        image?.type === 'image' &&
+        typeof image.data.imageUrl === 'string' &&
+        image.data.imageUrl
+      ) {
+        images.push(image)
+      }
+    }
+  }
+  const stamp = (n: GraphNode) => Number(n.id.split('-')[1] ?? 0)
+  images.sort((a, b) => stamp(b) - stamp(a) || (a.id < b.id ? -1 : 1))
+  return (images[0]?.data.imageUrl as string | undefined) ?? null
+}
+
+/**
+ * The scenes Video node `videoId` takes (issue 13 item 5): the scenes connected to it, and
+ * every scene of a text node connected to it (text -> scene), each once, in `sceneNumber`
+ * order (numerically; ties by node id), each with its narration and image.
+ * @returns null when `videoId` is not a Video node of `graph`.
+ */
+export function collectVideoInputs(graph: Graph, videoId: string): VideoInputs | null {
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]))
+  const video = byId.get(videoId)
+  if (video?.type !== 'video') return null
+  const scenes = new Map<string, GraphNode>()
+  for (const id of neighbours(graph, videoId)) {
+    const node = byId.get(id)
+    if (node?.type === 'scene') scenes.set(node.id, node)
+    if (node?.type === 'editable-text') {
+      for (const c of graph.connections) {
+        const scene = c.source === node.id ? byId.get(c.target) : undefined
+        if (scene?.type === 'scene') scenes.set(scene.id, scene)
+      }
+    }
+  }
+  const numberOf = (n: GraphNode) => {
+    const value = Number(n.data.sceneNumber)
+    return Number.isFinite(value) ? value : Number.MAX_SAFE_INTEGER
+  }
+  const ordered = [...scenes.values()].sort(
+    (a, b) => numberOf(a) - numberOf(b) || (a.id < b.id ? -1 : 1),
+  )
+  const list: VideoScene[] = ordered.map((n) => ({
+    nodeId: n.id,
+    sceneNumber: String(n.data.sceneNumber ?? ''),
+    narration: typeof n.data.narration === 'string' ? n.data.narration : '',
+    imageUrl: imageOf(graph, byId, n),
+  }))
+  const settings = videoSettingsOf(video.data)
+  return {
+    scenes: list,
+    missing: list.filter((s) => s.imageUrl === null),
+    settings,
+    hash: videoInputHash(list, settings),
+  }
+}
+
+/**
+ * A short hash of what a render depends on (scenes in order with narration and image, and
+ * the settings): the Stale badge compares it with the one stored by the last render. Not
+ * cryptographic (cyrb53, 53 bits as hex): it only tells "changed" from "same".
+ */
+export function videoInputHash(scenes: readonly VideoScene[], settings: VideoSettings): string {
+  const text = JSON.stringify([
+    settings,
+    scenes.map((s) => [s.nodeId, s.sceneNumber, s.narration, s.imageUrl]),
+  ])
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ ch, 2654435761)
+    h2 = Math.imul(h2 ^ ch, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16)
+}
+
+/** Credits of a render of `sceneCount` scenes: one video plus one voice per scene. */
+export function videoRenderCost(
+  costs: { voice: number; video: number },
+  sceneCount: number,
+): number {
+  return costs.video + costs.voice * sceneCount
+}
