@@ -85,6 +85,11 @@ export const envSchema = z
      */
     SPEECH_PROVIDER: z.enum(['builtin', 'openai', 'elevenlabs']).default('builtin'),
     ELEVENLABS_API_KEY: optionalString,
+    /**
+     * The ffmpeg that renders videos (issue 13); unset: an `ffmpeg` on PATH, else the static
+     * build of the optional `@ffmpeg-installer/linux-x64` package.
+     */
+    FFMPEG_PATH: optionalString,
     OPENAI_API_KEY: optionalString,
     /** Any OpenAI-compatible server (Ollama: http://localhost:11434/v1). */
     OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),

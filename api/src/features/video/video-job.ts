@@ -170,6 +170,7 @@ export async function produceVideo(
       music: input.music ? MUSIC_TRACKS[0] : null,
       cacheDir: dirs.cache,
       workDir: work,
+      ffmpegPath: deps.env.FFMPEG_PATH,
       outputPath: join(work, 'video.mp4'),
       signal,
       onProgress: (p) =>
