@@ -63,6 +63,15 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
         }
         updateNodeData(aliceDoc, acknowledged[0]!, { content: 'last words of alice on A' })
         await waitFor(() => alice.isAcknowledged(), 'alice’s last edit acknowledged by A')
+        // A acknowledges before its Redis publish is out: wait until the edit has reached B
+        // (bob sees it), so the kill tests B's storing of what came through Redis, not the
+        // race between A's acknowledgement and its publish (seen once under load in CI).
+        await waitFor(
+          () =>
+            docToGraph(bob.doc).nodes.find((n) => n.id === acknowledged[0])?.data.content ===
+            'last words of alice on A',
+          'alice’s last edit seen by bob on B',
+        )
         a.child.kill('SIGKILL')
         expect(await a.exited).toBeNull()
 
