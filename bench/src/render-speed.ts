@@ -25,21 +25,13 @@ import sharp from 'sharp'
 // The render process loads the renderer alone (as a render job would), not the speech
 // providers, whose modules hold some 140 MB: those are loaded where inputs are prepared.
 import { renderVideo, type RenderScene } from '../../media/src/render/index.ts'
+import { EXPLAINER_SCENES as SCENES } from './explainer-scenes.ts'
 
 const childMode = process.argv[2] === '--render'
 const FFMPEG_PATH = process.argv[childMode ? 5 : 2] || undefined
 const CONCURRENCY = Number(process.argv[childMode ? 6 : 3] || 1)
 const RSS_SAMPLE_MS = 100
 
-/** The tts-speed benchmark's explainer: about 120 words, some 45 s of video. */
-const SCENES = [
-  'Every day, the ocean breathes in and out. Twice a day the water climbs the beach, and twice a day it slips away again.',
-  'The reason is the moon. Its gravity pulls on the oceans, raising a bulge of water on the side of the Earth that faces it.',
-  'A second bulge forms on the far side, where the Earth itself is pulled away from the water. We pass through both as the planet turns.',
-  'The sun pulls too, but less than half as strongly. When sun and moon line up, their pulls add together into spring tides.',
-  'When they pull at right angles, the tides are weak. Sailors call these neap tides, and they come a week after the spring tides.',
-  'So the next time you watch the sea creep up the sand, remember: you are watching the moon at work.',
-]
 const CHANGED_SCENE = 3
 const CHANGED_TEXT =
   'The sun pulls as well, though less than half as hard. When the sun and the moon line up, the two pulls add up to spring tides.'
