@@ -9,6 +9,7 @@ import {
   type TestServer,
 } from '@reelgraph/api/features/generation/providers/testing/http-server'
 import { chatCompletion } from '@reelgraph/api/features/generation/providers/testing/openai-answers'
+import { until } from '@reelgraph/api/testing/until'
 import { addUser } from '@reelgraph/api/testing/members'
 import { createTestApp, type TestApp } from '@reelgraph/api/testing/test-app'
 import { createGraphNode, docToGraph, JOB_DATA_KEYS } from '@reelgraph/shared'
@@ -29,16 +30,6 @@ const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
 /** This run's Redis channels: other tests and processes on the same Redis stay apart. */
 const REDIS_PREFIX = `reelgraph-jobs-${process.pid}-${Date.now()}`
 const SCRIPT = { style: 'Casual', tone: 'Enthusiastic', format: 'Tutorial', topic: 'Tide pools' }
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`Timed out; last value ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 describe.skipIf(!postgres || !redisUrl)(
   'a worker process killed mid-job (Postgres and Redis)',

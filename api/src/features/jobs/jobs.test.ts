@@ -21,6 +21,7 @@ import {
 } from '../generation/providers/testing/http-server.ts'
 import { solidPng } from '../generation/providers/testing/images.ts'
 import { chatCompletion } from '../generation/providers/testing/openai-answers.ts'
+import { until as poll } from '../../testing/until.ts'
 
 /**
  * Generation as durable jobs (issue 12), end to end through the api on each database: the
@@ -31,20 +32,6 @@ import { chatCompletion } from '../generation/providers/testing/openai-answers.t
 const SCRIPT = { style: 'Casual', tone: 'Enthusiastic', format: 'Tutorial', topic: 'Tide pools' }
 /** Long enough for any job here, short enough to fail fast. */
 const JOB_DONE_MS = 20_000
-
-async function until<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  ms = JOB_DONE_MS,
-): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`Timed out; last value ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 /** The project's document as stored in Postgres/PGlite (not the live copy). */
 async function storedGraph(t: TestApp, projectId: number): Promise<Graph> {
@@ -578,3 +565,8 @@ describe.each(testDatabaseKinds())('jobs the queue gave up on, on $name', (kind)
     expect((await findJob(t.deps.db, done))?.result_written).toBe(true)
   })
 })
+
+/** Polls until `done`, at most `ms` (default JOB_DONE_MS). */
+function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = JOB_DONE_MS) {
+  return poll(read, done, ms)
+}

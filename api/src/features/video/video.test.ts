@@ -19,6 +19,7 @@ import { addMember, addUser, createProjectAs, type TestUser } from '../../testin
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { solidPng } from '../generation/providers/testing/images.ts'
+import { until as poll } from '../../testing/until.ts'
 import { renderDirs } from './video-job.ts'
 
 /**
@@ -34,16 +35,6 @@ const RENDER_TEST_MS = 120_000
 const COSTS = { COST_VIDEO: '3', COST_VOICE: '2' }
 /** 3 + 2 x 3 scenes. */
 const RENDER_COST = 9
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = RENDER_DONE_MS) {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`Timed out; last value ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 async function balance(t: TestApp, userId: number): Promise<number> {
   const row = await t.deps.db
@@ -300,3 +291,8 @@ describe.each(testDatabaseKinds())('video renders on $name', (kind) => {
     RENDER_TEST_MS,
   )
 })
+
+/** Polls until `done`, at most `ms` (default RENDER_DONE_MS). */
+function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = RENDER_DONE_MS) {
+  return poll(read, done, ms)
+}
