@@ -20,15 +20,23 @@ async function apiStatus(page: Page): Promise<string> {
   return ((await res.json()) as { status: string }).status
 }
 
-/** On a sandbox checkout page: pays, and lands on "Payment Successful". */
-async function payInSandbox(page: Page) {
+/**
+ * On a sandbox checkout page: pays, and lands on "Payment Successful", which leads back to
+ * the projects and the subscription page, and offers "Manage Subscription" only with a
+ * paid subscription to manage (issue 14 item 7).
+ */
+async function payInSandbox(page: Page, { subscribed }: { subscribed: boolean }) {
   await expect(page).toHaveURL(/\/api\/billing-sandbox\/checkout\//)
   await expect(page.getByText('Sandbox - no real payment')).toBeVisible()
   await page.getByRole('button', { name: 'Pay' }).click()
   await expect(page).toHaveURL(/\/subscription\/success/)
   await expect(page.getByRole('heading', { name: 'Payment Successful', level: 1 })).toBeVisible()
-  await expect(page.getByRole('button', { name: 'Manage Subscription' })).toBeVisible()
-  await expect(page.getByRole('link', { name: 'Back to Projects' })).toBeVisible()
+  const main = page.getByRole('main')
+  await expect(main.getByRole('link', { name: 'Back to Projects' })).toBeVisible()
+  await expect(main.getByRole('link', { name: 'Subscription', exact: true })).toBeVisible()
+  const manage = main.getByRole('button', { name: 'Manage Subscription' })
+  if (subscribed) await expect(manage).toBeVisible()
+  else await expect(manage).toHaveCount(0)
 }
 
 /** Opens /subscription and waits for the current subscription card. */
@@ -62,14 +70,14 @@ test('a free user buys credits, subscribes, cancels, reactivates and renews', as
 
   // 1. The medium package: 150 purchased credits.
   await medium.getByRole('button', { name: 'Buy 150 credits' }).click()
-  await payInSandbox(page)
+  await payInSandbox(page, { subscribed: false })
   await expect(creditsPill(page)).toHaveText('170 Credits')
 
   // 2. Basic: a checkout; after paying the badge reads Active and the plan's 200 credits
   // come on top of the 170 (the 20 starting credits are not plan credits, so they stay).
   await openSubscriptionPage(page)
   await plans.nth(1).getByRole('button', { name: 'Upgrade to Basic' }).click()
-  await payInSandbox(page)
+  await payInSandbox(page, { subscribed: true })
   await expect(creditsPill(page)).toHaveText('370 Credits')
   await page.getByRole('button', { name: 'Account menu' }).click()
   await expect(page.getByRole('menuitem', { name: /Subscription/ })).toContainText('Active')
@@ -102,7 +110,7 @@ test('a free user buys credits, subscribes, cancels, reactivates and renews', as
 
   // 4. Reactivate Basic: a checkout that ends the pending cancellation.
   await plans.nth(1).getByRole('button', { name: 'Keep Basic' }).click()
-  await payInSandbox(page)
+  await payInSandbox(page, { subscribed: true })
   await expect.poll(() => apiStatus(page)).toBe('basic')
   await expect(creditsPill(page)).toHaveText('370 Credits')
 
@@ -121,4 +129,116 @@ test('a free user buys credits, subscribes, cancels, reactivates and renews', as
   card = await openSubscriptionPage(page)
   await expect(creditsPill(page)).toHaveText('370 Credits')
   await expect(card.getByTestId('subscription-status')).toHaveText('Active')
+})
+
+/** The computed look of an element: what "the app's look" means for the sandbox pages. */
+async function look(page: Page, selector: string) {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      // This file compiles without the DOM library; the function runs in the page.
+      type Style = Record<
+        'backgroundColor' | 'color' | 'fontFamily' | 'borderTopLeftRadius',
+        string
+      >
+      const page = globalThis as unknown as { getComputedStyle(element: unknown): Style }
+      const style = page.getComputedStyle(el)
+      return {
+        background: style.backgroundColor,
+        color: style.color,
+        fontFamily: style.fontFamily,
+        radius: style.borderTopLeftRadius,
+      }
+    })
+}
+
+test.describe('billing pages at 1280x720 (issue 14 item 7)', () => {
+  test.use({ viewport: { width: 1280, height: 720 } })
+
+  test('credits bought on the free plan: no dead "Manage Subscription", and the purchased credits shown apart', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerFreshUser(page.request, baseURL, 'Dorothy Vaughan')
+    let card = await openSubscriptionPage(page)
+    await expect(card.getByTestId('purchased-credits')).toHaveText('20')
+    await expect(card.getByTestId('plan-credits')).toHaveText('None on the Free plan')
+    // Nothing to manage without a subscription.
+    await expect(card.getByRole('button', { name: 'Manage billing' })).toHaveCount(0)
+
+    await page
+      .getByRole('region', { name: 'Medium' })
+      .getByRole('button', { name: 'Buy 150 credits' })
+      .click()
+    await payInSandbox(page, { subscribed: false })
+    await page.getByRole('main').getByRole('link', { name: 'Subscription', exact: true }).click()
+    await expect(page).toHaveURL(/\/subscription$/)
+    card = page.getByRole('region', { name: 'Current subscription' })
+    await expect(card.getByTestId('purchased-credits')).toHaveText('170')
+    await expect(creditsPill(page)).toHaveText('170 Credits')
+  })
+
+  test('on basic with a package, the usage bar counts plan credits against the plan; the sandbox pages look like the app', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerFreshUser(page.request, baseURL, 'Mary Jackson')
+    await openSubscriptionPage(page)
+    const appBody = await look(page, 'body')
+    const appCard = await look(page, '[data-slot="card"]')
+
+    await page
+      .getByRole('region', { name: 'Basic' })
+      .getByRole('button', { name: 'Upgrade to Basic' })
+      .click()
+    await expect(page).toHaveURL(/\/api\/billing-sandbox\/checkout\//)
+    // The sandbox checkout wears the app's colours, font and card shape, and its Pay
+    // button is the app's primary button.
+    expect(await look(page, 'body')).toEqual(appBody)
+    expect(await look(page, '.card')).toMatchObject({ radius: appCard.radius })
+    const sandboxPay = await look(page, 'button.primary')
+    await payInSandbox(page, { subscribed: true })
+    const appPrimary = await look(page, 'main a[data-slot="button"]')
+    expect(sandboxPay.background).toBe(appPrimary.background)
+    expect(sandboxPay.color).toBe(appPrimary.color)
+
+    await openSubscriptionPage(page)
+    await page
+      .getByRole('region', { name: 'Medium' })
+      .getByRole('button', { name: 'Buy 150 credits' })
+      .click()
+    await payInSandbox(page, { subscribed: true })
+    let card = await openSubscriptionPage(page)
+    await expect(creditsPill(page)).toHaveText('370 Credits')
+    // Plan credits against the plan's 200; the 170 purchased (150 + 20 welcome) apart.
+    await expect(card.getByTestId('plan-credits')).toHaveText('200 / 200 (100%)')
+    await expect(card.getByTestId('purchased-credits')).toHaveText('170')
+    await expect(
+      card.getByRole('progressbar', { name: 'Plan credits this period' }),
+    ).toHaveAttribute('aria-valuenow', '100')
+
+    // Spending takes plan credits first: the bar moves, the purchased credits stay.
+    for (let i = 0; i < 10; i += 1) {
+      const spent = await page.request.post('/api/ai/generate-script', {
+        headers: { origin: baseURL ?? '' },
+        data: {
+          style: 'Professional',
+          tone: 'Conversational',
+          format: 'Explainer',
+          topic: 'Tides',
+        },
+      })
+      expect(spent.ok(), await spent.text()).toBe(true)
+    }
+    card = await openSubscriptionPage(page)
+    await expect(card.getByTestId('plan-credits')).toHaveText('190 / 200 (95%)')
+    await expect(card.getByTestId('purchased-credits')).toHaveText('170')
+
+    // The portal wears the app's look too.
+    await card.getByRole('button', { name: 'Manage billing' }).click()
+    await expect(page).toHaveURL(/\/api\/billing-sandbox\/portal/)
+    expect(await look(page, 'body')).toEqual(appBody)
+    expect(await look(page, '.card')).toMatchObject({ radius: appCard.radius })
+  })
 })

@@ -144,8 +144,19 @@ export const userSchema = z
   .meta({ id: 'User' })
 export type User = z.infer<typeof userSchema>
 
-/** `GET /api/user/credits` answer (spec §7). */
-export const creditsSchema = z.object({ credits: z.number().int() }).meta({ id: 'Credits' })
+/**
+ * `GET /api/user/credits` answer (spec §7): `credits`, the balance, is the sum of the two
+ * buckets (ARCHITECTURE decision 5), which the subscription page shows apart (issue 14
+ * item 7): `planCredits`, this billing period's plan credits (reset at renewal), and
+ * `purchasedCredits`, package and welcome credits (never expire). Whole credits.
+ */
+export const creditsSchema = z
+  .object({
+    credits: z.number().int(),
+    planCredits: z.number().int(),
+    purchasedCredits: z.number().int(),
+  })
+  .meta({ id: 'Credits' })
 export type Credits = z.infer<typeof creditsSchema>
 
 /** A plain success answer for calls whose response the spec does not show. */

@@ -1,6 +1,7 @@
 import {
   type CreditPackage,
   type Credits,
+  creditsSchema,
   type Plan,
   type PlanId,
   SUBSCRIPTION_REFETCH_INTERVAL_MS,
@@ -65,6 +66,28 @@ export function useAccountSnapshot(): { user: User | null; credits: number | nul
   const user = useQuery<User | null>({ queryKey: QUERY_KEYS.user, enabled: false }).data ?? null
   const credits = useQuery<Credits | null>({ queryKey: QUERY_KEYS.credits, enabled: false }).data
   return { user, credits: user ? (credits?.credits ?? user.credits) : null }
+}
+
+/**
+ * The credit buckets (plan and purchased) from `GET /api/user/credits`, re-fetched when
+ * the page mounts: the cached balance may have been set from the user, which has only the
+ * total. Null until the answer has both buckets. Enable it only while a user is signed in.
+ * @see issue 14 item 7
+ */
+export function useCreditBuckets(
+  enabled: boolean,
+): Pick<Credits, 'planCredits' | 'purchasedCredits'> | null {
+  const query = useQuery<unknown>({
+    queryKey: QUERY_KEYS.credits,
+    queryFn: getQueryFn<unknown>({ on401: 'returnNull' }),
+    staleTime: 0,
+    refetchOnMount: 'always',
+    enabled,
+  })
+  const parsed = creditsSchema.safeParse(query.data)
+  return parsed.success
+    ? { planCredits: parsed.data.planCredits, purchasedCredits: parsed.data.purchasedCredits }
+    : null
 }
 
 /**

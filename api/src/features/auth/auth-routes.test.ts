@@ -119,7 +119,8 @@ describe.each(testDatabaseKinds())('accounts on $name', (kind) => {
       expect(me.status).toBe(200)
       expect((await me.json()).id).toBe(user.id)
       const credits = await t.request('GET', '/api/user/credits', { cookie })
-      expect(await credits.json()).toEqual({ credits: 20 })
+      // The welcome credits never expire: they are in the purchased bucket (issue 14 item 7).
+      expect(await credits.json()).toEqual({ credits: 20, planCredits: 0, purchasedCredits: 20 })
     })
 
     it('never exposes the password hash, a token or Stripe ids', async () => {

@@ -27,18 +27,43 @@ function formatDate(date: Date): string {
   return date.toISOString().slice(0, 10)
 }
 
-// An inline <style> element is allowed by the CSP (style-src 'unsafe-inline').
+// The app's look (issue 14 item 7): web/src/index.css's design tokens (light theme), font
+// stack and radius, with its header, card, button and badge shapes written out in plain
+// CSS (these pages are server-rendered, without the app's Tailwind build). An inline
+// <style> element is allowed by the CSP (style-src 'unsafe-inline').
 const STYLE = `
-body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#111;line-height:1.5}
-.marker{background:#fff3cd;border:2px dashed #b58100;padding:.5rem 1rem;font-weight:700;border-radius:.5rem}
-.card{border:1px solid #ccc;border-radius:.5rem;padding:1rem;margin:1rem 0}
-.actions{display:flex;gap:.5rem;flex-wrap:wrap;margin-top:1rem}
-button{font:inherit;padding:.5rem 1rem;border-radius:.375rem;border:1px solid #555;background:#fff;cursor:pointer}
-button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
-dt{font-weight:600}
-dd{margin:0}
+:root{--radius:.625rem;--background:oklch(1 0 0);--foreground:oklch(0.145 0.01 285);--card:oklch(1 0 0);--primary:oklch(0.49 0.22 293);--primary-foreground:oklch(0.985 0 0);--muted:oklch(0.967 0.004 286);--muted-foreground:oklch(0.51 0.016 286);--accent:oklch(0.955 0.02 293);--warning:oklch(0.96 0.06 90);--warning-foreground:oklch(0.38 0.09 70);--border:oklch(0.92 0.004 286);--input:oklch(0.88 0.006 286);--ring:oklch(0.6 0.2 293)}
+*,::before,::after{box-sizing:border-box;border:0 solid var(--border)}
+html{height:100%}
+body{margin:0;min-height:100%;background:var(--background);color:var(--foreground);font-family:ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Noto Sans',sans-serif,'Apple Color Emoji','Segoe UI Emoji';line-height:1.5;-webkit-font-smoothing:antialiased}
+.top{border-bottom-width:1px;background:var(--background)}
+.top>div{max-width:96rem;margin:0 auto;height:3.5rem;display:flex;align-items:center;gap:.5rem;padding:0 1.5rem}
+.brand{display:flex;align-items:center;gap:.5rem;font-weight:600;font-size:1.125rem;letter-spacing:-.025em;color:inherit;text-decoration:none}
+.brand svg{width:2rem;height:2rem}
+.badge{margin-left:auto;display:inline-flex;align-items:center;border-radius:9999px;padding:.125rem .5rem;font-size:.75rem;font-weight:500;background:var(--warning);color:var(--warning-foreground)}
+main{max-width:36rem;margin:2.5rem auto;padding:0 1rem;display:flex;flex-direction:column;gap:1.5rem}
+h1{margin:0;font-size:1.5rem;font-weight:600;letter-spacing:-.025em;line-height:1.25}
+h2{margin:0 0 .5rem;font-size:1.125rem;font-weight:600}
+p{margin:0}
+.muted{color:var(--muted-foreground);font-size:.875rem}
+.card{border-width:1px;border-radius:calc(var(--radius) + 4px);background:var(--card);padding:1.5rem;box-shadow:0 1px 3px 0 rgb(0 0 0/.1),0 1px 2px -1px rgb(0 0 0/.1);display:flex;flex-direction:column;gap:1rem}
+.actions{display:flex;gap:.5rem;flex-wrap:wrap}
+form{margin:0}
+button{display:inline-flex;align-items:center;justify-content:center;height:2.25rem;padding:.5rem 1rem;border-radius:calc(var(--radius) - 2px);border:1px solid var(--input);background:var(--background);color:var(--foreground);font:inherit;font-size:.875rem;font-weight:500;cursor:pointer;box-shadow:0 1px 2px 0 rgb(0 0 0/.05)}
+button:hover{background:var(--accent)}
+button.primary{background:var(--primary);border-color:transparent;color:var(--primary-foreground)}
+button.primary:hover{background:color-mix(in oklab,var(--primary) 90%,transparent)}
+button:focus-visible,a:focus-visible{outline:none;box-shadow:0 0 0 3px color-mix(in oklab,var(--ring) 50%,transparent)}
+a{color:var(--primary);font-weight:500;font-size:.875rem;text-underline-offset:4px}
+ul{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.5rem}
+li{display:flex;align-items:center;justify-content:space-between;gap:1rem;font-size:.875rem}
+dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:.375rem 1rem;font-size:.875rem}
+dt{color:var(--muted-foreground)}
+dd{margin:0;font-weight:500}
 `
+
+/** The app's mark (web's `LogoMark`): three connected nodes. */
+const LOGO = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="8" fill="oklch(0.49 0.22 293)"/><path d="M10 11 16 22 22 11" fill="none" stroke="white" stroke-width="2"/><circle cx="10" cy="11" r="3.5" fill="white"/><circle cx="22" cy="11" r="3.5" fill="white"/><circle cx="16" cy="22" r="3.5" fill="white"/></svg>`
 
 function layout(title: string, body: string): string {
   return `<!doctype html>
@@ -51,8 +76,8 @@ function layout(title: string, body: string): string {
 <style>${STYLE}</style>
 </head>
 <body>
+<header class="top"><div><a class="brand" href="/">${LOGO}<span>Reelgraph</span></a><span class="badge" role="note">${escapeHtml(SANDBOX_MARKER)}</span></div></header>
 <main>
-<p class="marker" role="note">${escapeHtml(SANDBOX_MARKER)}</p>
 <h1>${escapeHtml(title)}</h1>
 ${body}
 </main>
@@ -60,6 +85,8 @@ ${body}
 </html>
 `
 }
+
+const BACK_LINK = '<p><a href="/subscription">Back to Reelgraph</a></p>'
 
 /** A form with one POST button. */
 function postButton(action: string, label: string, primary = false): string {
@@ -91,12 +118,12 @@ ${input.credits !== undefined ? `<dt>Credits</dt><dd>${escapeHtml(`${input.credi
 </dl>`
   const actions =
     input.status === 'open'
-      ? `<p>This is the offline billing sandbox: no card is asked for and nothing is charged.</p>
+      ? `<p class="muted">This is the offline billing sandbox: no card is asked for and nothing is charged.</p>
 <div class="actions">${postButton(input.payAction, 'Pay', true)}${postButton(input.cancelAction, 'Cancel')}</div>`
       : `<p>${escapeHtml(input.status === 'paid' ? 'This checkout is already paid.' : 'This checkout was canceled.')}</p>`
   return layout(
     'Checkout',
-    `<section class="card" aria-label="Order">${details}</section>\n${actions}\n<p><a href="/subscription">Back to Reelgraph</a></p>`,
+    `<section class="card" aria-label="Order">${details}\n${actions}</section>\n${BACK_LINK}`,
   )
 }
 
@@ -130,10 +157,18 @@ export function portalPage(input: {
   const message = input.message
     ? `<p role="status" class="card">${escapeHtml(input.message)}</p>\n`
     : ''
-  const back = '<p><a href="/subscription">Back to Reelgraph</a></p>'
   const sub = input.subscription
   if (!sub) {
-    return layout('Billing portal', `${message}<p>You have no active subscription.</p>\n${back}`)
+    // Reached after buying credits, or once a subscription ran out: say what there is.
+    return layout(
+      'Billing portal',
+      `${message}<section class="card" aria-label="Subscription">
+<h2>No subscription</h2>
+<p>This account is on the Free plan, so there is no subscription to change or cancel. Purchased credits never expire.</p>
+<div class="actions"><a href="/subscription">See plans</a></div>
+</section>
+${BACK_LINK}`,
+    )
   }
   const state = sub.cancelAtPeriodEnd
     ? `Cancels at the end of the period (${formatDate(sub.periodEnd)})`
@@ -154,13 +189,13 @@ export function portalPage(input: {
 <dt>Renewal</dt><dd>${escapeHtml(state)}</dd>
 </dl>
 </section>
-${choices ? `<h2>Change plan</h2>\n<p>Plan changes take effect at once.</p>\n<ul>\n${choices}\n</ul>` : ''}
-<h2>Cancel</h2>
-${sub.cancelAtPeriodEnd ? '<p>This subscription is already set to cancel at the end of the period.</p>' : postButton(sub.cancelAction, 'Cancel at period end')}
-<h2>Try a renewal</h2>
-<p>Moves the subscription to its next billing period now, as if a month had passed${sub.cancelAtPeriodEnd ? ' (it ends, since it is set to cancel)' : ''}.</p>
-${postButton(sub.advanceAction, 'Advance to next period')}
-${back}`,
+${choices ? `<section class="card" aria-labelledby="change-plan"><div><h2 id="change-plan">Change plan</h2>\n<p class="muted">Plan changes take effect at once.</p></div>\n<ul>\n${choices}\n</ul></section>` : ''}
+<section class="card" aria-labelledby="cancel"><h2 id="cancel">Cancel</h2>
+${sub.cancelAtPeriodEnd ? '<p>This subscription is already set to cancel at the end of the period.</p>' : `<div class="actions">${postButton(sub.cancelAction, 'Cancel at period end')}</div>`}</section>
+<section class="card" aria-labelledby="renewal"><div><h2 id="renewal">Try a renewal</h2>
+<p class="muted">Moves the subscription to its next billing period now, as if a month had passed${sub.cancelAtPeriodEnd ? ' (it ends, since it is set to cancel)' : ''}.</p></div>
+<div class="actions">${postButton(sub.advanceAction, 'Advance to next period')}</div></section>
+${BACK_LINK}`,
   )
 }
 
@@ -168,6 +203,6 @@ ${back}`,
 export function notFoundPage(): string {
   return layout(
     'Not found',
-    '<p>There is no such sandbox page for this account. Sign in with the account that started it.</p>\n<p><a href="/subscription">Back to Reelgraph</a></p>',
+    `<p>There is no such sandbox page for this account. Sign in with the account that started it.</p>\n${BACK_LINK}`,
   )
 }

@@ -270,7 +270,10 @@ describe.each(testDatabaseKinds())('billing sandbox pages on $name', (kind) => {
       periodEnd: null,
     })
     expect(await getBalance(t.deps.db, u.userId)).toMatchObject({ plan: 0 })
-    expect((await portal(u)).html).toContain('no active subscription')
+    // Without a subscription the portal says so and leads back to the plans (issue 14 item 7).
+    const ended = (await portal(u)).html
+    expect(ended).toContain('No subscription')
+    expect(ended).toContain('<a href="/subscription">See plans</a>')
   })
 
   it('a reactivation checkout replaces a cancelling subscription, which runs out on renewal', async () => {

@@ -18,6 +18,10 @@ export const userRoutes = new Hono<AppEnv>()
     docs({ summary: 'The signed-in user’s credit balance', tag: 'User', response: creditsSchema }),
     (c) => {
       const { user } = requireAuth(c)
-      return c.json({ credits: user.plan_credits + user.purchased_credits })
+      return c.json({
+        credits: user.plan_credits + user.purchased_credits,
+        planCredits: user.plan_credits,
+        purchasedCredits: user.purchased_credits,
+      })
     },
   )

@@ -11,7 +11,61 @@ import {
   CardTitle,
 } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
-import { creditUsagePercent, statusLabel } from '../lib/billing-view'
+import {
+  type CreditBuckets,
+  type CreditUsage,
+  creditUsage,
+  hasPaidSubscription,
+  statusLabel,
+} from '../lib/billing-view'
+
+const count = (n: number) => n.toLocaleString('en-US')
+
+/**
+ * The credit rows: the plan's bar (plan credits left against its monthly allowance) and,
+ * apart, the purchased credits (issue 14 item 7).
+ */
+function CreditUsageRows({ usage }: { usage: CreditUsage | null }) {
+  const plan = usage?.plan
+  return (
+    <>
+      <div className="flex flex-col gap-2 sm:col-span-2">
+        <div className="flex items-baseline justify-between gap-2 text-sm">
+          <span id="credit-usage-label" className="text-muted-foreground">
+            Plan credits this period
+          </span>
+          <span className="font-medium tabular-nums" data-testid="plan-credits">
+            {usage === null
+              ? '...'
+              : plan
+                ? `${count(plan.left)} / ${count(plan.allowance)} (${plan.percent}%)`
+                : 'None on the Free plan'}
+          </span>
+        </div>
+        <div
+          role="progressbar"
+          aria-labelledby="credit-usage-label"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={plan?.percent ?? 0}
+          className="h-2.5 w-full overflow-hidden rounded-full bg-muted"
+        >
+          <div
+            className="h-full rounded-full bg-primary transition-[width]"
+            style={{ width: `${plan?.percent ?? 0}%` }}
+          />
+        </div>
+      </div>
+      <div className="flex flex-col gap-1">
+        <span className="text-muted-foreground text-sm">Purchased credits</span>
+        <span className="font-medium tabular-nums" data-testid="purchased-credits">
+          {usage === null ? '...' : count(usage.purchased)}
+        </span>
+        <span className="text-muted-foreground text-xs">Never expire</span>
+      </div>
+    </>
+  )
+}
 
 /** Props of {@link CurrentSubscriptionCard}. */
 export interface CurrentSubscriptionCardProps {
@@ -20,29 +74,30 @@ export interface CurrentSubscriptionCardProps {
   /** The plan the status refers to; undefined while plans load. */
   plan: Plan | undefined
   periodEnd: string | null
-  credits: number | null
+  /** The plan and purchased credits; null while they load. */
+  buckets: CreditBuckets | null
   onManageBilling: () => void
   manageBusy: boolean
 }
 
 /**
  * The current subscription: plan, status ("Cancels at period end" when cancelling), period
- * end ("N/A" when none), and the credit-usage bar (the balance as a percentage of the
- * plan's monthly credits, capped at 100 %), with "Manage billing".
- * @see spec §2 /subscription, §3 display helper, §4 Subscription status values
+ * end ("N/A" when none), the credit-usage bar (plan credits as a percentage of the plan's
+ * monthly credits) with the purchased credits apart, and "Manage billing" when there is a
+ * paid subscription to manage.
+ * @see spec §2 /subscription, §3 display helper, §4 Subscription status values; issue 14 item 7
  */
 export function CurrentSubscriptionCard({
   status,
   plan,
   periodEnd,
-  credits,
+  buckets,
   onManageBilling,
   manageBusy,
 }: CurrentSubscriptionCardProps) {
   const { cancelling } = parseSubscriptionStatus(status)
   const label = statusLabel(status)
-  const planCredits = plan?.credits ?? 0
-  const percent = creditUsagePercent(credits, planCredits)
+  const usage = creditUsage(buckets, plan)
   return (
     <Card role="region" aria-labelledby="current-subscription-title">
       <CardHeader>
@@ -73,42 +128,21 @@ export function CurrentSubscriptionCard({
           </span>
           <span className="font-medium">{formatLongDate(periodEnd)}</span>
         </div>
-        <div className="flex flex-col gap-2 sm:col-span-3">
-          <div className="flex items-baseline justify-between gap-2 text-sm">
-            <span id="credit-usage-label" className="text-muted-foreground">
-              Credits this period
-            </span>
-            <span className="font-medium tabular-nums">
-              {credits === null ? '...' : credits.toLocaleString('en-US')} /{' '}
-              {planCredits.toLocaleString('en-US')} ({percent}%)
-            </span>
-          </div>
-          <div
-            role="progressbar"
-            aria-labelledby="credit-usage-label"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            className="h-2.5 w-full overflow-hidden rounded-full bg-muted"
-          >
-            <div
-              className="h-full rounded-full bg-primary transition-[width]"
-              style={{ width: `${percent}%` }}
-            />
-          </div>
-        </div>
+        <CreditUsageRows usage={usage} />
       </CardContent>
-      <CardFooter>
-        <Button
-          variant="outline"
-          onClick={onManageBilling}
-          disabled={manageBusy}
-          aria-busy={manageBusy || undefined}
-        >
-          {manageBusy ? <Spinner /> : <CreditCardIcon aria-hidden />}
-          {manageBusy ? 'Opening billing portal...' : 'Manage billing'}
-        </Button>
-      </CardFooter>
+      {hasPaidSubscription(status) ? (
+        <CardFooter>
+          <Button
+            variant="outline"
+            onClick={onManageBilling}
+            disabled={manageBusy}
+            aria-busy={manageBusy || undefined}
+          >
+            {manageBusy ? <Spinner /> : <CreditCardIcon aria-hidden />}
+            {manageBusy ? 'Opening billing portal...' : 'Manage billing'}
+          </Button>
+        </CardFooter>
+      ) : null}
     </Card>
   )
 }

@@ -8,6 +8,7 @@ import { errorMessage } from '@/lib/api-client'
 import {
   refreshBillingState,
   useAccountSnapshot,
+  useCreditBuckets,
   useCreditPackages,
   usePlans,
   useSubscriptionStatus,
@@ -62,7 +63,8 @@ function Loading({ label }: { label: string }) {
 export function SubscriptionPage() {
   useDocumentTitle('Subscription')
   const queryClient = useQueryClient()
-  const { user, credits } = useAccountSnapshot()
+  const { user } = useAccountSnapshot()
+  const buckets = useCreditBuckets(user !== null)
   const plansQuery = usePlans()
   const packagesQuery = useCreditPackages()
   const statusQuery = useSubscriptionStatus(user !== null)
@@ -102,7 +104,7 @@ export function SubscriptionPage() {
           status={status}
           plan={plan}
           periodEnd={statusQuery.data?.periodEnd ?? user.subscriptionPeriodEnd}
-          credits={credits}
+          buckets={buckets}
           onManageBilling={() => void portal.open()}
           manageBusy={portal.busy}
         />

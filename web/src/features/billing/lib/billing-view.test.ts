@@ -2,9 +2,11 @@ import type { Plan } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import { requireUrl } from '../../../lib/billing-api'
 import {
+  creditUsage,
   creditUsagePercent,
   currentPlan,
   formatPrice,
+  hasPaidSubscription,
   orderPlans,
   statusLabel,
 } from './billing-view'
@@ -26,6 +28,34 @@ describe('creditUsagePercent', () => {
   it('is 0 while the balance is unknown or the plan gives nothing', () => {
     expect(creditUsagePercent(null, 200)).toBe(0)
     expect(creditUsagePercent(10, 0)).toBe(0)
+  })
+})
+
+describe('creditUsage (issue 14 item 7)', () => {
+  it('counts plan credits against the plan allowance and shows purchased credits apart', () => {
+    // Basic after buying a package: 162 plan credits left, 200 purchased (was "362 / 200").
+    expect(creditUsage({ planCredits: 162, purchasedCredits: 200 }, plan('basic', 200))).toEqual({
+      plan: { left: 162, allowance: 200, percent: 81 },
+      purchased: 200,
+    })
+  })
+  it('has no bar on the free plan, whose credits are not monthly', () => {
+    expect(creditUsage({ planCredits: 0, purchasedCredits: 170 }, plan('free', 20))).toEqual({
+      plan: null,
+      purchased: 170,
+    })
+  })
+  it('is null while the buckets or the plan load', () => {
+    expect(creditUsage(null, plan('basic', 200))).toBeNull()
+    expect(creditUsage({ planCredits: 1, purchasedCredits: 0 }, undefined)).toBeNull()
+  })
+})
+
+describe('hasPaidSubscription', () => {
+  it('is true for basic and pro, cancelling or not, and false for free', () => {
+    expect(hasPaidSubscription('basic')).toBe(true)
+    expect(hasPaidSubscription('pro_cancelling')).toBe(true)
+    expect(hasPaidSubscription('free')).toBe(false)
   })
 })
 

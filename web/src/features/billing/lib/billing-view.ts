@@ -1,4 +1,10 @@
-import { PLAN_ORDER, type Plan, type PlanId, parseSubscriptionStatus } from '@reelgraph/shared'
+import {
+  type Credits,
+  PLAN_ORDER,
+  type Plan,
+  type PlanId,
+  parseSubscriptionStatus,
+} from '@reelgraph/shared'
 
 /**
  * Pure helpers for the subscription page: prices, the credit-usage bar, status labels.
@@ -13,8 +19,8 @@ export function formatPrice(dollars: number): string {
 }
 
 /**
- * The credit-usage bar: current credits as a percentage of the plan's monthly credits,
- * rounded, between 0 and 100 (purchased credits can take the balance past the plan's).
+ * The credit-usage bar: plan credits as a percentage of the plan's monthly credits,
+ * rounded, between 0 and 100.
  */
 export function creditUsagePercent(credits: number | null, planCredits: number): number {
   if (credits === null || planCredits <= 0) return 0
@@ -22,11 +28,57 @@ export function creditUsagePercent(credits: number | null, planCredits: number):
   return Math.min(100, Math.max(0, percent))
 }
 
+/** The two credit buckets: shared's `Credits` answer without the total. */
+export type CreditBuckets = Pick<Credits, 'planCredits' | 'purchasedCredits'>
+
+/** What the current subscription card shows of the credits (issue 14 item 7). */
+export interface CreditUsage {
+  /**
+   * The plan's bar: plan credits left against the plan's monthly allowance, and that as a
+   * percentage (0-100). Null on the free plan, which has no monthly credits.
+   */
+  plan: { left: number; allowance: number; percent: number } | null
+  /** Purchased credits, shown apart from the bar (they never expire). */
+  purchased: number
+}
+
+/**
+ * The credit-usage bar and the purchased credits, from the buckets and the current plan:
+ * plan credits count against the plan's allowance only, so purchased credits never read
+ * as "362 / 200". Null while the buckets or the plan are unknown.
+ */
+export function creditUsage(
+  buckets: CreditBuckets | null,
+  plan: Plan | undefined,
+): CreditUsage | null {
+  if (buckets === null || plan === undefined) return null
+  const monthly = plan.id !== 'free' && plan.credits > 0
+  return {
+    plan: monthly
+      ? {
+          left: buckets.planCredits,
+          allowance: plan.credits,
+          percent: creditUsagePercent(buckets.planCredits, plan.credits),
+        }
+      : null,
+    purchased: buckets.purchasedCredits,
+  }
+}
+
 /** How the current subscription card names a status (spec §4 Subscription status values). */
 export function statusLabel(status: string): string {
   const { planId, cancelling } = parseSubscriptionStatus(status)
   if (cancelling) return 'Cancels at period end'
   return planId === 'free' ? 'Free' : 'Active'
+}
+
+/**
+ * Whether the account has a paid subscription to manage (basic or pro, cancelling or not).
+ * Without one the billing portal has nothing to show, so "Manage Subscription" and
+ * "Manage billing" are not offered (issue 14 item 7).
+ */
+export function hasPaidSubscription(status: string): boolean {
+  return parseSubscriptionStatus(status).planId !== 'free'
 }
 
 /** The plan a status refers to, from the list (undefined while the list loads). */
