@@ -16,6 +16,7 @@ import {
   MODEL_LIST_DEFAULT_LIMIT,
   type ModelsOutput,
   type ProvidersOutput,
+  type Credits,
   type RenderVideoInput,
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
@@ -85,6 +86,19 @@ export function useImageModels(enabled = true) {
     queryFn: getQueryFn<ModelsOutput>({ on401: 'throw' }),
     enabled,
   })
+}
+
+/**
+ * The signed-in user's credit balance as the auth provider keeps it (`GET /api/user/credits`,
+ * read from the shared cache, never fetched from here), or null while unknown. Generate
+ * buttons compare it with their cost (issue 14 item 8).
+ */
+export function useCreditBalance(): number | null {
+  const { data } = useQuery<Pick<Credits, 'credits'> | null>({
+    queryKey: QUERY_KEYS.credits,
+    enabled: false,
+  })
+  return data?.credits ?? null
 }
 
 /** Refetches the credit balance (the header pill) after a generation, however it ended. */

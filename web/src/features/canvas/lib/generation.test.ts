@@ -7,6 +7,7 @@ import {
   buildScriptRequest,
   buttonLabelWithCost,
   chooseSeed,
+  creditShortfall,
   downloadUrl,
   firstModelSelection,
   firstVersionOf,
@@ -166,5 +167,17 @@ describe('downloadUrl', () => {
   it('asks the asset route for the download', () => {
     expect(downloadUrl('/api/assets/abc')).toBe('/api/assets/abc?download=1')
     expect(downloadUrl('/api/assets/abc?v=2')).toBe('/api/assets/abc?v=2&download=1')
+  })
+})
+
+describe('creditShortfall (issue 14 item 8)', () => {
+  it('says why a button cannot be paid for when the balance is below its cost', () => {
+    expect(creditShortfall(0, 1)).toBe('Not enough credits: this needs 1 credit; you have 0.')
+    expect(creditShortfall(1, 2)).toBe('Not enough credits: this needs 2 credits; you have 1.')
+  })
+  it('is null when the balance covers the cost, or while either is unknown', () => {
+    expect(creditShortfall(2, 2)).toBeNull()
+    expect(creditShortfall(null, 2)).toBeNull()
+    expect(creditShortfall(0, undefined)).toBeNull()
   })
 })

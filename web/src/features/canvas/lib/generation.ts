@@ -47,6 +47,17 @@ export function buttonLabelWithCost(label: string, cost: number | undefined): st
   return `${label} · ${cost} ${cost === 1 ? 'credit' : 'credits'}`
 }
 
+/**
+ * Why a Generate button with this cost cannot be paid for: "Not enough credits: this needs
+ * 2 credits; you have 0." when the balance is below the cost, else null (also while the
+ * balance or the cost is unknown: the server still refuses a short balance, 402).
+ * @see issue 14 item 8
+ */
+export function creditShortfall(balance: number | null, cost: number | undefined): string | null {
+  if (balance === null || cost === undefined || balance >= cost) return null
+  return `Not enough credits: this needs ${cost} ${cost === 1 ? 'credit' : 'credits'}; you have ${balance}.`
+}
+
 /** The body of `POST /api/ai/generate-script` from a script generator's data. */
 export function buildScriptRequest(
   data: Pick<ScriptGeneratorData, 'topic' | 'style' | 'tone' | 'format'>,

@@ -1,12 +1,14 @@
 import { SparklesIcon, WifiOffIcon } from 'lucide-react'
 import { useId } from 'react'
+import { Link } from 'wouter'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { Tooltip } from '@/components/ui/tooltip'
+import { useCreditBalance } from '@/lib/ai-api'
 import { useCanEdit } from '../hooks/use-can-edit'
 import type { GenerationInfo } from '../hooks/use-generation'
-import { buttonLabelWithCost } from '../lib/generation'
+import { buttonLabelWithCost, creditShortfall } from '../lib/generation'
 import type { JobAction, JobState } from '../lib/job-state'
 import { JobStatus } from './job-status'
 
@@ -21,7 +23,9 @@ export function offlineExplanation(providerName: string | undefined): string {
  * ("Generating...": the node's job is queued or running, or this tab's call is on its way;
  * it also blocks repeat clicks, spec §4). An "Offline draft" badge says when the active
  * provider is the offline one; the node's job shows under it (issue 12), and `error` (the
- * spec §8 alert of this tab's last failed call). Disabled for a viewer (issue 6 item 1).
+ * spec §8 alert of this tab's last failed call). Disabled for a viewer (issue 6 item 1),
+ * and while the credit balance is below `info.cost`, saying so with a link to
+ * /subscription (issue 14 item 8).
  */
 export function GenerateButton({
   label,
@@ -48,15 +52,23 @@ export function GenerateButton({
   const id = useId()
   const canEdit = useCanEdit()
   const explanation = offlineExplanation(info.providerName)
+  const shortfall = creditShortfall(useCreditBalance(), info.cost)
+  const describedBy = issue
+    ? `${id}-issue`
+    : shortfall && !busy
+      ? `${id}-credits`
+      : error
+        ? `${id}-error`
+        : undefined
   return (
     <div className="grid gap-1">
       <Button
         type="button"
         size="sm"
         className="nodrag w-full"
-        disabled={issue !== null || busy || !canEdit}
+        disabled={issue !== null || shortfall !== null || busy || !canEdit}
         aria-busy={busy || undefined}
-        aria-describedby={issue ? `${id}-issue` : error ? `${id}-error` : undefined}
+        aria-describedby={describedBy}
         onClick={onGenerate}
       >
         {busy ? <Spinner /> : <SparklesIcon aria-hidden />}
@@ -79,6 +91,16 @@ export function GenerateButton({
       {issue ? (
         <p id={`${id}-issue`} className="text-muted-foreground text-xs">
           {issue}
+        </p>
+      ) : shortfall && !busy ? (
+        <p id={`${id}-credits`} className="text-muted-foreground text-xs">
+          {shortfall}{' '}
+          <Link
+            href="/subscription"
+            className="nodrag font-medium text-primary underline underline-offset-4"
+          >
+            Get credits
+          </Link>
         </p>
       ) : error && !busy ? (
         <p id={`${id}-error`} role="alert" className="text-destructive text-xs">
