@@ -35,7 +35,12 @@ export function UserMenu({ user, credits, onSignOut, isSigningOut = false }: Use
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full" aria-label="Account menu">
+        <Button
+          variant="ghost"
+          size="icon"
+          className="rounded-full"
+          aria-label={`Account menu, ${initialsOf(user.name)}`}
+        >
           <Avatar>
             <AvatarFallback>{initialsOf(user.name)}</AvatarFallback>
           </Avatar>

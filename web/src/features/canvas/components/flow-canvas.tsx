@@ -21,6 +21,7 @@ import { type DragEvent, type PointerEvent, useCallback, useRef, useState } from
 import { toast } from '@/hooks/use-toast'
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useAccessibleEdges } from '../hooks/use-accessible-edges'
 import { useCanvasEdges } from '../hooks/use-canvas-edges'
 import { useCanvasNodes } from '../hooks/use-canvas-nodes'
 import { useCanvasShortcuts } from '../hooks/use-canvas-shortcuts'
@@ -58,7 +59,7 @@ function isNodeType(value: string): value is NodeType {
  */
 export function FlowCanvas() {
   const nodes = useCanvasNodes()
-  const edges = useCanvasEdges()
+  const edges = useAccessibleEdges(useCanvasEdges(), nodes)
   const actions = useCanvasActions()
   const store = useCanvasStoreApi()
   const canEdit = useCanEdit()
@@ -175,6 +176,7 @@ export function FlowCanvas() {
           nodesConnectable={canEdit}
           snapGrid={SNAP_GRID}
           defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+          edgesFocusable={false}
           connectionLineType={ConnectionLineType.Bezier}
           onlyRenderVisibleElements={nodes.length > RENDER_VISIBLE_ONLY_FROM}
           aria-label="Project canvas"

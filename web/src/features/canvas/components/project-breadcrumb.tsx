@@ -45,7 +45,7 @@ export function ProjectBreadcrumb({
               onClick={() => setRenaming(true)}
               aria-current="page"
               title="Rename project"
-              className="group flex min-w-0 items-center gap-1.5 rounded-sm font-semibold outline-none hover:text-primary focus-visible:ring-[3px] focus-visible:ring-ring/50"
+              className="group flex min-w-0 max-w-full items-center gap-1.5 rounded-sm font-semibold outline-none hover:text-primary focus-visible:ring-[3px] focus-visible:ring-ring/50"
             >
               <span className="truncate">{name}</span>
               <PencilIcon

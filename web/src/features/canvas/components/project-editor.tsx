@@ -101,7 +101,7 @@ function EditorBody({
     <div className="flex flex-1 flex-col">
       <div className="flex h-12 shrink-0 items-center justify-between gap-4 border-b px-4">
         <ProjectBreadcrumb projectId={projectId} name={name} canRename={canEdit} />
-        <div className="flex items-center gap-3">
+        <div className="flex shrink-0 items-center gap-3">
           {canEdit ? null : <ViewOnlyBadge />}
           <PresenceAvatars />
           <SavingIndicator />

@@ -82,6 +82,8 @@ export function NodeShell({
           type="target"
           position={Position.Left}
           className={HANDLE_CLASS}
+          // A named graphic: aria-label is not allowed on a div without a role (axe).
+          role="img"
           aria-label={`${label} input`}
         />
       ) : null}
@@ -90,6 +92,7 @@ export function NodeShell({
           type="source"
           position={Position.Right}
           className={HANDLE_CLASS}
+          role="img"
           aria-label={`${label} output`}
         />
       ) : null}

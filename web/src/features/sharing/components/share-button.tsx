@@ -45,7 +45,8 @@ export function ShareButton({
       <DialogTrigger asChild>
         <Button type="button" size="sm" variant="outline">
           <UsersIcon aria-hidden />
-          Share
+          {/* Narrow screens (390 px) keep the room for the project name: the icon only. */}
+          <span className="sr-only sm:not-sr-only">Share</span>
         </Button>
       </DialogTrigger>
       <DialogContent ref={content} className="sm:max-w-xl">
