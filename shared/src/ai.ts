@@ -46,6 +46,19 @@ const longText = (required: string) =>
     })
 
 /** `POST /api/ai/generate-script` body (spec §7). */
+/**
+ * Which draft a generation makes (issue 14 item 10): a whole number from 0 to
+ * IMAGE_SEED_MAX. Absent, the server picks one at random and stores it with the job, so
+ * each regeneration reads differently and a retried job repeats its draft. The builtin
+ * providers follow it; model providers ignore it.
+ */
+const draftSeed = z
+  .number({ error: 'Seed must be a whole number.' })
+  .int('Seed must be a whole number.')
+  .min(0, 'Seed cannot be negative.')
+  .max(SEED_MAX, `Seed can be at most ${SEED_MAX}.`)
+  .optional()
+
 export const generateScriptInput = z
   .object({
     style: z.enum(SCRIPT_STYLES, { error: `Style must be one of ${SCRIPT_STYLES.join(', ')}.` }),
@@ -58,6 +71,7 @@ export const generateScriptInput = z
       .trim()
       .min(1, GENERATION_MESSAGES.topicRequired)
       .max(TOPIC_MAX_LENGTH, `A topic can be at most ${TOPIC_MAX_LENGTH} characters.`),
+    seed: draftSeed,
     // Where the result goes (issue 12): the worker writes it into the project's document.
     ...jobTargetSchema.shape,
   })
@@ -80,6 +94,7 @@ export const generateScenesInput = z
       )
       .min(SCENE_COUNT_MIN, `The number of scenes must be at least ${SCENE_COUNT_MIN}.`)
       .max(SCENE_COUNT_MAX, `The number of scenes can be at most ${SCENE_COUNT_MAX}.`),
+    seed: draftSeed,
     // Where the result goes (issue 12): the worker writes it into the project's document.
     ...jobTargetSchema.shape,
   })

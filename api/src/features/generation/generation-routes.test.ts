@@ -48,6 +48,26 @@ describe.each(testDatabaseKinds())('generation endpoints on $name (builtin provi
     expect((await t.request('GET', '/api/ai/providers')).status).toBe(401)
   })
 
+  it('drafts another script and other scenes on each call, seeded per call (issue 14 item 10)', async () => {
+    const cookie = await signUp()
+    const draft = async () => {
+      const res = await t.request('POST', '/api/ai/generate-script', { body: SCRIPT, cookie })
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { script: string }).script
+    }
+    const [first, second] = [await draft(), await draft()]
+    expect(second).not.toBe(first)
+    // A given seed is the same draft.
+    const seeded = async () =>
+      (
+        await t.request('POST', '/api/ai/generate-scenes', {
+          body: { script: first, sceneCount: 4, seed: 42 },
+          cookie,
+        })
+      ).json()
+    expect(await seeded()).toEqual(await seeded())
+  })
+
   it('runs the main job: script, exactly N scenes, an image served to its owner only', async () => {
     const cookie = await signUp()
     const scriptRes = await t.request('POST', '/api/ai/generate-script', { body: SCRIPT, cookie })

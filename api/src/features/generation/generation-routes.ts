@@ -74,10 +74,11 @@ export const aiRoutes = new Hono<AppEnv>()
     async (c) => {
       const { user } = requireAuth(c)
       const input = c.req.valid('json')
+      // A seed per call: each regeneration drafts anew, a retried job repeats (issue 14 item 10).
       const job = await submitGeneration(c.var.deps, {
         userId: user.id,
         kind: 'script',
-        input,
+        input: { ...input, seed: input.seed ?? randomSeed(IMAGE_SEED_MAX) },
         projectId: input.projectId,
         nodeId: input.nodeId,
         description: `Script: ${input.topic.slice(0, 80)}`,
@@ -102,7 +103,7 @@ export const aiRoutes = new Hono<AppEnv>()
       const job = await submitGeneration(c.var.deps, {
         userId: user.id,
         kind: 'scenes',
-        input,
+        input: { ...input, seed: input.seed ?? randomSeed(IMAGE_SEED_MAX) },
         projectId: input.projectId,
         nodeId: input.nodeId,
         description: `${input.sceneCount} scenes`,

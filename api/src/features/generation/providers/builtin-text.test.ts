@@ -2,6 +2,7 @@ import { SCENE_COUNT_MAX, SCRIPT_FORMATS, SCRIPT_STYLES, SCRIPT_TONES } from '@r
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createBuiltinTextProvider, draftScript, segmentScript } from './builtin-text.ts'
+import { topicPhrases } from './builtin-topic.ts'
 
 const signal = new AbortController().signal
 
@@ -123,8 +124,8 @@ describe('builtin text provider', () => {
       .filter((line) => /[.!?]$/.test(line))
       .join(' ')
     expect(narration.replace(/\s+/g, ' ')).toEqual(body.replace(/\s+/g, ' '))
-    expect(scenes[0]!.visuals).toMatch(/^Wide establishing shot: .*water, cycle/)
-    expect(scenes[1]!.visuals).toMatch(/^Medium shot: /)
+    expect(scenes[0]!.visuals).toMatch(/^Wide establishing shot /)
+    expect(scenes[5]!.visuals).toMatch(/^Closing wide shot /)
   })
 
   it('balances scene lengths', () => {
@@ -153,5 +154,73 @@ describe('builtin text provider', () => {
     )
     const unspaced = segmentScript('x'.repeat(1000), 4)
     expect(unspaced.map((s) => s.narration.length)).toEqual([250, 250, 250, 250])
+  })
+})
+
+describe('offline drafts that read well (issue 14 item 10)', () => {
+  const base = { style: 'Casual', tone: 'Conversational', format: 'Explainer' } as const
+
+  it('turns the topic into a title and a grammatical sentence', () => {
+    const script = draftScript({ ...base, topic: 'How honeybees make honey?', seed: 1 })
+    const [title, hook] = script.split('\n\n')
+    expect(title).toBe('How Honeybees Make Honey')
+    expect(script).not.toContain('How honeybees make honey?')
+    expect(script).not.toMatch(/about How/)
+    expect(hook).toMatch(/\bhow honeybees make honey[?,.]/)
+    // "How do ... ?" is the same indirect question; a direct question is asked once.
+    expect(topicPhrases('How do bees make honey?').about).toBe('how bees make honey')
+    const sky = draftScript({ ...base, topic: 'Why is the sky blue?', seed: 1 })
+    expect(sky.split('\n\n')[0]).toBe('Why Is the Sky Blue?')
+    expect(sky.split('\n\n')[1]).toMatch(/^Hook\nWhy is the sky blue\? /)
+    expect(sky.match(/Why is the sky blue/g)).toHaveLength(1)
+    expect(topicPhrases('Quantum computing')).toMatchObject({
+      title: 'Quantum Computing',
+      about: 'Quantum computing',
+    })
+    expect(topicPhrases('the history of jazz').title).toBe('The History of Jazz')
+  })
+
+  it('drafts differently for each seed, and the same for the same seed', () => {
+    const input = { ...base, topic: 'How honeybees make honey' }
+    expect(draftScript({ ...input, seed: 1 })).toBe(draftScript({ ...input, seed: 1 }))
+    expect(draftScript({ ...input, seed: 1 })).not.toBe(draftScript({ ...input, seed: 2 }))
+    const drafts = new Set(Array.from({ length: 20 }, (_, seed) => draftScript({ ...input, seed })))
+    expect(drafts.size).toBeGreaterThanOrEqual(10)
+  })
+
+  it('describes each scene as a shot drawn from its narration, not a keyword list', () => {
+    const [bees, hive] = segmentScript(
+      'Bees gather nectar from flowers and carry it back to the hive. Inside, workers pass it from mouth to mouth.',
+      2,
+      1,
+    )
+    // Framing, setting, light, and what the narration says happens.
+    expect(bees!.visuals).toMatch(/^Wide establishing shot /)
+    expect(bees!.visuals).toContain('in a flowering garden')
+    expect(bees!.visuals).toContain(
+      'Bees gather nectar from flowers and carry it back to the hive.',
+    )
+    expect(hive!.visuals).toMatch(/^Closing wide shot .*: workers pass it from mouth to mouth\.$/)
+    for (const scene of [bees, hive]) expect(scene!.visuals).not.toMatch(/: (\w+, ){2,}\w+\./)
+
+    // An abstract line is the presenter explaining it, in front of the video's title.
+    const script = draftScript({ ...base, topic: 'How honeybees make honey', seed: 3 })
+    const scenes = segmentScript(script, 6, 5)
+    const explained = scenes.find((s) => s.narration.includes('At its core'))
+    expect(explained?.visuals).toMatch(
+      /of the presenter .*"How Honeybees Make Honey".*they explain that it comes down to a few ideas that fit together\./,
+    )
+  })
+
+  it('varies the shots by seed and keeps the narration', () => {
+    const script = draftScript({ ...base, topic: 'Tide pools', seed: 1 })
+    const a = segmentScript(script, 6, 1)
+    const b = segmentScript(script, 6, 2)
+    expect(a.map((s) => s.narration)).toEqual(b.map((s) => s.narration))
+    expect(a.map((s) => s.visuals)).not.toEqual(b.map((s) => s.visuals))
+  })
+
+  it('is still marked as an offline draft', () => {
+    expect(createBuiltinTextProvider().info.offline).toBe(true)
   })
 })

@@ -1,74 +1,111 @@
 import type { GenerateScriptInput, Scene } from '@reelgraph/shared'
+import { topicPhrases } from './builtin-topic.ts'
+import { describeShot, settingFor } from './builtin-visuals.ts'
+import { seededRandom } from './seeded-random.ts'
 import type { ProviderInfo, TextProvider } from './types.ts'
 
 /**
- * The builtin text provider: offline, deterministic, no model (ARCHITECTURE "AI providers").
- * Scripts are drafted from templates shaped by format, style and tone; scenes come from
- * segmenting the script text into exactly the asked number of parts.
+ * The builtin text provider: offline, no model (ARCHITECTURE "AI providers"). Scripts are
+ * drafted from templates shaped by format, style and tone around the topic read as English
+ * (`builtin-topic.ts`); scenes come from segmenting the script text into exactly the asked
+ * number of parts, each with a shot drawn from its narration (`builtin-visuals.ts`). The
+ * request's `seed` picks the wording and the shots, so each regeneration reads differently
+ * and the same seed gives the same draft (issue 14 item 10).
  */
 export function createBuiltinTextProvider(): TextProvider {
   const info: ProviderInfo = { id: 'builtin', name: 'Offline drafts (built in)', offline: true }
   return {
     info,
     generateScript: (input) => Promise.resolve(draftScript(input)),
-    generateScenes: ({ script, sceneCount }) => Promise.resolve(segmentScript(script, sceneCount)),
+    generateScenes: ({ script, sceneCount, seed }) =>
+      Promise.resolve(segmentScript(script, sceneCount, seed ?? hash(script))),
   }
 }
-
-/** The longest subject phrase woven into sentences; longer topics are cut at a word. */
-const SUBJECT_MAX_CHARS = 80
 
 type Style = GenerateScriptInput['style']
 type Tone = GenerateScriptInput['tone']
 
-/** Wording by style: how we greet, address and sign off. */
-const STYLE_WORDS: Record<Style, { open: string; you: string; close: string; aside: string }> = {
+/** Wording by style: how we open and sign off, and the aside's lead-in (variants per draft). */
+const STYLE_WORDS: Record<Style, { open: string[]; close: string[]; aside: string[] }> = {
   Professional: {
-    open: 'In this video, we examine',
-    you: 'you',
-    close: 'Thank you for watching. Subscribe for more clear, practical briefings.',
-    aside: 'In practical terms,',
+    open: ['In this video, we examine', 'Over the next few minutes, we look closely at'],
+    close: [
+      'Thank you for watching. Subscribe for more clear, practical briefings.',
+      'Thank you for your time. More concise briefings are on the way.',
+    ],
+    aside: ['In practical terms,', 'Put simply,'],
   },
   Casual: {
-    open: "So today we're diving into",
-    you: 'you',
-    close: "That's it for today. If this helped, hit like and we'll catch you in the next one.",
-    aside: 'Honestly,',
+    open: ["So today we're diving into", "Today we're taking a relaxed look at"],
+    close: [
+      "That's it for today. If this helped, hit like and we'll catch you in the next one.",
+      "And that's a wrap. Drop a comment with what you'd like next, and see you soon.",
+    ],
+    aside: ['Honestly,', 'Here is the thing:'],
   },
   Friendly: {
-    open: "Hi there! Let's explore",
-    you: 'you',
-    close: 'Thanks so much for spending this time with us. See you soon, friend!',
-    aside: 'Here is the nice part:',
+    open: ["Hi there! Let's explore", 'Hello, friend! Together we will explore'],
+    close: [
+      'Thanks so much for spending this time with us. See you soon, friend!',
+      'It was lovely having you here. Take care, and see you next time!',
+    ],
+    aside: ['Here is the nice part:', 'And here is something lovely:'],
   },
 }
 
-/** Wording by tone: emphasis and the kind of claim we make. */
-const TONE_WORDS: Record<Tone, { hook: string; stress: string; point: string }> = {
+/**
+ * Wording by tone: the hook (`{a}` is the topic after "about"), the follow-up to a topic
+ * asked as a question, the emphasis word and the aside's claim. Variants per draft.
+ */
+const TONE_WORDS: Record<
+  Tone,
+  { hook: string[]; answer: string[]; stress: string; point: string[] }
+> = {
   Conversational: {
-    hook: 'Have you ever wondered about {s}?',
+    hook: [
+      'Have you ever wondered about {a}?',
+      'Ever stopped to think about {a}?',
+      "Let's talk about {a}.",
+    ],
+    answer: ["Let's find out together.", 'It is a fair question, so let us take it slowly.'],
     stress: 'pretty',
-    point: 'think of it like this:',
+    point: ['think of it like this:', 'picture it this way:'],
   },
   Authoritative: {
-    hook: 'Here is what you need to know about {s}.',
+    hook: [
+      'Here is what you need to know about {a}.',
+      'This is a clear, factual look at {a}.',
+      "Let's set the record straight on {a}.",
+    ],
+    answer: ['Here is the answer, step by step.', 'The evidence gives a clear answer.'],
     stress: 'clearly',
-    point: 'the key fact is this:',
+    point: ['the key fact is this:', 'what matters most is this:'],
   },
   Enthusiastic: {
-    hook: 'Get ready, because {s} is more fascinating than you think!',
+    hook: [
+      'Get ready, because there is more to {a} than you think!',
+      'You are going to love this look at {a}!',
+      'Buckle up for a tour of {a}!',
+    ],
+    answer: [
+      'The answer is more fascinating than you think!',
+      'Get ready for a surprising answer!',
+    ],
     stress: 'amazingly',
-    point: 'and this is the exciting part:',
+    point: ['and this is the exciting part:', 'and here comes the best bit:'],
   },
 }
 
-/** Section headings and bodies by format; `{s}` is the subject. */
+/**
+ * Section headings and bodies by format. `{a}` is the topic as it reads after "about"
+ * (never the subject of a verb, so plural and question-shaped topics stay grammatical).
+ */
 const FORMAT_SECTIONS: Record<GenerateScriptInput['format'], [string, string[]][]> = {
   Explainer: [
     [
       'What it is',
       [
-        '{s} can sound complicated at first.',
+        'At first, {a} can sound complicated.',
         'At its core, it comes down to a few ideas that fit together.',
         'Once you see those ideas, the rest follows naturally.',
       ],
@@ -76,9 +113,9 @@ const FORMAT_SECTIONS: Record<GenerateScriptInput['format'], [string, string[]][
     [
       'Why it matters',
       [
-        '{s} shows up in more places than most people expect.',
-        'It shapes decisions, costs and everyday habits.',
-        'Understanding it helps {you} ask better questions.',
+        'The ideas behind {a} show up in more places than most people expect.',
+        'They shape decisions, costs and everyday habits.',
+        'Understanding them helps you ask better questions.',
       ],
     ],
     [
@@ -92,7 +129,7 @@ const FORMAT_SECTIONS: Record<GenerateScriptInput['format'], [string, string[]][
     [
       'A common misconception',
       [
-        'Many people assume {s} is only for experts.',
+        'Many people assume that only experts can follow {a}.',
         'In reality, the basics are within reach of anyone curious enough to look.',
         'The details matter, but the big picture is simple.',
       ],
@@ -102,7 +139,7 @@ const FORMAT_SECTIONS: Record<GenerateScriptInput['format'], [string, string[]][
     [
       'What you will need',
       [
-        'Before we start with {s}, gather what you need and set aside a little time.',
+        'Before we start on {a}, gather what you need and set aside a little time.',
         'Nothing here requires special training.',
         'A clear goal and a bit of patience go a long way.',
       ],
@@ -111,7 +148,7 @@ const FORMAT_SECTIONS: Record<GenerateScriptInput['format'], [string, string[]][
       'Step one: prepare',
       [
         'Start by looking at where you are today.',
-        'Write down what you want to achieve with {s}.',
+        'Write down what success would look like for you.',
         'This makes every later step easier to check.',
       ],
     ],
@@ -128,7 +165,7 @@ const FORMAT_SECTIONS: Record<GenerateScriptInput['format'], [string, string[]][
       [
         'Review the result against the goal you wrote down.',
         'Adjust what is off, and keep what works.',
-        'This loop is where {s} really starts to click.',
+        'This loop is where it all starts to click.',
       ],
     ],
     [
@@ -144,7 +181,7 @@ const FORMAT_SECTIONS: Record<GenerateScriptInput['format'], [string, string[]][
     [
       'The setting',
       [
-        "Picture an ordinary morning, when {s} was the last thing on anyone's mind.",
+        'Picture an ordinary morning, when nobody was thinking about {a}.',
         'Everything seemed settled and familiar.',
         'But a small detail was about to change that.',
       ],
@@ -160,7 +197,7 @@ const FORMAT_SECTIONS: Record<GenerateScriptInput['format'], [string, string[]][
     [
       'The turning point',
       [
-        'Then came an idea: look at {s} from a completely different angle.',
+        'Then came an idea: look at {a} from a completely different angle.',
         'It was risky, and not everyone agreed.',
         'Still, it was the first real step forward.',
       ],
@@ -176,46 +213,75 @@ const FORMAT_SECTIONS: Record<GenerateScriptInput['format'], [string, string[]][
   ],
 }
 
-/** Drafts a script of a few hundred words; the same input always gives the same script. */
-export function draftScript(input: GenerateScriptInput): string {
-  const subject = subjectOf(input.topic)
+/** The title's second part by format, for a topic that is not a direct question. */
+const TITLE_SUFFIX: Record<GenerateScriptInput['format'], string> = {
+  Explainer: 'Explained',
+  Tutorial: 'A Step-by-Step Guide',
+  Story: 'A Story',
+}
+
+/**
+ * Drafts a script of a few hundred words: a title from the topic, a hook, the format's
+ * sections and a recap. `seed` picks among the wordings (issue 14 item 10: another draft on
+ * each regeneration); the same input and seed always give the same script. Without a seed,
+ * one is derived from the topic.
+ */
+export function draftScript(input: GenerateScriptInput & { seed?: number | undefined }): string {
+  const topic = topicPhrases(input.topic)
+  const random = seededRandom(input.seed ?? hash(input.topic))
   const style = STYLE_WORDS[input.style]
   const tone = TONE_WORDS[input.tone]
   const fill = (text: string) =>
-    text
-      .replaceAll('{s}', subject)
-      .replaceAll('{you}', style.you)
-      .replaceAll('{stress}', tone.stress)
+    text.replaceAll('{a}', topic.about).replaceAll('{stress}', tone.stress)
   const sentenceCase = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
-  const title = `${titleCase(subject)}: ${input.format === 'Tutorial' ? 'A Step-by-Step Guide' : input.format === 'Story' ? 'A Story' : 'Explained'}`
-  const hook = `${fill(tone.hook)} ${style.open} ${subject}, and by the end ${style.you} will see it in a new light.`
+  const title =
+    topic.kind === 'question'
+      ? topic.title
+      : topic.kind === 'clause' && input.format === 'Explainer'
+        ? topic.title
+        : `${topic.title}: ${TITLE_SUFFIX[input.format]}`
+  const opening = topic.question
+    ? `${topic.question} ${random.pick(tone.answer)}`
+    : sentenceCase(fill(random.pick(tone.hook)))
+  const hook = `${opening} ${random.pick(style.open)} ${topic.about}, and by the end you will see it in a new light.`
   const sections = FORMAT_SECTIONS[input.format]
-  // A deterministic pick per topic keeps drafts for different topics from reading identically.
-  const rotate = hash(input.topic) % sections.length
+  const asideAt = Math.floor(random.next() * sections.length)
+  const aside = `${random.pick(style.aside)} ${random.pick(tone.point)} the closer you look at ${topic.about}, the more it makes sense.`
   const body = sections.map(([heading, sentences], index) => {
     const lines = sentences.map((s) => sentenceCase(fill(s)))
-    if (index === rotate)
-      lines.splice(1, 0, `${style.aside} ${tone.point} ${subject} rewards attention.`)
+    if (index === asideAt) lines.splice(1, 0, sentenceCase(aside))
     return `${heading}\n${lines.join(' ')}`
   })
+  const close = random.pick(style.close)
   const recap =
     input.format === 'Story'
-      ? `The lesson\nStories like this remind us that ${subject} is about people as much as ideas. ${style.close}`
-      : `Recap\nSo that is ${subject}: what it is, why it matters and how to put it to work. ${style.close}`
+      ? `The lesson\nStories like this remind us that behind ${topic.about} there are always people. ${close}`
+      : `Recap\nThat wraps up our look at ${topic.about}: what it is, why it matters and how to put it to work. ${close}`
   return [title, `Hook\n${hook}`, ...body, recap].join('\n\n')
 }
 
-/** Splits `script` into exactly `sceneCount` scenes, each with narration and visuals. */
-export function segmentScript(script: string, sceneCount: number): Scene[] {
+/**
+ * Splits `script` into exactly `sceneCount` scenes, each with narration and visuals (a shot
+ * drawn from the narration, `describeShot`). `seed` varies the shots between drafts
+ * (issue 14 item 10); the same script, count and seed always give the same scenes.
+ */
+export function segmentScript(script: string, sceneCount: number, seed = hash(script)): Scene[] {
   const count = Math.max(1, Math.floor(sceneCount))
+  const random = seededRandom(seed)
+  const title = titleOf(script)
+  const setting = settingFor(script)
   let units = sentencesOf(script)
   if (units.length === 0) units = [script.trim() || 'Untitled']
   units = splitUntil(units, count)
   const groups = units.length >= count ? partition(units, count) : reuse(units, count)
   return groups.map((group, index) => ({
     narration: group.text,
-    visuals: visualsFor(group.text, index, count, group.continued),
+    visuals: describeShot(
+      group.text,
+      { index, count, continued: group.continued, title, setting },
+      random,
+    ),
   }))
 }
 
@@ -236,6 +302,13 @@ function sentencesOf(script: string): string[] {
       .map((sentence) => sentence.trim())
       .filter(Boolean),
   )
+}
+
+/** The script's title: its first line when that is a heading, without a format suffix. */
+function titleOf(script: string): string | null {
+  const first = script.trim().split(/\r?\n/)[0]?.trim() ?? ''
+  if (first === '' || !isHeading(first) || first.split(' ').length < 2) return null
+  return first.replace(/: (Explained|A Step-by-Step Guide|A Story)$/, '')
 }
 
 function isHeading(line: string): boolean {
@@ -342,78 +415,6 @@ function reuse(units: string[], count: number): Group[] {
     text: units[unitAt(index)]!,
     continued: index > 0 && unitAt(index) === unitAt(index - 1),
   }))
-}
-
-const SHOTS = [
-  'Medium shot',
-  'Close-up',
-  'Tracking shot',
-  'Over-the-shoulder shot',
-  'Aerial view',
-  'Detail shot',
-]
-
-/** Words that say nothing about what to film. */
-const STOPWORDS = new Set(
-  'about above after again against also among another because been before being below between both came come could does doing down during each even every from further have having here into just like made make many more most much must never next only other ours over same should since some such than that their them then there these they thing things this those through under until upon very want well were what when where which while will with within without would your yours youre dont cant really today video watching'.split(
-    ' ',
-  ),
-)
-const KEYWORD_COUNT = 4
-const CAPTION_MAX_CHARS = 60
-
-function visualsFor(narration: string, index: number, count: number, continued: boolean): string {
-  const shot =
-    index === 0
-      ? 'Wide establishing shot'
-      : index === count - 1 && count > 1
-        ? 'Closing wide shot'
-        : SHOTS[(index - 1) % SHOTS.length]!
-  const keywords = keywordsOf(narration)
-  const subject = keywords.length > 0 ? keywords.join(', ') : 'the presenter speaking to camera'
-  const caption = cut(narration, CAPTION_MAX_CHARS).replace(/[.!?,;:]+$/, '')
-  const lead = continued ? `${shot}, continuing the previous moment` : shot
-  return `${lead}: ${subject}. Clean, well-lit composition; on-screen caption "${caption}".`
-}
-
-function keywordsOf(text: string): string[] {
-  const counts = new Map<string, { word: string; count: number; first: number }>()
-  const words = text.match(/[\p{L}][\p{L}'’-]*/gu) ?? []
-  words.forEach((raw, position) => {
-    const word = raw.replace(/['’]s$/, '')
-    const key = word.toLowerCase().replace(/['’]/g, '')
-    if (key.length < 4 || STOPWORDS.has(key)) return
-    const entry = counts.get(key)
-    if (entry) entry.count++
-    else counts.set(key, { word: word.toLowerCase(), count: 1, first: position })
-  })
-  return [...counts.values()]
-    .sort((a, b) => b.count - a.count || a.first - b.first)
-    .slice(0, KEYWORD_COUNT)
-    .sort((a, b) => a.first - b.first)
-    .map((e) => e.word)
-}
-
-function subjectOf(topic: string): string {
-  const clean = topic
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[.!?…:;,]+$/, '')
-  return cut(clean, SUBJECT_MAX_CHARS) || 'this topic'
-}
-
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text
-  const head = text.slice(0, max)
-  const space = head.lastIndexOf(' ')
-  return `${(space > max / 2 ? head.slice(0, space) : head).trim()}…`
-}
-
-function titleCase(text: string): string {
-  return text.replace(
-    /(^|\s)(\p{Ll})/gu,
-    (_, space: string, letter: string) => space + letter.toUpperCase(),
-  )
 }
 
 /** FNV-1a: a small, stable string hash for deterministic choices. */

@@ -29,11 +29,12 @@ export interface TextProvider {
    */
   generateScript(input: GenerateScriptInput, signal: AbortSignal): Promise<string>
   /**
-   * Exactly `sceneCount` scenes covering the script, each with narration and visuals.
+   * Exactly `sceneCount` scenes covering the script, each with narration and visuals
+   * (`seed`, when given, picks the builtin draft; issue 14 item 10).
    * @throws ProviderError on timeout, an upstream error or a malformed answer.
    */
   generateScenes(
-    input: { script: string; sceneCount: number },
+    input: { script: string; sceneCount: number; seed?: number | undefined },
     signal: AbortSignal,
   ): Promise<Scene[]>
 }
