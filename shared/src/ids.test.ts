@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_SERIAL_ID, parseSerialId } from './ids.ts'
+import { MAX_SERIAL_ID, parseSerialId, serialIdSchema } from './ids.ts'
 
 describe('parseSerialId', () => {
   it('reads positive decimal ids up to the int4 maximum', () => {
@@ -23,6 +23,15 @@ describe('parseSerialId', () => {
       '99999999999',
     ]) {
       expect(parseSerialId(raw), raw).toBeNull()
+    }
+  })
+})
+
+describe('serialIdSchema (issue 14: path params through validate)', () => {
+  it('answers the id as a number, and fails on what parseSerialId refuses', () => {
+    expect(serialIdSchema.parse('42')).toBe(42)
+    for (const raw of ['', '0', '007', '2147483648', 'abc']) {
+      expect(serialIdSchema.safeParse(raw).success, raw).toBe(false)
     }
   })
 })

@@ -4,6 +4,16 @@ import { validator } from 'hono-openapi'
 import type { z } from 'zod'
 import { AppError } from './app-error.ts'
 
+/** How {@link validate} answers a part that fails its schema. */
+export interface ValidateOptions {
+  /**
+   * The error to throw instead of the 400, given the first invalid field: a path id that
+   * is not an id is a 404 of the thing it names (`projectNotFound`, ...), like an id that
+   * does not exist. Text hygiene failures stay 400.
+   */
+  onInvalid?: (field: string) => AppError
+}
+
 /**
  * Validates a request part with a zod schema from `shared` and documents it in the OpenAPI
  * document. A failure is a 400 VALIDATION_FAILED whose message is the first problem and
@@ -14,6 +24,7 @@ import { AppError } from './app-error.ts'
 export function validate<S extends z.ZodType, T extends keyof ValidationTargets>(
   target: T,
   schema: S,
+  options: ValidateOptions = {},
 ) {
   return validator(target, schema, (result) => {
     // Text hygiene first, on what was sent: a string Postgres cannot store is refused
@@ -32,6 +43,10 @@ export function validate<S extends z.ZodType, T extends keyof ValidationTargets>
       )
     }
     if (result.success) return
+    if (options.onInvalid) {
+      const field = result.error[0]?.path?.[0]
+      throw options.onInvalid(typeof field === 'object' ? String(field.key) : String(field ?? ''))
+    }
     const fields: Record<string, string> = {}
     for (const issue of result.error) {
       const key = (issue.path ?? [])

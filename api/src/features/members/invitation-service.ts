@@ -5,7 +5,6 @@ import {
   type InvitationPreview,
   type InviteMemberInput,
   MEMBER_MESSAGES,
-  parseSerialId,
   type ProjectInvitation,
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
@@ -25,18 +24,9 @@ function invitationInvalid(): AppError {
   return new AppError('NOT_FOUND', MEMBER_MESSAGES.invitationInvalid)
 }
 
-function invitationNotFound(): AppError {
+/** A 404 NOT_FOUND (MEMBER_MESSAGES.invitationNotFound) for an invitation. */
+export function invitationNotFound(): AppError {
   return new AppError('NOT_FOUND', MEMBER_MESSAGES.invitationNotFound)
-}
-
-/**
- * An invitation id from a URL path: a positive int4.
- * @throws AppError 404 NOT_FOUND (MEMBER_MESSAGES.invitationNotFound) for anything else.
- */
-export function invitationIdParam(raw: string): number {
-  const id = parseSerialId(raw)
-  if (id === null) throw invitationNotFound()
-  return id
 }
 
 /** A new invitation, with what its email needs. */

@@ -51,6 +51,33 @@ describe.each(testDatabaseKinds())('project members and invitations on $name', (
     return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
   }
 
+  it('answers a path id that is not an id with a 404 naming what is missing, and documents the path ids (issue 14)', async () => {
+    const projectId = await createProjectAs(t, owner, 'Path ids')
+    const cases: [string, string, string][] = [
+      ['GET', '/api/projects/abc/members', 'This project does not exist'],
+      ['DELETE', `/api/projects/${projectId}/invitations/0`, MEMBER_MESSAGES.invitationNotFound],
+      ['DELETE', `/api/projects/007/invitations/1`, 'This project does not exist'],
+      ['DELETE', `/api/projects/${projectId}/members/abc`, MEMBER_MESSAGES.memberNotFound],
+      ['PATCH', `/api/projects/${projectId}/members/2147483648`, MEMBER_MESSAGES.memberNotFound],
+    ]
+    for (const [method, path, message] of cases) {
+      const body = method === 'PATCH' ? { role: 'viewer' } : undefined
+      const res = await t.request(method, path, { body, cookie: owner.cookie })
+      expect(res.status, path).toBe(404)
+      expect((await res.json()).error.message, path).toContain(message)
+    }
+    // validate('param', ...) puts the ids in the OpenAPI document.
+    const doc = await (await t.request('GET', '/api/openapi.json')).json()
+    const parameters = (path: string, method: string) =>
+      (doc.paths[path][method].parameters ?? []).map(
+        (p: { name: string; in: string }) => `${p.in}:${p.name}`,
+      )
+    expect(parameters('/projects/{id}/members/{userId}', 'delete')).toEqual(
+      expect.arrayContaining(['path:id', 'path:userId']),
+    )
+    expect(parameters('/projects/{id}', 'get')).toContain('path:id')
+  })
+
   it('invites by email; the emailed link previews and, accepted, makes a member', async () => {
     const projectId = await createProjectAs(t, owner, 'Harbour film')
     const email = newEmail('ivy')

@@ -5,18 +5,32 @@ import {
   projectInvitationSchema,
   projectMemberSchema,
   projectMembersSchema,
+  serialIdSchema,
 } from '@reelgraph/shared'
 import { Hono } from 'hono'
+import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
-import { projectIdParam } from '../projects/project-access.ts'
+import { projectNotFound, validateProjectParams } from '../projects/project-access.ts'
 import { invitationEmail, invitationLink } from './emails.ts'
-import { createInvitation, invitationIdParam, revokeInvitation } from './invitation-service.ts'
-import { changeMemberRole, listMembers, memberIdParam, removeMember } from './member-service.ts'
+import { createInvitation, invitationNotFound, revokeInvitation } from './invitation-service.ts'
+import { changeMemberRole, listMembers, memberNotFound, removeMember } from './member-service.ts'
 
 const TAG = 'Members'
+
+/** `/api/projects/:id/invitations/:invitationId`: a bad id is a 404 of what it names. */
+const validateInvitationParams = () =>
+  validate('param', z.object({ id: serialIdSchema, invitationId: serialIdSchema }), {
+    onInvalid: (field) => (field === 'id' ? projectNotFound() : invitationNotFound()),
+  })
+
+/** `/api/projects/:id/members/:userId`: a bad id is a 404 of what it names. */
+const validateMemberParams = () =>
+  validate('param', z.object({ id: serialIdSchema, userId: serialIdSchema }), {
+    onInvalid: (field) => (field === 'id' ? projectNotFound() : memberNotFound()),
+  })
 const INVITATION_LIMIT_MESSAGE = 'Too many invitations sent.'
 
 /**
@@ -32,9 +46,10 @@ export const memberRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: projectMembersSchema,
     }),
+    validateProjectParams(),
     async (c) => {
       const { user } = requireAuth(c)
-      return c.json(await listMembers(c.var.db, user.id, projectIdParam(c.req.param('id') ?? '')))
+      return c.json(await listMembers(c.var.db, user.id, c.req.valid('param').id))
     },
   )
   .post(
@@ -47,10 +62,11 @@ export const memberRoutes = new Hono<AppEnv>()
       response: projectInvitationSchema,
       status: 201,
     }),
+    validateProjectParams(),
     validate('json', inviteMemberInput),
     async (c) => {
       const { user } = requireAuth(c)
-      const projectId = projectIdParam(c.req.param('id') ?? '')
+      const projectId = c.req.valid('param').id
       const { rateLimits, mailer, env, tasks } = c.var.deps
       await rateLimits.invitationsPerUser.consume(String(user.id), INVITATION_LIMIT_MESSAGE)
       const created = await createInvitation(c.var.db, user, projectId, c.req.valid('json'))
@@ -68,10 +84,10 @@ export const memberRoutes = new Hono<AppEnv>()
   .delete(
     '/invitations/:invitationId',
     docs({ summary: 'Withdraw an invitation (owner only)', tag: TAG, response: okSchema }),
+    validateInvitationParams(),
     async (c) => {
       const { user } = requireAuth(c)
-      const projectId = projectIdParam(c.req.param('id') ?? '')
-      const invitationId = invitationIdParam(c.req.param('invitationId'))
+      const { id: projectId, invitationId } = c.req.valid('param')
       await revokeInvitation(c.var.db, user.id, projectId, invitationId)
       return c.json({ ok: true as const })
     },
@@ -84,11 +100,11 @@ export const memberRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: projectMemberSchema,
     }),
+    validateMemberParams(),
     validate('json', changeMemberRoleInput),
     async (c) => {
       const { user } = requireAuth(c)
-      const projectId = projectIdParam(c.req.param('id') ?? '')
-      const memberId = memberIdParam(c.req.param('userId'))
+      const { id: projectId, userId: memberId } = c.req.valid('param')
       const { role } = c.req.valid('json')
       return c.json(
         await changeMemberRole(c.var.db, c.var.deps.documents, user.id, projectId, memberId, role),
@@ -103,10 +119,10 @@ export const memberRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: okSchema,
     }),
+    validateMemberParams(),
     async (c) => {
       const { user } = requireAuth(c)
-      const projectId = projectIdParam(c.req.param('id') ?? '')
-      const memberId = memberIdParam(c.req.param('userId'))
+      const { id: projectId, userId: memberId } = c.req.valid('param')
       await removeMember(c.var.db, c.var.deps.documents, user.id, projectId, memberId)
       return c.json({ ok: true as const })
     },

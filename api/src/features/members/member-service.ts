@@ -2,7 +2,6 @@ import type { DB } from '@reelgraph/db'
 import {
   MEMBER_MESSAGES,
   type MemberRole,
-  parseSerialId,
   type ProjectInvitation,
   type ProjectMember,
   type ProjectMembers,
@@ -18,18 +17,9 @@ import { requireProjectRole } from '../projects/project-access.ts'
  * {@link DocumentGateway}, so they authenticate again with what they may do now.
  */
 
-function memberNotFound(): AppError {
+/** A 404 NOT_FOUND (MEMBER_MESSAGES.memberNotFound) for a member. */
+export function memberNotFound(): AppError {
   return new AppError('NOT_FOUND', MEMBER_MESSAGES.memberNotFound)
-}
-
-/**
- * A member's user id from a URL path: a positive int4.
- * @throws AppError 404 NOT_FOUND (MEMBER_MESSAGES.memberNotFound) for anything else.
- */
-export function memberIdParam(raw: string): number {
-  const id = parseSerialId(raw)
-  if (id === null) throw memberNotFound()
-  return id
 }
 
 function membersQuery(db: Kysely<DB>, projectId: number) {

@@ -1,7 +1,9 @@
 import { type DB, projectRole } from '@reelgraph/db'
-import { MEMBER_MESSAGES, parseSerialId, type ProjectRole } from '@reelgraph/shared'
+import { MEMBER_MESSAGES, type ProjectRole, serialIdSchema } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
+import { z } from 'zod'
 import { AppError } from '../../lib/app-error.ts'
+import { validate } from '../../lib/validate.ts'
 
 /**
  * Who may do what on a project (issue 6 item 1): every project call, asset read and
@@ -23,15 +25,15 @@ export function projectNotFound(): AppError {
  */
 export type RoleNeeded = 'member' | 'editor' | 'owner'
 
+/** The path of a project route: `:id`, a serial id (issue 14: thin handlers). */
+export const projectParams = z.object({ id: serialIdSchema })
+
 /**
- * A project id from a URL path: a positive int4; anything else is a project that does not
- * exist.
- * @throws AppError 404 NOT_FOUND when `raw` is not such an id.
+ * Validates a project route's `:id` into `c.req.valid('param').id` (a number); anything
+ * that is not a serial id is a project that does not exist, 404 NOT_FOUND.
  */
-export function projectIdParam(raw: string): number {
-  const id = parseSerialId(raw)
-  if (id === null) throw projectNotFound()
-  return id
+export function validateProjectParams() {
+  return validate('param', projectParams, { onInvalid: () => projectNotFound() })
 }
 
 /**

@@ -14,7 +14,7 @@ import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
-import { projectIdParam } from './project-access.ts'
+import { validateProjectParams } from './project-access.ts'
 import {
   createProject,
   deleteProject,
@@ -57,8 +57,9 @@ export const projectRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: projectSchema,
     }),
+    validateProjectParams(),
     async (c) =>
-      c.json(await getProject(c.var.db, requireAuth(c).user.id, projectIdParam(c.req.param('id')))),
+      c.json(await getProject(c.var.db, requireAuth(c).user.id, c.req.valid('param').id)),
   )
   .patch(
     '/:id',
@@ -69,10 +70,11 @@ export const projectRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: z.union([renamedProjectSchema, updatedGraphSchema]),
     }),
+    validateProjectParams(),
     validate('json', patchProjectInput),
     async (c) => {
       const { user } = requireAuth(c)
-      const id = projectIdParam(c.req.param('id'))
+      const { id } = c.req.valid('param')
       const body = c.req.valid('json')
       if (body.kind === 'rename')
         return c.json(await renameProject(c.var.db, user.id, id, body.name))
@@ -83,6 +85,7 @@ export const projectRoutes = new Hono<AppEnv>()
   .delete(
     '/:id',
     docs({ summary: 'Delete a project (owner only)', tag: TAG, response: okSchema }),
+    validateProjectParams(),
     async (c) => {
       const { user } = requireAuth(c)
       await deleteProject(
@@ -90,7 +93,7 @@ export const projectRoutes = new Hono<AppEnv>()
         c.var.deps.documents,
         c.var.deps.assets,
         user.id,
-        projectIdParam(c.req.param('id')),
+        c.req.valid('param').id,
       )
       return c.json({ ok: true as const })
     },
