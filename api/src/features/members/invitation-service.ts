@@ -119,9 +119,16 @@ export async function createInvitation(
  */
 export async function revokeInvitation(
   db: Kysely<DB>,
-  ownerId: number,
-  projectId: number,
-  invitationId: number,
+  {
+    ownerId,
+    projectId,
+    invitationId,
+  }: {
+    /** The caller, who must own the project. */
+    ownerId: number
+    projectId: number
+    invitationId: number
+  },
 ): Promise<void> {
   await requireProjectRole(db, ownerId, projectId, 'owner')
   const deleted = await db

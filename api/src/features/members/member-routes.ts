@@ -88,7 +88,7 @@ export const memberRoutes = new Hono<AppEnv>()
     async (c) => {
       const { user } = requireAuth(c)
       const { id: projectId, invitationId } = c.req.valid('param')
-      await revokeInvitation(c.var.db, user.id, projectId, invitationId)
+      await revokeInvitation(c.var.db, { ownerId: user.id, projectId, invitationId })
       return c.json({ ok: true as const })
     },
   )
@@ -107,7 +107,12 @@ export const memberRoutes = new Hono<AppEnv>()
       const { id: projectId, userId: memberId } = c.req.valid('param')
       const { role } = c.req.valid('json')
       return c.json(
-        await changeMemberRole(c.var.db, c.var.deps.documents, user.id, projectId, memberId, role),
+        await changeMemberRole(c.var.db, c.var.deps.documents, {
+          ownerId: user.id,
+          projectId,
+          memberId,
+          role,
+        }),
       )
     },
   )
@@ -123,7 +128,11 @@ export const memberRoutes = new Hono<AppEnv>()
     async (c) => {
       const { user } = requireAuth(c)
       const { id: projectId, userId: memberId } = c.req.valid('param')
-      await removeMember(c.var.db, c.var.deps.documents, user.id, projectId, memberId)
+      await removeMember(c.var.db, c.var.deps.documents, {
+        actorId: user.id,
+        projectId,
+        memberId,
+      })
       return c.json({ ok: true as const })
     },
   )

@@ -97,6 +97,16 @@ export async function listMembers(
   return { role, members: rows.map(toMember), invitations }
 }
 
+/** Who gives whom which role, on which project: user ids and a project id, by name. */
+export interface MemberRoleChange {
+  /** The caller, who must own the project. */
+  ownerId: number
+  projectId: number
+  /** The member's user id. */
+  memberId: number
+  role: MemberRole
+}
+
 /**
  * Gives a member another role (the owner only), then closes the member's live connections
  * so they reconnect with it. Answers the member as `ProjectMember`
@@ -110,10 +120,7 @@ export async function listMembers(
 export async function changeMemberRole(
   db: Kysely<DB>,
   documents: DocumentGateway,
-  ownerId: number,
-  projectId: number,
-  memberId: number,
-  role: MemberRole,
+  { ownerId, projectId, memberId, role }: MemberRoleChange,
 ): Promise<ProjectMember> {
   await requireProjectRole(db, ownerId, projectId, 'owner')
   const updated = await db
@@ -135,6 +142,15 @@ export async function changeMemberRole(
   return toMember(row)
 }
 
+/** Who removes whom from which project (`actorId === memberId`: leaving), by name. */
+export interface MemberRemoval {
+  /** The caller. */
+  actorId: number
+  projectId: number
+  /** The user id of the member to remove. */
+  memberId: number
+}
+
 /**
  * Removes `memberId` from the project: the owner removes anyone else, any other member
  * removes only themself (leaves). Then closes the removed member's live connections (they
@@ -148,9 +164,7 @@ export async function changeMemberRole(
 export async function removeMember(
   db: Kysely<DB>,
   documents: DocumentGateway,
-  actorId: number,
-  projectId: number,
-  memberId: number,
+  { actorId, projectId, memberId }: MemberRemoval,
 ): Promise<void> {
   const actorRole = await requireProjectRole(db, actorId, projectId, 'member')
   if (memberId === actorId) {

@@ -59,7 +59,12 @@ export const projectRoutes = new Hono<AppEnv>()
     }),
     validateProjectParams(),
     async (c) =>
-      c.json(await getProject(c.var.db, requireAuth(c).user.id, c.req.valid('param').id)),
+      c.json(
+        await getProject(c.var.db, {
+          userId: requireAuth(c).user.id,
+          projectId: c.req.valid('param').id,
+        }),
+      ),
   )
   .patch(
     '/:id',
@@ -77,9 +82,17 @@ export const projectRoutes = new Hono<AppEnv>()
       const { id } = c.req.valid('param')
       const body = c.req.valid('json')
       if (body.kind === 'rename')
-        return c.json(await renameProject(c.var.db, user.id, id, body.name))
+        return c.json(
+          await renameProject(c.var.db, { userId: user.id, projectId: id, name: body.name }),
+        )
       const graph = { nodes: body.nodes, connections: body.connections }
-      return c.json(await replaceProjectGraph(c.var.db, c.var.deps.documents, user.id, id, graph))
+      return c.json(
+        await replaceProjectGraph(c.var.db, c.var.deps.documents, {
+          userId: user.id,
+          projectId: id,
+          graph,
+        }),
+      )
     },
   )
   .delete(
@@ -88,13 +101,10 @@ export const projectRoutes = new Hono<AppEnv>()
     validateProjectParams(),
     async (c) => {
       const { user } = requireAuth(c)
-      await deleteProject(
-        c.var.db,
-        c.var.deps.documents,
-        c.var.deps.assets,
-        user.id,
-        c.req.valid('param').id,
-      )
+      await deleteProject(c.var.db, c.var.deps.documents, c.var.deps.assets, {
+        userId: user.id,
+        projectId: c.req.valid('param').id,
+      })
       return c.json({ ok: true as const })
     },
   )

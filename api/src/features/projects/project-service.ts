@@ -44,6 +44,12 @@ function assertProjectSize(graph: Graph): void {
   }
 }
 
+/** Who calls on which project: the signed-in user's id and the project's, by name (issue 14). */
+export interface ProjectCaller {
+  userId: number
+  projectId: number
+}
+
 /**
  * The projects the user is a member of (their own and those shared with them), most
  * recently updated first, with node counts, the user's role and the owner's name.
@@ -85,8 +91,7 @@ export async function listProjects(db: Kysely<DB>, userId: number): Promise<Proj
  */
 export async function getProject(
   db: Kysely<DB>,
-  userId: number,
-  projectId: number,
+  { userId, projectId }: ProjectCaller,
 ): Promise<Project> {
   const row = await db
     .selectFrom('project_members as m')
@@ -141,9 +146,7 @@ export async function createProject(
  */
 export async function renameProject(
   db: Kysely<DB>,
-  userId: number,
-  projectId: number,
-  name: string,
+  { userId, projectId, name }: ProjectCaller & { name: string },
 ): Promise<{ name: string; updatedAt: string }> {
   await requireProjectRole(db, userId, projectId, 'editor')
   const row = await db
@@ -165,9 +168,7 @@ export async function renameProject(
 export async function replaceProjectGraph(
   db: Kysely<DB>,
   documents: DocumentGateway,
-  userId: number,
-  projectId: number,
-  graph: Graph,
+  { userId, projectId, graph }: ProjectCaller & { graph: Graph },
 ): Promise<Graph> {
   await requireProjectRole(db, userId, projectId, 'editor')
   assertProjectSize(graph)
@@ -192,8 +193,7 @@ export async function deleteProject(
   db: Kysely<DB>,
   documents: DocumentGateway,
   assets: AssetStorage,
-  userId: number,
-  projectId: number,
+  { userId, projectId }: ProjectCaller,
 ): Promise<void> {
   await requireProjectRole(db, userId, projectId, 'owner')
   await deleteProjectAssets(db, assets, projectId)
