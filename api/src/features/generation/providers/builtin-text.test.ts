@@ -212,6 +212,14 @@ describe('offline drafts that read well (issue 14 item 10)', () => {
     )
   })
 
+  it('never narrates the title, however long', () => {
+    const topic = 'How honey bees tell each other where the flowers are'
+    const script = draftScript({ ...base, topic, seed: 1 })
+    const [first] = segmentScript(script, 4, 1)
+    expect(first!.narration).toMatch(/^Have you ever wondered|^Ever stopped|^Let's talk/)
+    expect(first!.narration).not.toContain('How Honey Bees')
+  })
+
   it('varies the shots by seed and keeps the narration', () => {
     const script = draftScript({ ...base, topic: 'Tide pools', seed: 1 })
     const a = segmentScript(script, 6, 1)

@@ -293,7 +293,7 @@ function sentencesOf(script: string): string[] {
     .split(/\n\s*\n|\r?\n/)
     .map((p) => p.replace(/\s+/g, ' ').trim())
     .filter(Boolean)
-  const content = paragraphs.filter((p) => !isHeading(p))
+  const content = paragraphs.filter((p, index) => !isHeading(p) && !(index === 0 && isTitle(p)))
   const source = content.length > 0 ? content : paragraphs
   // Split after closing punctuation followed by a space, so no character is lost ("3.14", "...").
   return source.flatMap((p) =>
@@ -307,8 +307,16 @@ function sentencesOf(script: string): string[] {
 /** The script's title: its first line when that is a heading, without a format suffix. */
 function titleOf(script: string): string | null {
   const first = script.trim().split(/\r?\n/)[0]?.trim() ?? ''
-  if (first === '' || !isHeading(first) || first.split(' ').length < 2) return null
+  if (first === '' || !isTitle(first) || first.split(' ').length < 2) return null
   return first.replace(/: (Explained|A Step-by-Step Guide|A Story)$/, '')
+}
+
+/** The longest first line read as the script's title (never narrated). */
+const TITLE_MAX_WORDS = 20
+
+/** A first line without closing punctuation, e.g. "How Honey Bees Tell Each Other Where Flowers Are". */
+function isTitle(line: string): boolean {
+  return !/[.!?…"”。！？]$/.test(line) && line.split(' ').length <= TITLE_MAX_WORDS
 }
 
 function isHeading(line: string): boolean {

@@ -82,8 +82,9 @@ export function NodeShell({
           type="target"
           position={Position.Left}
           className={HANDLE_CLASS}
-          // A named graphic: aria-label is not allowed on a div without a role (axe).
-          role="img"
+          // aria-label needs a role (axe): a handle is a control, a click on an output then on
+          // an input connects them (React Flow's connectOnClick).
+          role="button"
           aria-label={`${label} input`}
         />
       ) : null}
@@ -92,7 +93,7 @@ export function NodeShell({
           type="source"
           position={Position.Right}
           className={HANDLE_CLASS}
-          role="img"
+          role="button"
           aria-label={`${label} output`}
         />
       ) : null}
