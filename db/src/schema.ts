@@ -217,7 +217,7 @@ export interface SandboxSubscriptionsTable {
 }
 
 /** What a generation job makes (shared's `JOB_KINDS`). */
-export type GenerationJobKind = 'script' | 'scenes' | 'image' | 'video'
+export type GenerationJobKind = 'script' | 'scenes' | 'image' | 'video' | 'make-video'
 /** A generation job's life (shared's `JOB_STATUSES`). */
 export type GenerationJobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
 
@@ -250,6 +250,11 @@ export interface GenerationJobsTable {
   spend_transaction_id: number | null
   /** True once the provider delivered: a cancel then refunds nothing. */
   provider_paid: Generated<boolean>
+  /**
+   * Credits of the steps a `make-video` chain has delivered (issue 13 item 6): a failure or a
+   * cancel refunds `cost - delivered_cost`. 0 for single generations.
+   */
+  delivered_cost: Generated<number>
   /** The validated request body (JSON). */
   input: ColumnType<unknown, string, string>
   /** The answer in its spec §7 shape (JSON), once succeeded. */

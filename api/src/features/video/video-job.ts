@@ -46,6 +46,8 @@ export interface VideoJobResult {
   vttUrl: string
   durationMs: number
   inputHash: string
+  /** The preset it was rendered in (kept with the take). */
+  preset: VideoPresetName
 }
 
 /** Where a render stands: a stage for people and 0-100 over the whole job. */
@@ -202,6 +204,7 @@ export async function produceVideo(
       vttUrl: vtt.url,
       durationMs: rendered.durationMs,
       inputHash: input.inputHash,
+      preset: input.preset,
     }
   } finally {
     await rm(work, { recursive: true, force: true })
@@ -209,14 +212,18 @@ export async function produceVideo(
 }
 
 /**
- * Removes the assets of a render whose job was cancelled while they were being stored (the
- * cancel won: nothing will ever point at them). Never throws.
+ * Removes the stored files of renders nothing points at any more: a render whose job was
+ * cancelled while they were being stored (the cancel won), or takes that fell off a Video
+ * node's takes (shared's `MAX_VIDEO_TAKES`). Never throws: a file left behind is logged.
  */
-export async function discardVideoResult(
+export async function discardVideoFiles(
   deps: Pick<AppDeps, 'db' | 'assets' | 'logger'>,
-  result: VideoJobResult,
+  renders: readonly Pick<VideoJobResult, 'mp4Url' | 'srtUrl' | 'vttUrl'>[],
 ): Promise<void> {
-  const ids = [result.mp4Url, result.srtUrl, result.vttUrl].map((url) => url.split('/').pop()!)
+  const ids = renders.flatMap((r) =>
+    [r.mp4Url, r.srtUrl, r.vttUrl].map((url) => url.split('/').pop()!),
+  )
+  if (ids.length === 0) return
   try {
     const rows = await deps.db
       .deleteFrom('assets')
@@ -225,6 +232,6 @@ export async function discardVideoResult(
       .execute()
     for (const row of rows) await deps.assets.delete(row.storage_key)
   } catch (err) {
-    deps.logger.warn({ err }, 'the files of a cancelled render were not removed')
+    deps.logger.warn({ err }, 'the files of a discarded render were not removed')
   }
 }
