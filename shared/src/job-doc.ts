@@ -7,7 +7,7 @@ import {
   type NodeDataValue,
   type NodeType,
 } from './graph.ts'
-import { JOB_DATA_KEYS, type JobStatus } from './jobs.ts'
+import { JOB_DATA_KEYS, type JobKind, type JobStatus } from './jobs.ts'
 import { type GraphAddition, type PlacementSource, placeInFreeSpace } from './placement.ts'
 import { UPDATE_REFUSAL_MESSAGES } from './sync.ts'
 
@@ -19,6 +19,7 @@ import { UPDATE_REFUSAL_MESSAGES } from './sync.ts'
 /** The job state shown on its generator node ({@link JOB_DATA_KEYS}). */
 export interface JobNodeState {
   id: string
+  kind: JobKind
   status: JobStatus
   /** 0-100, or null when the provider does not report progress. */
   progress: number | null
@@ -75,6 +76,7 @@ export function writeJobState(
   if (isStale(ynode.get('data'), state)) return true
   const values: Record<string, NodeDataValue | null> = {
     [JOB_DATA_KEYS.id]: state.id,
+    [JOB_DATA_KEYS.kind]: state.kind,
     [JOB_DATA_KEYS.status]: state.status,
     [JOB_DATA_KEYS.progress]: state.progress,
     [JOB_DATA_KEYS.stage]: state.stage,

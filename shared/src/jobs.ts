@@ -37,6 +37,11 @@ export function isJobFinished(status: JobStatus): boolean {
 export const JOB_DATA_KEYS = {
   /** The job's id (`GET /api/jobs/:id`). */
   id: 'jobId',
+  /**
+   * One of {@link JOB_KINDS}: what the job makes, so a node that starts two kinds (the
+   * Script Generator: a script, or a whole video) says the right thing.
+   */
+  kind: 'jobKind',
   /** One of {@link JOB_STATUSES}. */
   status: 'jobStatus',
   /** 0-100, where the provider reports progress; absent otherwise. */

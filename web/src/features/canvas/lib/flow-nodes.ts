@@ -111,6 +111,7 @@ export function toFlowData(node: GraphNode): CanvasNode['data'] {
         vttUrl: text(d[VIDEO_DATA_KEYS.vttUrl], ''),
         durationMs: num(d[VIDEO_DATA_KEYS.durationMs], 0),
         inputHash: text(d[VIDEO_DATA_KEYS.inputHash], ''),
+        takesJson: text(d[VIDEO_DATA_KEYS.takes], ''),
         ...readJobFields(d),
       }
     }
