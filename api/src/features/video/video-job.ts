@@ -5,6 +5,7 @@ import {
   type Cue,
   cuesFromWords,
   MUSIC_TRACKS,
+  pruneRenderCache,
   RenderError,
   type RenderProgress,
   renderVideo,
@@ -113,12 +114,13 @@ function asProviderError(err: unknown, voice: string): unknown {
 
 /**
  * Renders the video of `input` for `userId`, reporting progress; the work folder is removed
- * whatever happens (success, failure, cancel through `signal`).
+ * whatever happens (success, failure, cancel through `signal`), and the render cache is
+ * pruned to `RENDER_CACHE_MAX_BYTES`.
  * @throws ProviderError for a narration or render failure; AppError NOT_FOUND when a scene's
  *   image is gone; the signal's reason when cancelled.
  */
 export async function produceVideo(
-  deps: Pick<AppDeps, 'db' | 'env' | 'assets'>,
+  deps: Pick<AppDeps, 'db' | 'env' | 'assets' | 'logger'>,
   userId: number,
   input: VideoJobInput,
   signal: AbortSignal,
@@ -208,6 +210,9 @@ export async function produceVideo(
     }
   } finally {
     await rm(work, { recursive: true, force: true })
+    await pruneRenderCache(dirs.cache, deps.env.RENDER_CACHE_MAX_BYTES).catch((err: unknown) =>
+      deps.logger.warn({ err }, 'the render cache could not be pruned'),
+    )
   }
 }
 
