@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   createSpeechProvider,
@@ -63,6 +63,23 @@ const VOICES_SHARE_PERCENT = 20
 /** The folders of a render worker under `DATA_DIR`: temporary work and the segment cache. */
 export function renderDirs(env: Pick<AppDeps['env'], 'DATA_DIR'>): { work: string; cache: string } {
   return { work: join(env.DATA_DIR, 'render-work'), cache: join(env.DATA_DIR, 'render-cache') }
+}
+
+/**
+ * Removes the work folders of renders whose process died (killed mid-render, the machine
+ * restarted): any `job-*` folder older than the longest render (`timeoutMs`) can belong to
+ * no live render, in this process or another sharing DATA_DIR. Never throws.
+ */
+export async function removeAbandonedWork(workDir: string, timeoutMs: number): Promise<void> {
+  const names = await readdir(workDir).catch(() => [] as string[])
+  for (const name of names) {
+    if (!name.startsWith('job-')) continue
+    const path = join(workDir, name)
+    const info = await stat(path).catch(() => null)
+    if (info && Date.now() - info.mtimeMs > timeoutMs) {
+      await rm(path, { recursive: true, force: true }).catch(() => {})
+    }
+  }
 }
 
 /** "scenes k/N" from the renderer's "segments k/M" (crossfades are segments of their own). */
@@ -130,6 +147,7 @@ export async function produceVideo(
   const dirs = renderDirs(deps.env)
   await mkdir(dirs.work, { recursive: true })
   await mkdir(dirs.cache, { recursive: true })
+  await removeAbandonedWork(dirs.work, deps.env.VIDEO_RENDER_TIMEOUT_MS)
   const work = await mkdtemp(join(dirs.work, 'job-'))
   try {
     const count = input.scenes.length
