@@ -314,3 +314,20 @@ describe('limits, checked before writing (issue 11)', () => {
     store.getState().actions.destroy()
   })
 })
+
+describe('session status (issue 14 item 1)', () => {
+  it('"Saving changes..." clears when the session says so, with the save status unchanged', () => {
+    const store = createCanvasStore(new Y.Doc())
+    const { setSession } = store.getState().actions
+    setSession({ ready: true, saveStatus: 'saving', savingIndicator: true })
+    setSession({ saveStatus: 'saved' })
+    expect(store.getState().session).toMatchObject({ saveStatus: 'saved', savingIndicator: true })
+    // What the 2 s linger does: only the indicator changes.
+    setSession({ savingIndicator: false })
+    expect(store.getState().session.savingIndicator).toBe(false)
+    // Nothing changed: the same object, so nothing re-renders.
+    const before = store.getState().session
+    setSession({ saveStatus: 'saved', savingIndicator: false })
+    expect(store.getState().session).toBe(before)
+  })
+})

@@ -387,14 +387,11 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
         },
 
         setSession: (patch) => {
-          const session = { ...get().session, ...patch }
           const prev = get().session
-          if (
-            session.ready === prev.ready &&
-            session.failure === prev.failure &&
-            session.saveStatus === prev.saveStatus
-          )
-            return
+          const session = { ...prev, ...patch }
+          // A new object only when a field changed, so readers re-render only then.
+          const keys = Object.keys(session) as (keyof SessionStatus)[]
+          if (keys.every((key) => session[key] === prev[key])) return
           set({ session })
         },
 
