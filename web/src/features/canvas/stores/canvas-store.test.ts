@@ -7,6 +7,7 @@ import {
   MAX_CONNECTIONS,
   MAX_NODES,
   moveNodes,
+  NODE_FOOTPRINTS,
   scenesResult,
   updateNodeData,
 } from '@reelgraph/shared'
@@ -156,10 +157,33 @@ describe('canvas store', () => {
     expect(graph.connections).toHaveLength(3)
     const selected = store.getState().nodes.filter((n) => n.selected)
     expect(selected).toHaveLength(2)
-    expect(selected.map((n) => n.position)).toEqual([
-      { x: 40, y: 40 },
-      { x: 440, y: 40 },
-    ])
+    // The copies keep their layout and land where they cover nothing (issue 14 item 2).
+    const [p, q] = selected.map((n) => n.position)
+    expect(q!.x - p!.x).toBe(400)
+    expect(q!.y).toBe(p!.y)
+    const { width, height } = NODE_FOOTPRINTS.scene
+    for (const copy of selected) {
+      for (const original of [one, two, three]) {
+        const a = copy.position
+        const b = original.position
+        expect(
+          a.x + width <= b.x || b.x + width <= a.x || a.y + height <= b.y || b.y + height <= a.y,
+        ).toBe(true)
+      }
+    }
+  })
+
+  it('adds a node where another is to the nearest free place, not on top (issue 14 item 2)', () => {
+    const store = createCanvasStore(new Y.Doc())
+    const s = store.getState().actions
+    const first = added(s.addNode('scene', { x: 100, y: 100 }))
+    const second = added(s.addNode('scene', { x: 100, y: 100 }))
+    expect(first.position).toEqual({ x: 100, y: 100 })
+    const { width, height } = NODE_FOOTPRINTS.scene
+    const a = second.position
+    expect(
+      a.x + width <= 100 || 100 + width <= a.x || a.y + height <= 100 || 100 + height <= a.y,
+    ).toBe(true)
   })
 })
 

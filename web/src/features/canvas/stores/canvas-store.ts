@@ -11,6 +11,8 @@ import {
   getNodesMap,
   moveNodes,
   type NodeData,
+  placeAtNearestFreeSpot,
+  type PlacedNode,
   type NodeType,
   readNode,
   removeConnections,
@@ -140,6 +142,19 @@ export interface CanvasActions {
   destroy: () => void
 }
 
+/** The canvas's nodes as free-space search sees them: with the size React Flow measured. */
+function placedNodes(nodes: readonly CanvasNode[]): PlacedNode[] {
+  return nodes.map((n) => ({
+    id: n.id,
+    type: n.type,
+    position: n.position,
+    size:
+      n.measured?.width && n.measured.height
+        ? { width: n.measured.width, height: n.measured.height }
+        : undefined,
+  }))
+}
+
 /** A per-project canvas store. */
 export type CanvasStore = StoreApi<CanvasState>
 
@@ -262,8 +277,14 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
             type: n.type,
             data: n.data as unknown as NodeData,
           }))
-          const node = createGraphNode(type, position, existing)
+          const wanted = createGraphNode(type, position, existing)
           if (!canEdit() || !fits({ nodes: 1, connections: 0 })) return null
+          // Never on top of another node (issue 14 item 2): the nearest free place.
+          const [node] = placeAtNearestFreeSpot(
+            { nodes: [wanted], connections: [] },
+            placedNodes(get().nodes),
+          ).nodes
+          if (!node) return null
           ownStep(() => addNode(doc, node, origin))
           return node
         },
@@ -344,7 +365,11 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
             return 0
           clipboard.pastes += 1
           const step = CANVAS_PASTE_OFFSET * clipboard.pastes
-          const copy = remapForPaste(content, { x: step, y: step })
+          // Beside the originals, then moved as a block to the nearest free place.
+          const copy = placeAtNearestFreeSpot(
+            remapForPaste(content, { x: step, y: step }),
+            placedNodes(get().nodes),
+          )
           ownStep(() => {
             for (const node of copy.nodes) addNode(doc, node, origin)
             for (const c of copy.connections) addConnection(doc, c, origin)
