@@ -120,7 +120,7 @@ test('a topic becomes a playable, downloadable video in three clicks, and a seco
     // Each scene plays its narration.
     const scene = canvasNode(page, 'Scene 1')
     const preview = page.waitForResponse((r) => r.url().endsWith('/api/video/narration-preview'))
-    await scene.getByRole('button', { name: 'Play narration' }).click()
+    await scene.getByRole('button', { name: 'Play scene' }).click()
     const answer = await preview
     expect(answer.status()).toBe(200)
     expect(answer.headers()['content-type']).toBe('audio/wav')

@@ -31,6 +31,7 @@ import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { LIBRARY_DRAG_MIME } from '../lib/node-defaults'
 import type { CanvasEdge, CanvasNode } from '../lib/node-types'
 import { fitViewport, type Viewport } from '../lib/viewport'
+import { useFollowResults } from '../hooks/use-follow-results'
 import { NODE_COMPONENTS } from '../nodes/node-types'
 import { CanvasControls } from './canvas-controls'
 import { toastNodeAdded } from './node-added-toast'
@@ -39,7 +40,7 @@ import { PresenceCursors } from './presence-cursors'
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control']
 const DELETE_KEYS = ['Delete', 'Backspace']
 const SNAP_GRID: [number, number] = [CANVAS_GRID_SIZE, CANVAS_GRID_SIZE]
-const DEFAULT_EDGE_OPTIONS = { type: 'default' } as const
+const DEFAULT_EDGE_OPTIONS = { type: 'smoothstep' } as const
 const DEFAULT_VIEWPORT: Viewport = { x: 0, y: 0, zoom: 1 }
 /** Past this many nodes, only those in view are rendered. */
 const RENDER_VISIBLE_ONLY_FROM = 300
@@ -117,6 +118,7 @@ export function FlowCanvas() {
   )
 
   // The cursor others see, in flow coordinates (the channel throttles it); gone on leave.
+  useFollowResults()
   const onPointerMove = useCallback(
     (event: PointerEvent) => {
       presence?.setCursor(screenToFlowPosition({ x: event.clientX, y: event.clientY }))
@@ -175,7 +177,7 @@ export function FlowCanvas() {
           nodesConnectable={canEdit}
           snapGrid={SNAP_GRID}
           defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
-          connectionLineType={ConnectionLineType.Bezier}
+          connectionLineType={ConnectionLineType.SmoothStep}
           onlyRenderVisibleElements={nodes.length > RENDER_VISIBLE_ONLY_FROM}
           aria-label="Project canvas"
         >

@@ -98,7 +98,7 @@ function EditorBody({
 
   if (missing) return <ProjectUnavailable reason={lost ? 'access-lost' : 'not-found'} />
   return (
-    <div className="flex flex-1 flex-col">
+    <div className="flex min-h-0 flex-1 flex-col">
       <div className="flex h-12 shrink-0 items-center justify-between gap-4 border-b px-4">
         <ProjectBreadcrumb projectId={projectId} name={name} canRename={canEdit} />
         <div className="flex items-center gap-3">
@@ -109,7 +109,8 @@ function EditorBody({
         </div>
       </div>
       {ready && canEdit ? <NodesLibraryBar /> : null}
-      <div className="flex min-h-[32rem] flex-1">
+      {/* Fills what the header leaves; the library scrolls on its own (issue 14 item 4). */}
+      <div className="flex min-h-80 flex-1">
         {canEdit ? <NodesLibrary /> : null}
         <section aria-label="Canvas" className="relative flex-1 bg-muted/30">
           {ready ? <FlowCanvas /> : <PageLoader label="Loading your canvas..." />}

@@ -160,7 +160,9 @@ export function toFlowNode(node: GraphNode, previous?: CanvasNode): CanvasNode {
 /** The React Flow edge of a connection: a bezier line ('default') keyed by `connectionKey`. */
 export function toFlowEdge(c: Connection, previous?: CanvasEdge): CanvasEdge {
   if (previous && previous.source === c.source && previous.target === c.target) return previous
-  return { id: connectionKey(c), source: c.source, target: c.target, type: 'default' }
+  // Smooth steps leave by the output side and go round nodes in their way, instead of a
+  // curve back across the source (issue 14 item 5).
+  return { id: connectionKey(c), source: c.source, target: c.target, type: 'smoothstep' }
 }
 
 /**

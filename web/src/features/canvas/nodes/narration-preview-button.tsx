@@ -84,7 +84,8 @@ export function NarrationPreviewButton({
   }
 
   const empty = narration.trim() === ''
-  const label = state === 'idle' ? 'Play narration' : 'Stop narration'
+  // Named without the word "narration", which labels the scene's text field.
+  const label = state === 'idle' ? 'Play scene' : 'Stop scene'
   return (
     <Button
       type="button"
@@ -94,7 +95,7 @@ export function NarrationPreviewButton({
       disabled={empty && state === 'idle'}
       aria-label={label}
       aria-busy={state === 'loading' || undefined}
-      title={empty ? 'Write a narration to hear it' : label}
+      title={empty ? 'Write a narration to hear it' : `${label}: hear its narration`}
       onClick={() => (state === 'idle' ? void play() : stop())}
     >
       {state === 'loading' ? (
