@@ -211,3 +211,59 @@ test.describe('connections at 1280x720', () => {
     expect(measured.inside).toBe(0)
   })
 })
+
+test.describe('an image generator fed by scenes at 1280x720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } })
+
+  test('says which scene feeds its prompt, and asks before a second one replaces it (issue 14 item 6)', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerFreshUser(page.request, baseURL, 'Rosalind Franklin')
+    const now = Date.now()
+    const scene = (n: number, y: number, visuals: string) => ({
+      id: `scene-${now}-s${n}`,
+      type: 'scene',
+      label: `Scene ${n}`,
+      position: { x: 0, y },
+      data: { sceneNumber: String(n), narration: `Scene ${n}`, visuals },
+      connectionPoints: 'both',
+    })
+    const first = scene(1, 0, 'A lighthouse at dusk')
+    const second = scene(2, 420, 'A storm at sea')
+    const generator = {
+      id: `image-generator-${now}-g`,
+      type: 'image-generator',
+      label: 'Image Generator',
+      position: { x: 420, y: 0 },
+      data: { prompt: 'A lighthouse at dusk', promptFromScene: 'true' },
+      connectionPoints: 'both',
+    }
+    const res = await page.request.post('/api/projects', {
+      headers: { origin: baseURL ?? '' },
+      data: {
+        name: 'Prompts',
+        nodes: [first, second, generator],
+        connections: [{ source: first.id, target: generator.id }],
+      },
+    })
+    expect(res.status(), await res.text()).toBe(201)
+    const { id } = (await res.json()) as { id: number }
+    await page.goto(`/?id=${id}`)
+    const node = canvasNode(page, 'Image Generator')
+    await expect(node.getByText('Fed by Scene 1.')).toBeVisible()
+
+    // Scene 2's output handle to the generator's input handle.
+    const from = page.locator(`[data-id="${second.id}"] .react-flow__handle-right`)
+    const to = page.locator(`[data-id="${generator.id}"] .react-flow__handle-left`)
+    await from.dragTo(to)
+    const dialog = page.getByRole('alertdialog', { name: 'Replace the image prompt?' })
+    await expect(dialog).toBeVisible()
+    await expect(dialog).toContainText('Scene 1')
+    await expect(dialog).toContainText('Scene 2')
+    await dialog.getByRole('button', { name: 'Keep prompt' }).click()
+    const prompt = node.getByLabel('Prompt', { exact: true })
+    await expect(prompt).toHaveValue('A lighthouse at dusk')
+    await expect(node.getByText('Fed by Scene 1, Scene 2.')).toBeVisible()
+  })
+})

@@ -32,6 +32,8 @@ import { LIBRARY_DRAG_MIME } from '../lib/node-defaults'
 import type { CanvasEdge, CanvasNode } from '../lib/node-types'
 import { fitViewport, type Viewport } from '../lib/viewport'
 import { useFollowResults } from '../hooks/use-follow-results'
+import type { PromptQuestion } from '../stores/canvas-store'
+import { ReplacePromptDialog } from './replace-prompt-dialog'
 import { NODE_COMPONENTS } from '../nodes/node-types'
 import { CanvasControls } from './canvas-controls'
 import { toastNodeAdded } from './node-added-toast'
@@ -69,12 +71,24 @@ export function FlowCanvas() {
   useWheelZoom(wrapper)
   useCanvasShortcuts()
 
+  const [promptQuestion, setPromptQuestion] = useState<PromptQuestion | null>(null)
   const onConnect = useCallback(
     (connection: Connection) => {
       const result = actions.connect(connection)
       if (result.promptCopied) toast({ ...CANVAS_TOASTS.promptUpdated })
+      if (result.promptQuestion) setPromptQuestion(result.promptQuestion)
     },
     [actions],
+  )
+  const onPromptAnswer = useCallback(
+    (replace: boolean) => {
+      if (replace && promptQuestion) {
+        actions.updateNodeData(promptQuestion.generatorId, promptQuestion.patch)
+        toast({ ...CANVAS_TOASTS.promptUpdated })
+      }
+      setPromptQuestion(null)
+    },
+    [actions, promptQuestion],
   )
 
   const isValidConnection = useCallback(
@@ -187,6 +201,7 @@ export function FlowCanvas() {
           <PresenceCursors />
         </ReactFlow>
       ) : null}
+      <ReplacePromptDialog question={promptQuestion} onAnswer={onPromptAnswer} />
     </div>
   )
 }

@@ -68,6 +68,7 @@ describe('canvas store', () => {
     expect(s.connect({ source: script.id, target: scene.id })).toEqual({
       added: true,
       promptCopied: false,
+      promptQuestion: null,
     })
     expect(s.connect({ source: script.id, target: scene.id }).added).toBe(false)
     expect(s.connect({ source: scene.id, target: scene.id }).added).toBe(false)
@@ -91,6 +92,28 @@ describe('canvas store', () => {
     expect(s.connect({ source: generator.id, target: scene.id }).promptCopied).toBe(true)
     const node = docToGraph(doc).nodes.find((n) => n.id === generator.id)
     expect(node?.data).toMatchObject({ prompt: 'A lighthouse at dusk', promptFromScene: 'true' })
+  })
+
+  it('asks before a second scene replaces the prompt, and keeps it meanwhile (issue 14 item 6)', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const first = added(s.addNode('scene', { x: 0, y: 0 }))
+    const second = added(s.addNode('scene', { x: 0, y: 600 }))
+    const generator = added(s.addNode('image-generator', { x: 400, y: 0 }))
+    s.updateNodeData(first.id, { visuals: 'A lighthouse at dusk' })
+    s.updateNodeData(second.id, { visuals: 'A storm at sea' })
+    expect(s.connect({ source: first.id, target: generator.id }).promptCopied).toBe(true)
+    const result = s.connect({ source: second.id, target: generator.id })
+    expect(result).toMatchObject({ added: true, promptCopied: false })
+    expect(result.promptQuestion).toEqual({
+      generatorId: generator.id,
+      currentScene: first.label,
+      newScene: second.label,
+      patch: { prompt: 'A storm at sea', promptFromScene: 'true' },
+    })
+    const node = docToGraph(doc).nodes.find((n) => n.id === generator.id)
+    expect(node?.data.prompt).toBe('A lighthouse at dusk')
   })
 
   it('undoes only this store’s changes, the connect and its prompt copy as one step', () => {
@@ -353,5 +376,24 @@ describe('session status (issue 14 item 1)', () => {
     const before = store.getState().session
     setSession({ saveStatus: 'saved', savingIndicator: false })
     expect(store.getState().session).toBe(before)
+  })
+})
+
+describe('what a move recomputes (issue 14 item 12)', () => {
+  it('keeps the data index when nodes only move, and replaces only the edited entry', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const a = added(s.addNode('scene', { x: 0, y: 0 }))
+    const b = added(s.addNode('scene', { x: 0, y: 600 }))
+    const before = store.getState().dataById
+    moveNodes(doc, new Map([[a.id, { x: 40, y: 40 }]]))
+    expect(store.getState().nodes.find((n) => n.id === a.id)?.position).toEqual({ x: 40, y: 40 })
+    expect(store.getState().dataById).toBe(before)
+    s.updateNodeData(a.id, { narration: 'Changed' })
+    const after = store.getState().dataById
+    expect(after).not.toBe(before)
+    expect(after.get(b.id)).toBe(before.get(b.id))
+    expect(after.get(a.id)).toMatchObject({ narration: 'Changed' })
   })
 })
