@@ -1,3 +1,4 @@
+import type { CreditTransactionType, JobKind, JobStatus, ProjectRole } from '@reelgraph/shared'
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
 
 /** A timestamp the database fills in when omitted (`default now()`). */
@@ -10,21 +11,13 @@ type NullableTimestamp = ColumnType<
   Date | string | null
 >
 
-/** The credit ledger's transaction types (spec §4, ARCHITECTURE decision 4). */
-export const CREDIT_TRANSACTION_TYPES = [
-  'script_generation',
-  'scene_generation',
-  'image_generation',
-  'video_generation',
-  'generation_refund',
-  'account_creation',
-  'admin_adjustment',
-  'subscription_renewal',
-  'subscription_created',
-  'subscription_canceled',
-  'credit_purchase',
-] as const
-export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number]
+// The contracts the rows carry are defined once, in shared (issue 14: contracts once).
+export { CREDIT_TRANSACTION_TYPES } from '@reelgraph/shared'
+export type { CreditTransactionType, ProjectRole }
+/** What a generation job makes (shared's `JOB_KINDS`). */
+export type GenerationJobKind = JobKind
+/** A generation job's life (shared's `JOB_STATUSES`). */
+export type GenerationJobStatus = JobStatus
 
 /** `users`: accounts. `credits` (spec §3) is `plan_credits + purchased_credits`. */
 export interface UsersTable {
@@ -105,9 +98,6 @@ export interface ProjectDocumentsTable {
   state: Uint8Array
   updated_at: Timestamp
 }
-
-/** A project's role of a member (issue 6 item 1). */
-export type ProjectRole = 'owner' | 'editor' | 'viewer'
 
 /**
  * Who may open a project, and how. The owner (`projects.user_id`) has the one `owner` row;
@@ -215,11 +205,6 @@ export interface SandboxSubscriptionsTable {
   current_period_end: RequiredTimestamp
   created_at: Timestamp
 }
-
-/** What a generation job makes (shared's `JOB_KINDS`). */
-export type GenerationJobKind = 'script' | 'scenes' | 'image' | 'video' | 'make-video'
-/** A generation job's life (shared's `JOB_STATUSES`). */
-export type GenerationJobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
 
 /**
  * `generation_jobs` (issue 12): one durable generation, its charge and its state; the queue

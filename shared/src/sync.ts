@@ -166,3 +166,16 @@ export function projectDocumentName(projectId: number): string {
 export function projectIdOfDocument(documentName: string): number | null {
   return parseSerialId(documentName)
 }
+
+/** What the save-status pill can say (see {@link SaveStatus}). */
+export const SAVE_STATUSES = ['saved', 'saving', 'unsaved', 'unreachable'] as const
+
+/**
+ * Whether the open project's changes have reached the server: `saved` (persisted),
+ * `saving` (sent, not yet acknowledged), `unsaved` (local changes not yet sent, or the
+ * last store failed) or `unreachable` (local changes, and the sync server has been out of
+ * reach for a while, refused the connection, or the browser is offline: issue 11, never a
+ * silent Unsaved). The pill reads "Not saved: can't reach the server" for the last.
+ * @see spec §4 Save status, ARCHITECTURE decision 6
+ */
+export type SaveStatus = (typeof SAVE_STATUSES)[number]

@@ -1,14 +1,7 @@
+import type { SaveStatus } from '@reelgraph/shared'
 import { create } from 'zustand'
 
-/**
- * Whether the open project's changes have reached the server: `saved` (persisted),
- * `saving` (sent, not yet acknowledged), `unsaved` (local changes not yet sent, or the
- * last store failed) or `unreachable` (local changes, and the sync server has been out of
- * reach for a while, refused the connection, or the browser is offline: issue 11, never a
- * silent Unsaved). The pill reads "Not saved: can't reach the server" for the last.
- * @see spec §4 Save status, ARCHITECTURE decision 6
- */
-export type SaveStatus = 'saved' | 'saving' | 'unsaved' | 'unreachable'
+export type { SaveStatus }
 
 interface SaveStatusState {
   status: SaveStatus

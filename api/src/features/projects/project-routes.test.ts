@@ -353,6 +353,8 @@ describe.each(testDatabaseKinds())('projects REST on $name', (kind) => {
           role,
           ownerName: 'Olive',
           nodeCount: 1,
+          // The card's preview: the node's type where it is (issue 14).
+          preview: [{ type: 'editable-text', x: 0, y: 0 }],
         })
       }
       const theirs = await (

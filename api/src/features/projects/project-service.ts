@@ -7,6 +7,9 @@ import {
   type Project,
   type ProjectSummary,
   utf8Bytes,
+  PROJECT_PREVIEW_MAX_NODES,
+  type ProjectPreview,
+  projectPreviewSchema,
 } from '@reelgraph/shared'
 import { type Kysely, sql } from 'kysely'
 import type { DocumentGateway } from '../../app-env.ts'
@@ -44,6 +47,18 @@ function assertProjectSize(graph: Graph): void {
   }
 }
 
+/** A stored preview, without entries a hand-edited row could make unreadable. */
+function previewOf(raw: unknown): ProjectPreview {
+  const parsed = projectPreviewSchema.safeParse(raw ?? [])
+  if (parsed.success) return parsed.data
+  return Array.isArray(raw)
+    ? raw.flatMap((entry) => {
+        const one = projectPreviewSchema.element.safeParse(entry)
+        return one.success ? [one.data] : []
+      })
+    : []
+}
+
 /**
  * The projects the user is a member of (their own and those shared with them), most
  * recently updated first, with node counts, the user's role and the owner's name.
@@ -62,6 +77,14 @@ export async function listProjects(db: Kysely<DB>, userId: number): Promise<Proj
       'm.role',
       'o.name as owner_name',
       sql<number>`jsonb_array_length(p.nodes)`.as('node_count'),
+      // The card's preview: type and position of the first nodes, read in the database.
+      sql<ProjectPreview | null>`(
+        select jsonb_agg(jsonb_build_object(
+          'type', n->>'type',
+          'x', (n->'position'->>'x')::float8,
+          'y', (n->'position'->>'y')::float8))
+        from (select n from jsonb_array_elements(p.nodes) n limit ${PROJECT_PREVIEW_MAX_NODES}) s
+      )`.as('preview'),
     ])
     .where('m.user_id', '=', userId)
     .orderBy('p.updated_at', 'desc')
@@ -72,6 +95,7 @@ export async function listProjects(db: Kysely<DB>, userId: number): Promise<Proj
     name: r.name,
     description: r.description,
     nodeCount: Number(r.node_count),
+    preview: previewOf(r.preview),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
     role: r.role,
