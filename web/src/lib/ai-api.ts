@@ -15,7 +15,9 @@ import {
   type jobTargetSchema,
   MODEL_LIST_DEFAULT_LIMIT,
   type ModelsOutput,
+  modelsOutput,
   type ProvidersOutput,
+  providersOutput,
   type MakeVideoInput,
   type NarrationPreviewInput,
   type RenderVideoInput,
@@ -79,7 +81,7 @@ export const AI_QUERY_KEYS = {
 export function useAiProviders() {
   return useQuery<ProvidersOutput>({
     queryKey: AI_QUERY_KEYS.providers,
-    queryFn: getQueryFn<ProvidersOutput>({ on401: 'throw' }),
+    queryFn: getQueryFn({ on401: 'throw', schema: providersOutput, what: 'the AI providers' }),
   })
 }
 
@@ -87,7 +89,7 @@ export function useAiProviders() {
 export function useImageModels(enabled = true) {
   return useQuery<ModelsOutput>({
     queryKey: AI_QUERY_KEYS.models,
-    queryFn: getQueryFn<ModelsOutput>({ on401: 'throw' }),
+    queryFn: getQueryFn({ on401: 'throw', schema: modelsOutput, what: 'the image models' }),
     enabled,
   })
 }
