@@ -11,10 +11,10 @@ import { isApiError } from '@/lib/api-client'
 import { useProject, useProjects } from '@/lib/projects-api'
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useAnnounceUser } from '../hooks/use-presence'
-import { useProjectSession } from '../hooks/use-project-session'
+import { useProjectSession } from '../sync/use-project-session'
 import { useRoleBridge } from '../hooks/use-role-bridge'
-import { useSaveStatusBridge } from '../hooks/use-save-status-bridge'
-import { useSessionStatus } from '../hooks/use-session-status'
+import { useUnloadWarning } from '../sync/use-unload-warning'
+import { useSessionStatus } from '../sync/use-session-status'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { CanvasStoreContext } from '../stores/canvas-store-context'
 import { PresenceContext } from '../stores/presence-context'
@@ -87,7 +87,7 @@ function EditorBody({
   const lost = failure === 'access-lost'
   const missing = lost || failure === 'not-found' || isApiError(project.error, 404)
   useRoleBridge(project.data?.role ?? summary?.role ?? null)
-  useSaveStatusBridge()
+  useUnloadWarning()
   useDocumentTitle(name ?? 'Dashboard')
 
   // The session already said so when it was refused (access lost): one toast is enough.

@@ -23,7 +23,6 @@ import {
 import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange } from '@xyflow/react'
 import * as Y from 'yjs'
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { SaveStatus } from '@/stores/save-status'
 import { type CanvasAccess, INITIAL_ACCESS, nextAccess } from '../lib/access'
 import { type ClipboardContent, copyNodes, remapForPaste } from '../lib/clipboard'
 import { type GraphCounts, limitRefusal } from '../lib/graph-limits'
@@ -50,9 +49,6 @@ export interface SessionStatus {
   /** The canvas can be shown: the device copy is loaded and, without one, the server's too. */
   ready: boolean
   failure: SessionFailure | null
-  saveStatus: SaveStatus
-  /** "Saving changes..." shows while saving and lingers 2 s after (spec §4, §9). */
-  savingIndicator: boolean
 }
 
 /** What {@link CanvasState.connect} did. */
@@ -285,7 +281,7 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
       dataById: dataIndex(initialNodes),
       canUndo: false,
       canRedo: false,
-      session: { ready: false, failure: null, saveStatus: 'saved', savingIndicator: false },
+      session: { ready: false, failure: null },
       access: INITIAL_ACCESS,
       actions: {
         onNodesChange: (changes) => {
