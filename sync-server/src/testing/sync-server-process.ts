@@ -4,6 +4,7 @@
  *
  *   node sync-server/src/testing/sync-server-process.ts --port 0 \
  *     (--database-url postgres://... | --pglite-dir DIR) [--store-throttle-ms N] \
+ *     [--compact-updates N] \
  *     [--redis-url redis://... --redis-prefix P]
  *
  * Migrates the database, listens on 127.0.0.1, then prints one JSON line `{"port":N}` on
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     'pglite-dir': { type: 'string' },
     'store-throttle-ms': { type: 'string' },
+    'compact-updates': { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
     'redis-url': { type: 'string' },
     'redis-prefix': { type: 'string' },
@@ -42,6 +44,7 @@ const running = await startSyncServer({
   host: '127.0.0.1',
   secureCookies: false,
   storeThrottleMs: values['store-throttle-ms'] ? Number(values['store-throttle-ms']) : undefined,
+  compactUpdates: values['compact-updates'] ? Number(values['compact-updates']) : undefined,
   redisUrl: values['redis-url'],
   redisPrefix: values['redis-prefix'],
 })
