@@ -13,7 +13,8 @@
  * is from the edit to that message. Reported per K: edits, stores/s (saved messages per
  * second of the run: one per store, the only client of each document), edit-to-saved
  * p50/p99/max, edits not saved SETTLE_MS after the run, the server's RSS idle and at its
- * peak (sampled every second), and the load average before and after.
+ * peak (sampled every second), the server's CPU use during the run (100 = one core), and
+ * the load average before and after.
  *
  * The clients share this process: at large K their own event loop adds to the figures.
  * Run: BENCH_DATABASE_URL=postgres://... npm run editors -w bench [K ...]   (default 50 100 200 500)
@@ -64,6 +65,12 @@ function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
   return round(kb / 1024, 1)
+}
+
+/** CPU seconds (user + system) process `pid` has used so far (Linux, 100 ticks a second). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
@@ -131,6 +138,7 @@ for (const k of EDITORS) {
     peakRss = Math.max(peakRss, rssMb(pid))
   }, 1000)
   measuring = true
+  const cpuBefore = cpuSeconds(pid)
   const started = performance.now()
   const loops = editors.map(async (editor, i) => {
     const ids = [...getNodesMap(editor.doc).keys()]
@@ -152,6 +160,7 @@ for (const k of EDITORS) {
   await Promise.all(loops)
   const runSeconds = (performance.now() - started) / 1000
   const storesPerSecond = savedMessages / runSeconds
+  const serverCpuPercent = round(((cpuSeconds(pid) - cpuBefore) / runSeconds) * 100, 0)
   const loadAfter = loadavg()
   await sleep(SETTLE_MS)
   clearInterval(sampler)
@@ -167,6 +176,7 @@ for (const k of EDITORS) {
       max: round(Math.max(...latencies)),
     },
     notSavedAfter12s: notSaved,
+    serverCpuPercent,
     serverRssMb: {
       idle: idleRss,
       peak: peakRss,

@@ -8,10 +8,11 @@ import type {
 } from '@hocuspocus/server'
 import {
   appendProjectUpdate,
+  applyStoredDocument,
   compactProjectDocument,
   type DB,
-  mergeStoredDocument,
   readProjectDocument,
+  type StoredProjectDocument,
 } from '@reelgraph/db'
 import {
   applyGraphToDoc,
@@ -169,7 +170,7 @@ export class PersistenceExtension implements Extension {
       throw new SyncRefusal(SYNC_CLOSE_REASONS.loadFailed)
     }
     if (!loaded) throw new SyncRefusal(SYNC_CLOSE_REASONS.notFound)
-    Y.applyUpdate(document, loaded.state, LOAD_ORIGIN)
+    applyStoredDocument(document, loaded.stored, LOAD_ORIGIN)
     const state: DocState = {
       projectId,
       changes: 0,
@@ -188,7 +189,7 @@ export class PersistenceExtension implements Extension {
     this.logger.debug(
       {
         projectId,
-        bytes: loaded.state.byteLength,
+        bytes: loaded.stored.snapshot.byteLength + loaded.logBytes,
         logUpdates: loaded.logUpdates,
         seeded: loaded.seeded,
       },
@@ -475,7 +476,10 @@ export class PersistenceExtension implements Extension {
       .onConflict((oc) => oc.column('project_id').doNothing())
       .returning('project_id')
       .executeTakeFirst()
-    if (inserted) return { state, savedAt, seeded: true, logUpdates: 0, logBytes: 0 }
+    if (inserted) {
+      const stored = { snapshot: state, updates: [], ids: [], savedAt, logBytes: 0 }
+      return { stored, savedAt, seeded: true, logUpdates: 0, logBytes: 0 }
+    }
     // Another process seeded it first: use its state, so every copy starts from the same items.
     return this.readStored(projectId)
   }
@@ -484,7 +488,7 @@ export class PersistenceExtension implements Extension {
     const stored = await readProjectDocument({ db: this.db, projectId })
     if (!stored) return null
     return {
-      state: mergeStoredDocument(stored),
+      stored,
       savedAt: stored.savedAt,
       seeded: false,
       logUpdates: stored.updates.length,
@@ -493,9 +497,9 @@ export class PersistenceExtension implements Extension {
   }
 }
 
-/** A loaded document: the merged state and what its log held. */
+/** A loaded document: its snapshot and log, and what the log held. */
 interface Loaded {
-  state: Uint8Array
+  stored: StoredProjectDocument
   savedAt: Date
   seeded: boolean
   logUpdates: number
