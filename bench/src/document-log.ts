@@ -5,9 +5,10 @@
  * One project from `make-graph.mjs 300 7`, its snapshot seeded as the sync server seeds
  * it; one editor's document moves one node LOG_UPDATES times, each move appended as its own
  * row (`appendProjectUpdate`, what a store of one edit writes). Reported: the update's bytes
- * per move (mean, max), the log's size on disk per row (Postgres: the table with its index
- * and TOAST, divided by the rows), a load (read snapshot + log in one statement, merge,
- * apply to a new Y.Doc) median of LOADS runs before and after one compaction, the
+ * per move (mean, max), the log's size on disk per row (Postgres: the growth of the table
+ * with its index and TOAST, divided by the rows), a load (read snapshot + log in one
+ * statement, then `applyStoredDocument` to a new Y.Doc; median of LOADS runs, read and apply
+ * apart) before and after one compaction, the
  * compaction's time, and the load average. On BENCH_DATABASE_URL's Postgres, else PGlite.
  *
  * Run: BENCH_DATABASE_URL=postgres://... npm run document-log -w bench
@@ -17,9 +18,9 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   appendProjectUpdate,
+  applyStoredDocument,
   compactProjectDocument,
   createDb,
-  mergeStoredDocument,
   migrateToLatest,
   readProjectDocument,
 } from '@reelgraph/db'
@@ -60,6 +61,14 @@ let last: Uint8Array = new Uint8Array()
 editor.on('update', (update: Uint8Array) => {
   last = update
 })
+const tableBytes = async () => {
+  if (!databaseUrl) return Number.NaN
+  const { rows } = await sql<{
+    bytes: string
+  }>`select pg_total_relation_size('project_document_updates') as bytes`.execute(db)
+  return Number(rows[0]?.bytes)
+}
+const bytesBefore = await tableBytes()
 const appendStarted = performance.now()
 for (let i = 0; i < LOG_UPDATES; i++) {
   moveNodes(editor, new Map([[ids[i % ids.length]!, { x: i, y: i % 500 }]]))
@@ -68,25 +77,27 @@ for (let i = 0; i < LOG_UPDATES; i++) {
 }
 const appendMs = performance.now() - appendStarted
 
-let diskBytesPerRow: number | null = null
-if (databaseUrl) {
-  const { rows } = await sql<{
-    bytes: string
-  }>`select pg_total_relation_size('project_document_updates') as bytes`.execute(db)
-  diskBytesPerRow = round(Number(rows[0]?.bytes) / LOG_UPDATES, 0)
-}
+const diskBytesPerRow = databaseUrl
+  ? round(((await tableBytes()) - bytesBefore) / LOG_UPDATES, 0)
+  : null
 
-async function timeLoads(): Promise<number> {
-  const times: number[] = []
+/** Median ms of LOADS loads: the read (one statement), the apply, and both. */
+async function timeLoads() {
+  const reads: number[] = []
+  const applies: number[] = []
   for (let i = 0; i < LOADS; i++) {
     const started = performance.now()
     const stored = await readProjectDocument({ db, projectId })
+    const read = performance.now()
     const doc = new Y.Doc()
-    Y.applyUpdate(doc, mergeStoredDocument(stored!))
-    times.push(performance.now() - started)
+    applyStoredDocument(doc, stored!)
+    applies.push(performance.now() - read)
+    reads.push(read - started)
     doc.destroy()
   }
-  return round(quantile(times, 0.5))
+  const read = round(quantile(reads, 0.5))
+  const apply = round(quantile(applies, 0.5))
+  return { read, apply, total: round(read + apply) }
 }
 
 const loadWithLogMs = await timeLoads()
