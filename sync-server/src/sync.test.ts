@@ -3,6 +3,7 @@ import {
   addNode,
   docToGraph,
   getNodesMap,
+  moveNodes,
   removeNodes,
   SYNC_CLOSE_REASONS,
   updateNodeData,
@@ -265,6 +266,45 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
     await waitFor(() => client.isSaved(), 'the deletion saved')
     expect((await storedRow(projectId)).nodes).toEqual([])
     expect(await storedDocGraph(projectId)).toEqual({ nodes: [], connections: [] })
+  })
+
+  it('stores while someone keeps editing: a throttle from the first unsaved change, not a debounce (issue 15 item 6)', async () => {
+    const { userId, cookie } = await createUser(sync.db)
+    const graph = {
+      nodes: Array.from({ length: 100 }, (_, i) => textNode(`node ${i}`, i * 10)),
+      connections: [],
+    }
+    const projectId = await createProject(sync.db, userId, graph)
+    const throttleMs = 400
+    const own = await startAnother({ storeThrottleMs: throttleMs })
+    onTestFinished(() => own.close())
+    const client = sync.connect(projectId, cookie, own)
+    await waitFor(() => client.isSynced(), 'synced')
+    const nodeId = graph.nodes[0]!.id
+    const saves = () => client.messages.filter((m) => m.type === 'saved').length
+    const before = saves()
+    // A move every 20 ms for 3 s: a debounce of 400 ms would never store before the moves
+    // stop; the throttle stores 400 ms after the first unsaved one, again and again.
+    for (let i = 0; i < 150; i++) {
+      moveNodes(client.doc, new Map([[nodeId, { x: i, y: i }]]))
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(saves() - before).toBeGreaterThanOrEqual(2)
+    await waitFor(() => client.isSaved(), 'the last move saved')
+    // Each store appended only what changed since the one before, not the document.
+    const snapshot = await sync.db
+      .selectFrom('project_documents')
+      .select(sql<number>`length(state)`.as('bytes'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow()
+    const rows = await sync.db
+      .selectFrom('project_document_updates')
+      .select(sql<number>`length(update)`.as('bytes'))
+      .where('project_id', '=', projectId)
+      .execute()
+    expect(rows.length).toBeGreaterThan(1)
+    for (const row of rows) expect(Number(row.bytes)).toBeLessThan(Number(snapshot.bytes) / 10)
+    expect(await storedDocGraph(projectId)).toEqual(docToGraph(client.doc))
   })
 
   it('never overwrites stored data after a failed or absent load', async () => {

@@ -385,6 +385,7 @@ export class PersistenceExtension implements Extension {
     log.running = true
     const counted = { updates: log.updates, bytes: log.bytes }
     const started = performance.now()
+    let failed = false
     const run = compactProjectDocument({ db: this.db, projectId })
       .then((result) => {
         log.updates = Math.max(0, log.updates - counted.updates)
@@ -395,13 +396,20 @@ export class PersistenceExtension implements Extension {
         )
       })
       .catch((err: unknown) => {
+        failed = true
         this.logger.error({ err, projectId }, 'compacting a project document failed')
       })
       .finally(() => {
         log.running = false
         this.compactions.delete(run)
-        if (log.updates === 0 && !log.idle) this.logs.delete(projectId)
-        else if (!this.stopping) this.noteLog(projectId, 0, 0)
+        if (this.stopping) return
+        if (failed) {
+          // Tried again after the idle delay (or the next append past the threshold), not
+          // at once: a database that refuses it would make a hot loop.
+          log.idle = setTimeout(() => void this.compactNow(projectId), this.compactIdleMs)
+          log.idle.unref()
+        } else if (log.updates === 0 && !log.idle) this.logs.delete(projectId)
+        else this.noteLog(projectId, 0, 0)
       })
     this.compactions.add(run)
     return run
