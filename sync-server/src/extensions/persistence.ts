@@ -171,6 +171,12 @@ export class PersistenceExtension implements Extension {
     }
     if (!loaded) throw new SyncRefusal(SYNC_CLOSE_REASONS.notFound)
     applyStoredDocument(document, loaded.stored, LOAD_ORIGIN)
+    // Hocuspocus batches broadcasts per event loop turn and merges what is pending: sent now
+    // (to no one yet), the whole loaded state is never merged with the first change, which
+    // cost a full re-encode of the document on every REST PATCH of an unloaded project.
+    // (A plain Y.Doc, as tests pass, has nothing to flush.)
+    const batched: { flush?: () => unknown } = document
+    batched.flush?.()
     const state: DocState = {
       projectId,
       changes: 0,
