@@ -91,12 +91,31 @@ export interface ProjectsTable {
   updated_at: Timestamp
 }
 
-/** The full Yjs state of a project's document; `projects.nodes/connections` mirror it. */
+/**
+ * The snapshot of a project's document: with the project's `project_document_updates` it is
+ * the document (issue 15); `projects.nodes/connections` mirror the snapshot as of the last
+ * compaction.
+ */
 export interface ProjectDocumentsTable {
   project_id: number
-  /** `Y.encodeStateAsUpdate(doc)`. */
+  /** `Y.encodeStateAsUpdate(doc)` as of the last compaction (or the seed). */
   state: Uint8Array
+  /** When the snapshot was last written (seeded or compacted). */
   updated_at: Timestamp
+}
+
+/**
+ * One append to a project's document log (issue 15 item 1): Yjs update(s) not yet merged
+ * into `project_documents.state`. Yjs updates are idempotent and commutative, so rows from
+ * several sync servers, repeated or in any order, load to the same document.
+ */
+export interface ProjectDocumentUpdatesTable {
+  project_id: number
+  /** A bigint identity: Postgres returns it as a string. */
+  id: ColumnType<string, never, never>
+  /** `Y.mergeUpdates` of the updates the store appended. */
+  update: Uint8Array
+  created_at: ColumnType<Date, Date | string | undefined, never>
 }
 
 /**
@@ -263,6 +282,7 @@ export interface DB {
   credit_transactions: CreditTransactionsTable
   projects: ProjectsTable
   project_documents: ProjectDocumentsTable
+  project_document_updates: ProjectDocumentUpdatesTable
   project_members: ProjectMembersTable
   project_invitations: ProjectInvitationsTable
   assets: AssetsTable

@@ -124,7 +124,7 @@ export const projectSummarySchema = z
     name: z.string(),
     description: z.string(),
     nodeCount: z.number().int(),
-    /** The nodes to draw on the card, as stored (a few seconds behind live edits at most). */
+    /** The nodes to draw on the card, as last compacted (behind live edits until they pause). */
     preview: projectPreviewSchema,
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -9,10 +9,14 @@ import { parseSerialId } from './ids.ts'
 /** The WebSocket path of the sync server on the api's HTTP server. */
 export const SYNC_PATH = '/sync'
 
-/** The sync server stores a document 1 s after the last change (spec §4 Save status). */
-export const PERSIST_DEBOUNCE_MS = 1000
-/** ...and at least every 10 s while changes keep coming (spec §4: the periodic save). */
-export const PERSIST_MAX_DEBOUNCE_MS = 10_000
+/**
+ * The sync server stores a document's unsaved updates at most this long after the first of
+ * them (a throttle with a trailing store, not a debounce that every edit resets: issue 15
+ * item 6, decision 008). Appends are cheap, so storing often costs little; it keeps the
+ * spec's save within 1 s of the last change (spec §4 Save status) and bounds the wait for
+ * Saved while someone keeps editing.
+ */
+export const PERSIST_THROTTLE_MS = 500
 /** A failed store is retried after this long, doubling up to the max (issue 3). */
 export const PERSIST_RETRY_BASE_MS = 500
 export const PERSIST_RETRY_MAX_MS = 10_000
