@@ -19,11 +19,11 @@ import type { RateLimits } from './services/rate-limiter.ts'
  */
 export interface DocumentGateway {
   /**
-   * Makes the project's document hold exactly `graph` (diffing, one transaction), so open
-   * editors see it at once, and resolves once the change is stored in Postgres (document
-   * and materialized JSON).
+   * Makes the project's document hold exactly `graph` (the Yjs changes it implies against
+   * the live document, one transaction; issue 15 item 4), so open editors see it at once,
+   * and resolves with the document's graph once the change is appended to the project's log.
    */
-  applyGraph(projectId: number, graph: Graph): Promise<void>
+  applyGraph(projectId: number, graph: Graph): Promise<Graph>
   /**
    * Runs `change` on the project's live document, passing `origin` (server-side) to every
    * transaction it makes, so open editors see it at once; resolves with its result once the

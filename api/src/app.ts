@@ -108,9 +108,6 @@ function buildApi() {
   )
 }
 
-/** The typed API, for the `hc` client in `web`. */
-export type ApiType = ReturnType<typeof buildApi>
-
 /**
  * Builds the HTTP app: health checks, the JSON API under `/api`, its OpenAPI document at
  * `/api/openapi.json`, and (optionally) the built web app for every other path.

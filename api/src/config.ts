@@ -51,6 +51,8 @@ export interface RateLimitRules {
   verificationResendsPerUser: RateLimitRule
   /** Project invitations sent per user, all projects together (stops mail bombing; issue 6). */
   invitationsPerUser: RateLimitRule
+  /** Scene narration previews per user (free, but each one runs the speech provider; issue 13). */
+  narrationPreviewsPerUser: RateLimitRule
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -65,6 +67,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   resetRequestsPerEmail: { points: 3, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
   verificationResendsPerUser: { points: 3, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
   invitationsPerUser: { points: 30, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
+  // 30 per minute, then 1 minute: a person listening scene by scene never meets it.
+  narrationPreviewsPerUser: { points: 30, durationSeconds: 60, blockSeconds: 60 },
 }
 
 // Generation jobs (issue 12; docs/decisions/ for the queue). Each default can be changed by

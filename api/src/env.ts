@@ -108,6 +108,16 @@ export const envSchema = z
     AI_IMAGE_TIMEOUT_MS: z.coerce.number().int().positive().default(180_000),
     /** Longest video render (narration, render, storage), in ms (issue 13 item 4). */
     VIDEO_RENDER_TIMEOUT_MS: z.coerce.number().int().positive().default(1_800_000),
+    /**
+     * Most bytes the render cache (DATA_DIR/render-cache: segments and fitted stills) keeps;
+     * the least recently used go first after each render. Default 2 GiB: about 70 one-minute
+     * 1080p videos' segments, so re-renders of recent work stay incremental (issue 13 item 3).
+     */
+    RENDER_CACHE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(2 * 1024 ** 3),
     /** Credits per action (ARCHITECTURE decision 4). */
     COST_SCRIPT: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.script),
     COST_SCENES: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.scenes),

@@ -1,3 +1,4 @@
+import type { CreditTransactionType, JobKind, JobStatus, ProjectRole } from '@reelgraph/shared'
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
 
 /** A timestamp the database fills in when omitted (`default now()`). */
@@ -10,21 +11,13 @@ type NullableTimestamp = ColumnType<
   Date | string | null
 >
 
-/** The credit ledger's transaction types (spec §4, ARCHITECTURE decision 4). */
-export const CREDIT_TRANSACTION_TYPES = [
-  'script_generation',
-  'scene_generation',
-  'image_generation',
-  'video_generation',
-  'generation_refund',
-  'account_creation',
-  'admin_adjustment',
-  'subscription_renewal',
-  'subscription_created',
-  'subscription_canceled',
-  'credit_purchase',
-] as const
-export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number]
+// The contracts the rows carry are defined once, in shared (issue 14: contracts once).
+export { CREDIT_TRANSACTION_TYPES } from '@reelgraph/shared'
+export type { CreditTransactionType, ProjectRole }
+/** What a generation job makes (shared's `JOB_KINDS`). */
+export type GenerationJobKind = JobKind
+/** A generation job's life (shared's `JOB_STATUSES`). */
+export type GenerationJobStatus = JobStatus
 
 /** `users`: accounts. `credits` (spec §3) is `plan_credits + purchased_credits`. */
 export interface UsersTable {
@@ -98,16 +91,32 @@ export interface ProjectsTable {
   updated_at: Timestamp
 }
 
-/** The full Yjs state of a project's document; `projects.nodes/connections` mirror it. */
+/**
+ * The snapshot of a project's document: with the project's `project_document_updates` it is
+ * the document (issue 15); `projects.nodes/connections` mirror the snapshot as of the last
+ * compaction.
+ */
 export interface ProjectDocumentsTable {
   project_id: number
-  /** `Y.encodeStateAsUpdate(doc)`. */
+  /** `Y.encodeStateAsUpdate(doc)` as of the last compaction (or the seed). */
   state: Uint8Array
+  /** When the snapshot was last written (seeded or compacted). */
   updated_at: Timestamp
 }
 
-/** A project's role of a member (issue 6 item 1). */
-export type ProjectRole = 'owner' | 'editor' | 'viewer'
+/**
+ * One append to a project's document log (issue 15 item 1): Yjs update(s) not yet merged
+ * into `project_documents.state`. Yjs updates are idempotent and commutative, so rows from
+ * several sync servers, repeated or in any order, load to the same document.
+ */
+export interface ProjectDocumentUpdatesTable {
+  project_id: number
+  /** A bigint identity: Postgres returns it as a string. */
+  id: ColumnType<string, never, never>
+  /** `Y.mergeUpdates` of the updates the store appended. */
+  update: Uint8Array
+  created_at: ColumnType<Date, Date | string | undefined, never>
+}
 
 /**
  * Who may open a project, and how. The owner (`projects.user_id`) has the one `owner` row;
@@ -216,11 +225,6 @@ export interface SandboxSubscriptionsTable {
   created_at: Timestamp
 }
 
-/** What a generation job makes (shared's `JOB_KINDS`). */
-export type GenerationJobKind = 'script' | 'scenes' | 'image' | 'video'
-/** A generation job's life (shared's `JOB_STATUSES`). */
-export type GenerationJobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
-
 /**
  * `generation_jobs` (issue 12): one durable generation, its charge and its state; the queue
  * is pg-boss's (schema `pgboss`), whose job id is this row's id.
@@ -250,6 +254,11 @@ export interface GenerationJobsTable {
   spend_transaction_id: number | null
   /** True once the provider delivered: a cancel then refunds nothing. */
   provider_paid: Generated<boolean>
+  /**
+   * Credits of the steps a `make-video` chain has delivered (issue 13 item 6): a failure or a
+   * cancel refunds `cost - delivered_cost`. 0 for single generations.
+   */
+  delivered_cost: Generated<number>
   /** The validated request body (JSON). */
   input: ColumnType<unknown, string, string>
   /** The answer in its spec §7 shape (JSON), once succeeded. */
@@ -273,6 +282,7 @@ export interface DB {
   credit_transactions: CreditTransactionsTable
   projects: ProjectsTable
   project_documents: ProjectDocumentsTable
+  project_document_updates: ProjectDocumentUpdatesTable
   project_members: ProjectMembersTable
   project_invitations: ProjectInvitationsTable
   assets: AssetsTable

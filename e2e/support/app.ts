@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test'
+import { waitForEmail } from './mail.ts'
 
 /**
  * Helpers every browser test shares: the toast region and account setup.
@@ -60,4 +61,46 @@ export type SaveStatusText = 'Saved' | 'Saving...' | 'Unsaved' | "Not saved: can
  */
 export function saveStatus(page: Page, text: SaveStatusText) {
   return page.getByRole('banner').getByText(text, { exact: true })
+}
+
+/**
+ * Gives `page`'s person (a new account, `name`) `role` on the owner's project `projectId`
+ * (setup through the API: an invitation, its email, a registration and the accept; the team
+ * spec covers the Share dialog and the invitation page). Signs `page` in.
+ */
+export async function joinProject(options: {
+  owner: Page
+  page: Page
+  projectId: number
+  /** The project's name: the invitation email's subject carries it. */
+  projectName: string
+  name: string
+  role: 'editor' | 'viewer'
+  baseURL: string
+  /** The app's DATA_DIR, where its mail goes (default the main app's). */
+  dataDir?: string
+}): Promise<void> {
+  const { owner, page, baseURL } = options
+  const headers = { origin: baseURL }
+  const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
+  const email = `${options.name.split(' ')[0]?.toLowerCase()}+${unique}@example.com`
+  const invited = await owner.request.post(`/api/projects/${options.projectId}/invitations`, {
+    headers,
+    data: { email, role: options.role },
+  })
+  expect(invited.status(), await invited.text()).toBe(201)
+  const registered = await page.request.post('/api/register', {
+    headers,
+    data: { name: options.name, email, password: `Reel-graph-${unique}` },
+  })
+  expect(registered.status(), await registered.text()).toBe(201)
+  const mail = await waitForEmail(email, options.projectName, 10_000, options.dataDir)
+  const link = mail.links.find((l) => l.includes('/invite?token='))
+  expect(link, mail.text).toBeDefined()
+  const token = new URL(link ?? '').searchParams.get('token')
+  const accepted = await page.request.post('/api/invitations/accept', {
+    headers,
+    data: { token },
+  })
+  expect(accepted.status(), await accepted.text()).toBe(200)
 }

@@ -8,9 +8,8 @@ import {
   test,
 } from '@playwright/test'
 import { type AppProcess, startAppProcess } from '../support/app-process.ts'
-import { canvasNode, notifications, registerFreshUser } from '../support/app.ts'
+import { canvasNode, joinProject, notifications, registerFreshUser } from '../support/app.ts'
 import { type FakeA1111, startFakeA1111 } from '../support/fake-a1111.ts'
-import { waitForEmail } from '../support/mail.ts'
 
 // Generation as durable jobs (issue 12): a generation runs on the server as a job, whose
 // state every member sees on the node that started it and whose result the server writes
@@ -108,34 +107,6 @@ async function projectWithImageGenerator(request: APIRequestContext): Promise<nu
 }
 
 /**
- * Gives `page`'s person (a new account, `name`) the viewer role on Ada's project (setup
- * through the API; the team spec covers the Share dialog and the invitation page).
- */
-async function joinAsViewer(owner: Page, page: Page, projectId: number, name: string) {
-  const email = `${name.split(' ')[0]?.toLowerCase()}+${Date.now()}@example.com`
-  const invited = await owner.request.post(`/api/projects/${projectId}/invitations`, {
-    headers: { origin: app.url },
-    data: { email, role: 'viewer' },
-  })
-  expect(invited.status(), await invited.text()).toBe(201)
-  const password = `Reel-graph-${Date.now()}`
-  const registered = await page.request.post('/api/register', {
-    headers: { origin: app.url },
-    data: { name, email, password },
-  })
-  expect(registered.status(), await registered.text()).toBe(201)
-  const mail = await waitForEmail(email, PROJECT_NAME, 10_000, app.dataDir)
-  const link = mail.links.find((l) => l.includes('/invite?token='))
-  expect(link, mail.text).toBeDefined()
-  const token = new URL(link ?? '').searchParams.get('token')
-  const accepted = await page.request.post('/api/invitations/accept', {
-    headers: { origin: app.url },
-    data: { token },
-  })
-  expect(accepted.status(), await accepted.text()).toBe(200)
-}
-
-/**
  * Opens the project at 100 % zoom (a lone node is fitted far larger than the screen) and
  * waits for its image generator.
  */
@@ -213,7 +184,16 @@ test('two editors see one job: busy in both, its state live, the image in both; 
     // The same account in a second browser: another tab, another device.
     lin = await personOn(browser, ada.context())
     // And a viewer, who sees the job but may not cancel it.
-    await joinAsViewer(ada, vic, id, 'Vic Viewer')
+    await joinProject({
+      owner: ada,
+      page: vic,
+      projectId: id,
+      projectName: PROJECT_NAME,
+      name: 'Vic Viewer',
+      role: 'viewer',
+      baseURL: app.url,
+      dataDir: app.dataDir,
+    })
     const mine = await openProject(ada, id)
     const theirs = await openProject(lin, id)
     const viewer = await openProject(vic, id)

@@ -193,3 +193,25 @@ test('failures on the projects page are logged and said inline, not toasted', as
   expect(logged.some((text) => text.includes('Failed to create project.'))).toBe(true)
   await expect(notifications(page).getByRole('listitem')).toHaveCount(0)
 })
+
+test('a project card shows a small preview of its graph (issue 14)', async ({ page, baseURL }) => {
+  await registerFreshUser(page.request, baseURL, 'Alan Kay')
+  const now = Date.now()
+  const nodes = [0, 1, 2].map((i) => ({
+    id: `scene-${now}-p${i}`,
+    type: 'scene',
+    label: `Scene ${i + 1}`,
+    position: { x: i * 400, y: i * 100 },
+    data: { sceneNumber: String(i + 1), narration: '', visuals: '' },
+    connectionPoints: 'both',
+  }))
+  const res = await page.request.post('/api/projects', {
+    headers: { origin: baseURL ?? '' },
+    data: { name: 'Previewed', nodes },
+  })
+  expect(res.status(), await res.text()).toBe(201)
+  await page.goto('/projects')
+  const previewed = card(page, 'Previewed')
+  await expect(previewed.getByText('3 nodes')).toBeVisible()
+  await expect(previewed.getByTestId('project-preview').locator('rect')).toHaveCount(3)
+})

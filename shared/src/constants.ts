@@ -51,10 +51,6 @@ export const CANVAS_ZOOM_BUTTON_STEP = 0.1
 export const CANVAS_ZOOM_WHEEL_STEP = 0.05
 /** Grid size in canvas units (spec §9). */
 export const CANVAS_GRID_SIZE = 20
-/** Autosave debounce after the last change (spec §4 Save status). */
-export const AUTOSAVE_DEBOUNCE_MS = 1000
-/** Periodic save check (spec §4 Save status). */
-export const AUTOSAVE_INTERVAL_MS = 10_000
 /** The saving indicator lingers this long (spec §4 Save status). */
 export const SAVING_INDICATOR_LINGER_MS = 2000
 

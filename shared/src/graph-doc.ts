@@ -205,17 +205,6 @@ export function updateNodeData(
   }, origin)
 }
 
-/** Sets one node's label; unknown ids are ignored. */
-export function updateNodeLabel(
-  doc: Y.Doc,
-  id: string,
-  label: string,
-  origin: unknown = null,
-): void {
-  const ynode = getNodesMap(doc).get(id)
-  if (ynode instanceof Y.Map) doc.transact(() => ynode.set('label', label), origin)
-}
-
 /** Removes nodes and every connection that touches them (spec §4), in one transaction. */
 export function removeNodes(doc: Y.Doc, ids: Iterable<string>, origin: unknown = null): void {
   const gone = new Set(ids)

@@ -38,6 +38,7 @@ describe('job state and results in the document (issue 12)', () => {
     const { doc, generator } = docWithGenerator()
     const state = {
       id: JOB,
+      kind: 'image' as const,
       status: 'running' as const,
       progress: 40,
       stage: 'Writing the script',
@@ -64,6 +65,7 @@ describe('job state and results in the document (issue 12)', () => {
     const { doc, generator } = docWithGenerator()
     const state = {
       id: JOB,
+      kind: 'image' as const,
       status: 'succeeded' as const,
       progress: 100,
       stage: null,
@@ -98,6 +100,7 @@ describe('job state and results in the document (issue 12)', () => {
     })
     const state = {
       id: JOB,
+      kind: 'image' as const,
       status: 'succeeded' as const,
       progress: null,
       stage: null,
@@ -126,6 +129,7 @@ describe('job state and results in the document (issue 12)', () => {
       (s) => scenesResult(s, [{ narration: 'n', visuals: 'v' }]),
       {
         id: JOB,
+        kind: 'image' as const,
         status: 'succeeded',
         progress: null,
         stage: null,

@@ -7,7 +7,7 @@ import {
   type NodeDataValue,
   type NodeType,
 } from './graph.ts'
-import { JOB_DATA_KEYS, type JobStatus } from './jobs.ts'
+import { JOB_DATA_KEYS, type JobKind, type JobStatus } from './jobs.ts'
 import { type GraphAddition, type PlacementSource, placeInFreeSpace } from './placement.ts'
 import { UPDATE_REFUSAL_MESSAGES } from './sync.ts'
 
@@ -19,6 +19,7 @@ import { UPDATE_REFUSAL_MESSAGES } from './sync.ts'
 /** The job state shown on its generator node ({@link JOB_DATA_KEYS}). */
 export interface JobNodeState {
   id: string
+  kind: JobKind
   status: JobStatus
   /** 0-100, or null when the provider does not report progress. */
   progress: number | null
@@ -75,6 +76,7 @@ export function writeJobState(
   if (isStale(ynode.get('data'), state)) return true
   const values: Record<string, NodeDataValue | null> = {
     [JOB_DATA_KEYS.id]: state.id,
+    [JOB_DATA_KEYS.kind]: state.kind,
     [JOB_DATA_KEYS.status]: state.status,
     [JOB_DATA_KEYS.progress]: state.progress,
     [JOB_DATA_KEYS.stage]: state.stage,
@@ -129,7 +131,8 @@ export type ResultWrite = 'written' | 'already-written' | 'source-missing' | 'no
 
 /**
  * Adds a job's result beside its source node, in one transaction with `origin`, together
- * with the final `state` on the source node: the result built by `build` from the source's
+ * with the final `state` on the source node (none when `state` is null: a step of a chain,
+ * whose state is shown on the chain's own node): the result built by `build` from the source's
  * current position is moved into free space ({@link placeInFreeSpace}) among the doc's
  * nodes, and connected source -> result.
  * Idempotent: when a result node id is already in the doc nothing is added (the state is
@@ -143,7 +146,7 @@ export function writeJobResult(
   doc: Y.Doc,
   sourceId: string,
   build: (source: PlacementSource) => GraphAddition,
-  state: JobNodeState,
+  state: JobNodeState | null,
   origin: unknown = null,
 ): ResultWrite {
   const nodes = getNodesMap(doc)
@@ -151,12 +154,12 @@ export function writeJobResult(
   if (!source) return 'source-missing'
   const addition = build({ id: source.id, position: source.position })
   if (addition.nodes.some((n) => nodes.has(n.id))) {
-    writeJobState(doc, sourceId, state, origin)
+    if (state) writeJobState(doc, sourceId, state, origin)
     return 'already-written'
   }
   if (nodes.size + addition.nodes.length > MAX_NODES) {
     const message = `${UPDATE_REFUSAL_MESSAGES['too-many-nodes']} The result was not placed.`
-    writeJobState(doc, sourceId, { ...state, message }, origin)
+    if (state) writeJobState(doc, sourceId, { ...state, message }, origin)
     return 'no-room'
   }
   const existing: GraphNode[] = []
@@ -174,7 +177,7 @@ export function writeJobResult(
         connections.set(key, { source: c.source, target: c.target })
       }
     }
-    writeJobState(doc, sourceId, state, origin)
+    if (state) writeJobState(doc, sourceId, state, origin)
   }, origin)
   return 'written'
 }

@@ -10,8 +10,11 @@ import { z } from 'zod'
  * and it survives reloads), as the flat data fields of {@link JOB_DATA_KEYS}.
  */
 
-/** What a job makes. */
-export const JOB_KINDS = ['script', 'scenes', 'image', 'video'] as const
+/**
+ * What a job makes: one generation, a video render, or `make-video`, the whole chain from a
+ * Script Generator's topic to a rendered video (issue 13 item 6).
+ */
+export const JOB_KINDS = ['script', 'scenes', 'image', 'video', 'make-video'] as const
 export type JobKind = (typeof JOB_KINDS)[number]
 
 /** A job's life: queued -> running -> succeeded | failed | cancelled. */
@@ -34,6 +37,11 @@ export function isJobFinished(status: JobStatus): boolean {
 export const JOB_DATA_KEYS = {
   /** The job's id (`GET /api/jobs/:id`). */
   id: 'jobId',
+  /**
+   * One of {@link JOB_KINDS}: what the job makes, so a node that starts two kinds (the
+   * Script Generator: a script, or a whole video) says the right thing.
+   */
+  kind: 'jobKind',
   /** One of {@link JOB_STATUSES}. */
   status: 'jobStatus',
   /** 0-100, where the provider reports progress; absent otherwise. */

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { graphNodeSchema, NODE_ID_PATTERN, NODE_TYPES, type GraphNode } from './graph.ts'
 import { createGraphNode, defaultNodeData, nextSceneNumber } from './node-defaults.ts'
@@ -6,6 +7,7 @@ import {
   imageResult,
   NODE_FOOTPRINTS,
   PLACEMENT_GAP,
+  placeAtNearestFreeSpot,
   placeInFreeSpace,
   scenesResult,
   scriptResult,
@@ -168,5 +170,67 @@ describe('placeInFreeSpace (issue 12: never on top of a node)', () => {
         expect(apart).toBe(true)
       }
     }
+  })
+})
+
+describe('placeAtNearestFreeSpot (issue 14 item 2)', () => {
+  const at = (id: string, x: number, y: number) =>
+    createGraphNode('scene', { x, y }, [], 0, `scene-1-${id}`)
+
+  it('keeps a free place, and moves a covered one to the nearest free place', () => {
+    const lone = { nodes: [at('a', 0, 0)], connections: [] }
+    expect(placeAtNearestFreeSpot(lone, [])).toBe(lone)
+    const blocker = at('b', 0, 0)
+    const placed = placeAtNearestFreeSpot(lone, [blocker]).nodes[0]!
+    // The nearest spot clear of the blocker and its gap: one footprint plus a gap away.
+    const { width, height } = NODE_FOOTPRINTS.scene
+    const dx = Math.abs(placed.position.x)
+    const dy = Math.abs(placed.position.y)
+    expect(dx >= width + PLACEMENT_GAP || dy >= height + PLACEMENT_GAP).toBe(true)
+    expect(Math.max(dx, dy)).toBeLessThanOrEqual(height + 2 * PLACEMENT_GAP)
+  })
+
+  it('never overlaps a node, for any crowd and any paste of several nodes (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            x: fc.integer({ min: -2000, max: 2000 }),
+            y: fc.integer({ min: -2000, max: 2000 }),
+          }),
+          { maxLength: 40 },
+        ),
+        fc.integer({ min: 1, max: 4 }),
+        (spots, count) => {
+          const existing = spots.map((p, i) => at(`e${i}`, p.x, p.y))
+          const addition = {
+            nodes: Array.from({ length: count }, (_, i) => at(`n${i}`, i * 340, 0)),
+            connections: [],
+          }
+          const placed = placeAtNearestFreeSpot(addition, existing)
+          for (const node of placed.nodes) {
+            for (const other of existing) {
+              const a = node.position
+              const b = other.position
+              const { width, height } = NODE_FOOTPRINTS.scene
+              const apart =
+                a.x + width <= b.x ||
+                b.x + width <= a.x ||
+                a.y + height <= b.y ||
+                b.y + height <= a.y
+              expect(apart).toBe(true)
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    )
+  })
+
+  it('uses a measured size over the nominal footprint', () => {
+    const tall = { ...at('t', 0, 0), size: { width: 300, height: 2000 } }
+    const placed = placeAtNearestFreeSpot({ nodes: [at('n', 0, 500)], connections: [] }, [tall])
+    const p = placed.nodes[0]!.position
+    expect(p.x >= 300 || p.x + NODE_FOOTPRINTS.scene.width <= 0 || p.y >= 2000).toBe(true)
   })
 })

@@ -224,3 +224,73 @@ export function placeInFreeSpace(
     connections: addition.connections,
   }
 }
+
+/** A node as free-space search sees it: where it is and, when known, its measured size. */
+export interface PlacedNode extends Pick<GraphNode, 'id' | 'type' | 'position'> {
+  /** The size the canvas measured, in canvas units; {@link NODE_FOOTPRINTS} when absent. */
+  size?: { width: number; height: number } | undefined
+}
+
+/** Free-space search steps this far, in canvas units: the placement gap. */
+export const FREE_SPOT_STEP = PLACEMENT_GAP
+/** Free-space search looks this many steps around the wanted place before giving up. */
+export const FREE_SPOT_MAX_RINGS = 60
+
+/**
+ * The nearest place for `addition` (moved as a block, its connections kept) where none of
+ * its nodes overlaps a node of `existing` (with {@link PLACEMENT_GAP} around each): the
+ * wanted place itself when free, else the closest candidate on a grid of
+ * {@link FREE_SPOT_STEP} around it, ring by ring, and within a ring in reading order (top
+ * row first, left to right). Past {@link FREE_SPOT_MAX_RINGS} rings it falls back to
+ * {@link placeInFreeSpace} (straight down). Nodes of `existing` with an id of the addition
+ * are ignored.
+ * @returns a new addition (the input is not changed).
+ * @see issue 14 item 2 (new nodes never land on others)
+ */
+export function placeAtNearestFreeSpot(
+  addition: GraphAddition,
+  existing: readonly PlacedNode[],
+): GraphAddition {
+  const own = new Set(addition.nodes.map((n) => n.id))
+  const obstacles = existing
+    .filter((n) => !own.has(n.id))
+    .map((n) => {
+      const size = n.size ?? NODE_FOOTPRINTS[n.type]
+      return {
+        left: n.position.x - PLACEMENT_GAP,
+        top: n.position.y - PLACEMENT_GAP,
+        right: n.position.x + size.width + PLACEMENT_GAP,
+        bottom: n.position.y + size.height + PLACEMENT_GAP,
+      }
+    })
+  const free = (dx: number, dy: number) =>
+    addition.nodes.every((node) => {
+      const box = boxOf(
+        { type: node.type, position: { x: node.position.x + dx, y: node.position.y } },
+        dy,
+      )
+      return obstacles.every((o) => !overlaps(box, o))
+    })
+  const moved = (dx: number, dy: number): GraphAddition =>
+    dx === 0 && dy === 0
+      ? addition
+      : {
+          nodes: addition.nodes.map((n) => ({
+            ...n,
+            position: { x: n.position.x + dx, y: n.position.y + dy },
+          })),
+          connections: addition.connections,
+        }
+  for (let ring = 0; ring <= FREE_SPOT_MAX_RINGS; ring++) {
+    for (let row = -ring; row <= ring; row++) {
+      const edgeRow = Math.abs(row) === ring
+      for (let col = -ring; col <= ring; col++) {
+        if (!edgeRow && Math.abs(col) !== ring) continue
+        const dx = col * FREE_SPOT_STEP
+        const dy = row * FREE_SPOT_STEP
+        if (free(dx, dy)) return moved(dx, dy)
+      }
+    }
+  }
+  return placeInFreeSpace(addition, existing)
+}

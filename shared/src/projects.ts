@@ -4,6 +4,7 @@ import {
   connectionsSchema,
   dropDuplicateConnections,
   graphNodeSchema,
+  NODE_TYPES,
   nodesSchema,
   PROJECT_DESCRIPTION_MAX_LENGTH,
   PROJECT_NAME_MAX_LENGTH,
@@ -104,6 +105,18 @@ export const createdProjectSchema = z
   .meta({ id: 'CreatedProject' })
 export type CreatedProject = z.infer<typeof createdProjectSchema>
 
+/** At most this many nodes are drawn in a project card's preview (the first ones stored). */
+export const PROJECT_PREVIEW_MAX_NODES = 200
+
+/**
+ * A project card's preview (issue 14): where its nodes are and what they are, in canvas
+ * units, at most {@link PROJECT_PREVIEW_MAX_NODES}.
+ */
+export const projectPreviewSchema = z
+  .array(z.object({ type: z.enum(NODE_TYPES), x: z.number(), y: z.number() }))
+  .max(PROJECT_PREVIEW_MAX_NODES)
+export type ProjectPreview = z.infer<typeof projectPreviewSchema>
+
 /** One card of `GET /api/projects` (most recently updated first). Dates are ISO 8601. */
 export const projectSummarySchema = z
   .object({
@@ -111,6 +124,8 @@ export const projectSummarySchema = z
     name: z.string(),
     description: z.string(),
     nodeCount: z.number().int(),
+    /** The nodes to draw on the card, as last compacted (behind live edits until they pause). */
+    preview: projectPreviewSchema,
     createdAt: z.string(),
     updatedAt: z.string(),
     /** The caller's role on it (issue 6): `owner` for their own projects. */
@@ -123,7 +138,7 @@ export type ProjectSummary = z.infer<typeof projectSummarySchema>
 
 /** `GET /api/projects/:id`: the project with its graph (spec §7). */
 export const projectSchema = projectSummarySchema
-  .omit({ nodeCount: true })
+  .omit({ nodeCount: true, preview: true })
   .extend({ nodes: z.array(graphNodeSchema), connections: z.array(connectionSchema) })
   .meta({ id: 'Project' })
 export type Project = z.infer<typeof projectSchema>

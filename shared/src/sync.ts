@@ -9,10 +9,14 @@ import { parseSerialId } from './ids.ts'
 /** The WebSocket path of the sync server on the api's HTTP server. */
 export const SYNC_PATH = '/sync'
 
-/** The sync server stores a document 1 s after the last change (spec §4 Save status). */
-export const PERSIST_DEBOUNCE_MS = 1000
-/** ...and at least every 10 s while changes keep coming (spec §4: the periodic save). */
-export const PERSIST_MAX_DEBOUNCE_MS = 10_000
+/**
+ * The sync server stores a document's unsaved updates at most this long after the first of
+ * them (a throttle with a trailing store, not a debounce that every edit resets: issue 15
+ * item 6, decision 008). Appends are cheap, so storing often costs little; it keeps the
+ * spec's save within 1 s of the last change (spec §4 Save status) and bounds the wait for
+ * Saved while someone keeps editing.
+ */
+export const PERSIST_THROTTLE_MS = 500
 /** A failed store is retried after this long, doubling up to the max (issue 3). */
 export const PERSIST_RETRY_BASE_MS = 500
 export const PERSIST_RETRY_MAX_MS = 10_000
@@ -166,3 +170,16 @@ export function projectDocumentName(projectId: number): string {
 export function projectIdOfDocument(documentName: string): number | null {
   return parseSerialId(documentName)
 }
+
+/** What the save-status pill can say (see {@link SaveStatus}). */
+export const SAVE_STATUSES = ['saved', 'saving', 'unsaved', 'unreachable'] as const
+
+/**
+ * Whether the open project's changes have reached the server: `saved` (persisted),
+ * `saving` (sent, not yet acknowledged), `unsaved` (local changes not yet sent, or the
+ * last store failed) or `unreachable` (local changes, and the sync server has been out of
+ * reach for a while, refused the connection, or the browser is offline: issue 11, never a
+ * silent Unsaved). The pill reads "Not saved: can't reach the server" for the last.
+ * @see spec §4 Save status, ARCHITECTURE decision 6
+ */
+export type SaveStatus = (typeof SAVE_STATUSES)[number]

@@ -26,7 +26,65 @@ export const VIDEO_DATA_KEYS = {
   durationMs: 'videoDurationMs',
   /** {@link videoInputHash} of what was rendered: differs from the current one when Stale. */
   inputHash: 'videoInputHash',
+  /** The last {@link MAX_VIDEO_TAKES} renders, newest first: a JSON array of {@link VideoTake}. */
+  takes: 'videoTakes',
 } as const
+
+/** How many renders a Video node keeps as takes (issue 13 item 5: "the last 5 renders"). */
+export const MAX_VIDEO_TAKES = 5
+
+/** One render of a Video node, kept so it can be selected and played again. */
+export const videoTakeSchema = z.object({
+  /** The MP4's asset URL. */
+  mp4Url: z.string().min(1),
+  srtUrl: z.string().min(1),
+  vttUrl: z.string().min(1),
+  /** Length of the video, in ms. */
+  durationMs: z.number().nonnegative(),
+  /** {@link videoInputHash} of what was rendered. */
+  inputHash: z.string(),
+  /** ISO time the render finished. */
+  renderedAt: z.string(),
+  /** The preset it was rendered in. */
+  preset: z.enum(VIDEO_PRESET_NAMES),
+})
+export type VideoTake = z.infer<typeof videoTakeSchema>
+
+/**
+ * The takes a Video node's `data` holds ({@link VIDEO_DATA_KEYS}.takes), newest first; a
+ * malformed field (an older node, a hand edit) reads as the takes that parse, at most
+ * {@link MAX_VIDEO_TAKES}.
+ */
+export function videoTakesOf(data: NodeData): VideoTake[] {
+  const raw = data[VIDEO_DATA_KEYS.takes]
+  if (typeof raw !== 'string' || raw === '') return []
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    return []
+  }
+  if (!Array.isArray(parsed)) return []
+  return parsed
+    .flatMap((t) => {
+      const take = videoTakeSchema.safeParse(t)
+      return take.success ? [take.data] : []
+    })
+    .slice(0, MAX_VIDEO_TAKES)
+}
+
+/**
+ * `take` added in front of `takes` (a take of the same MP4 replaces itself, so writing one
+ * render twice keeps one take), cut to the newest {@link MAX_VIDEO_TAKES}.
+ * @returns the kept takes, and the ones that fell off the end (whose files may be removed).
+ */
+export function addVideoTake(
+  takes: readonly VideoTake[],
+  take: VideoTake,
+): { kept: VideoTake[]; dropped: VideoTake[] } {
+  const all = [take, ...takes.filter((t) => t.mp4Url !== take.mp4Url)]
+  return { kept: all.slice(0, MAX_VIDEO_TAKES), dropped: all.slice(MAX_VIDEO_TAKES) }
+}
 
 /** `POST /api/video/render`: render the Video node `nodeId` of project `projectId`. */
 export const renderVideoInput = z
@@ -36,6 +94,33 @@ export const renderVideoInput = z
   })
   .meta({ id: 'RenderVideoInput' })
 export type RenderVideoInput = z.infer<typeof renderVideoInput>
+
+/**
+ * `POST /api/video/narration-preview`: speak scene `nodeId`'s narration (the scene play
+ * button, issue 13 item 5) in `voice` (the provider's default when empty or absent).
+ * Answers `audio/wav`.
+ */
+export const narrationPreviewInput = z
+  .object({
+    projectId: z.number().int().positive(),
+    nodeId: z.string().min(1).max(64),
+    voice: z.string().max(100).optional(),
+  })
+  .meta({ id: 'NarrationPreviewInput' })
+export type NarrationPreviewInput = z.infer<typeof narrationPreviewInput>
+
+/** `GET /api/video/voices`: the narration voices of the active speech provider (issue 13 item 1). */
+export const voicesOutput = z
+  .object({
+    provider: z.object({ id: z.string(), name: z.string(), offline: z.boolean() }),
+    /** The voice used when a Video node's `voice` is empty. */
+    defaultVoice: z.string(),
+    voices: z.array(
+      z.object({ id: z.string(), name: z.string(), language: z.string().optional() }),
+    ),
+  })
+  .meta({ id: 'NarrationVoices' })
+export type VoicesOutput = z.infer<typeof voicesOutput>
 
 /** A Video node's settings, read from its data with the defaults for anything malformed. */
 export interface VideoSettings {

@@ -108,7 +108,7 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
         port: 0,
         host: '127.0.0.1',
         secureCookies: false,
-        debounceMs: 100,
+        storeThrottleMs: 100,
         redisUrl: REDIS_URL,
         redisPrefix: prefix,
       })
@@ -121,7 +121,7 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
         REDIS_URL!,
         '--redis-prefix',
         prefix,
-        '--debounce-ms',
+        '--store-throttle-ms',
         '100',
       ])
     })

@@ -20,3 +20,26 @@ export const GATEWAY_UNLOAD_TIMEOUT_MS = 5000
  * are closed already, so a Redis outage must not hold a REST call much longer.
  */
 export const ACCESS_PUBLISH_TIMEOUT_MS = 2000
+
+/**
+ * Compact a project's update log once this many rows were appended since the last
+ * compaction (issue 15 item 2): a load then applies at most this many small updates beyond
+ * the snapshot (a few ms), and the snapshot plus the REST JSON (about 250 KB for 300 nodes)
+ * is rewritten once per this many edits instead of once per store.
+ */
+export const LOG_COMPACT_UPDATES = 200
+
+/**
+ * ...or once the rows appended since the last compaction hold this many bytes (issue 15
+ * item 2): a paste or a burst of long texts compacts sooner, so a load never reads more than
+ * about this much log beyond the snapshot.
+ */
+export const LOG_COMPACT_BYTES = 1024 * 1024
+
+/**
+ * Compact (and so materialize `projects.nodes/connections`) a project this long after its
+ * last append here (issue 15 item 3): a project that stops changing gets its REST JSON and
+ * `updated_at` brought up to date and its log emptied without anyone reading it, while a
+ * project edited continuously is compacted by LOG_COMPACT_UPDATES only, off the save path.
+ */
+export const LOG_COMPACT_IDLE_MS = 10_000

@@ -1,6 +1,6 @@
 import { Hocuspocus } from '@hocuspocus/server'
 import type { DB } from '@reelgraph/db'
-import { PERSIST_DEBOUNCE_MS, PERSIST_MAX_DEBOUNCE_MS } from '@reelgraph/shared'
+import { PERSIST_THROTTLE_MS } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import { AccessChannel } from './access-channel.ts'
 import { SHUTDOWN_TIMEOUT_MS } from './config.ts'
@@ -20,10 +20,15 @@ export interface SyncServerOptions {
   secureCookies: boolean
   /** Browser Origins allowed to open the socket (the api's); absent or empty: not checked. */
   allowedOrigins?: readonly string[] | undefined
-  /** Milliseconds after the last change before a document is stored (default 1,000). */
-  debounceMs?: number | undefined
-  /** Longest a changing document waits to be stored, in milliseconds (default 10,000). */
-  maxDebounceMs?: number | undefined
+  /**
+   * Longest wait from a document's first unsaved update to its store, in ms (default
+   * PERSIST_THROTTLE_MS, 500; issue 15 item 6).
+   */
+  storeThrottleMs?: number | undefined
+  /** Log rows that start a compaction (default LOG_COMPACT_UPDATES; tests lower it). */
+  compactUpdates?: number | undefined
+  /** Ms after a project's last append before it is compacted (default LOG_COMPACT_IDLE_MS). */
+  compactIdleMs?: number | undefined
   /** First wait after a failed store in milliseconds, doubling (default 500). */
   retryBaseMs?: number | undefined
   /** Attempts of one store before it waits for the next change (default 7, issue 11). */
@@ -42,19 +47,23 @@ export interface SyncServerOptions {
 /**
  * Creates the sync server: Hocuspocus 4 with the session-cookie {@link AuthExtension}, the
  * {@link ValidationExtension} (every client update checked before it is applied, issue 11)
- * and the Postgres {@link PersistenceExtension}, storing each document `debounceMs` after its last
- * change and at least every `maxDebounceMs`; with `redisUrl`, also {@link ReelgraphRedis}
+ * and the Postgres {@link PersistenceExtension}, appending each document's unsaved updates
+ * at most `storeThrottleMs` after the first of them (issue 15) and compacting its log in the
+ * background; with `redisUrl`, also {@link ReelgraphRedis}
  * and the {@link AccessChannel} (each with its own Redis clients, closed by
  * {@link closeSyncServer}). It does not listen: attach it to an HTTP server
  * with `attachSyncServer`, and stop it with {@link closeSyncServer}.
  * @see issue 3 item 3; ARCHITECTURE decision 6
  */
 export function createSyncServer(options: SyncServerOptions): SyncServer {
+  const throttleMs = options.storeThrottleMs ?? PERSIST_THROTTLE_MS
   return new Hocuspocus<SyncContext>({
     name: 'reelgraph-sync',
     quiet: true,
-    debounce: options.debounceMs ?? PERSIST_DEBOUNCE_MS,
-    maxDebounce: options.maxDebounceMs ?? PERSIST_MAX_DEBOUNCE_MS,
+    // Hocuspocus' own debounce never stores sooner than the extension's throttle, which
+    // makes the trailing store `storeThrottleMs` after the first unsaved update.
+    debounce: throttleMs,
+    maxDebounce: throttleMs,
     extensions: [
       new AuthExtension({
         db: options.db,
@@ -66,8 +75,11 @@ export function createSyncServer(options: SyncServerOptions): SyncServer {
       new PersistenceExtension({
         db: options.db,
         logger: options.logger,
+        throttleMs,
         retryBaseMs: options.retryBaseMs,
         maxAttempts: options.maxStoreAttempts,
+        compactUpdates: options.compactUpdates,
+        compactIdleMs: options.compactIdleMs,
       }),
       ...(options.redisUrl
         ? [

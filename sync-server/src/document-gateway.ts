@@ -1,5 +1,5 @@
 import type { Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server'
-import { applyGraphToDoc, type Graph, projectDocumentName } from '@reelgraph/shared'
+import { applyGraphToDoc, docToGraph, type Graph, projectDocumentName } from '@reelgraph/shared'
 import type * as Y from 'yjs'
 import { changeAccess } from './access-channel.ts'
 import { GATEWAY_STORE_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
@@ -12,13 +12,15 @@ import { SyncRefusal } from './refusal.ts'
  */
 export interface DocumentGateway {
   /**
-   * Makes the project's document hold exactly `graph` (only what differs is written, in one
-   * transaction), so open editors see it at once, and resolves once that change is stored
-   * (document and materialized JSON).
+   * Makes the project's document hold exactly `graph`: the Yjs changes it implies against
+   * the live document (only what differs is written, in one transaction; issue 15 item 4),
+   * so open editors see them at once, and resolves once they are appended to the project's
+   * log, with the document's graph as stored (the REST JSON columns catch up at the next
+   * compaction).
    * @throws Error when the project does not exist, its document cannot be loaded, or the
    * change is not stored within the timeout (it stays in the live document and is retried).
    */
-  applyGraph(projectId: number, graph: Graph): Promise<void>
+  applyGraph(projectId: number, graph: Graph): Promise<Graph>
   /**
    * Runs `change` on the project's live document (loaded if no one has it open), which must
    * pass `origin` (a server-side origin: such writes skip the client-update validation, so
@@ -110,7 +112,10 @@ export function createDocumentGateway(
 
   return {
     applyGraph: (projectId, graph) =>
-      change(projectId, (document) => applyGraphToDoc(document, graph, REST_ORIGIN)),
+      change(projectId, (document) => {
+        applyGraphToDoc(document, graph, REST_ORIGIN)
+        return docToGraph(document)
+      }),
 
     transact: (projectId, run) => change(projectId, (document) => run(document, JOB_ORIGIN)),
 

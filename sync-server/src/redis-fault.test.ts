@@ -11,6 +11,7 @@ import {
   createUser,
   sampleGraph,
   spawnSyncServer,
+  storedGraphs,
   type SyncServerProcess,
   type TestClient,
   textNode,
@@ -41,9 +42,9 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
       const clients: TestClient[] = []
       try {
         // A never stores on its own (long debounce): only B can get A's edits into Postgres.
-        const a = await spawnSyncServer([...args, '--debounce-ms', '30000'])
+        const a = await spawnSyncServer([...args, '--store-throttle-ms', '30000'])
         processes.push(a)
-        const b = await spawnSyncServer([...args, '--debounce-ms', '200'])
+        const b = await spawnSyncServer([...args, '--store-throttle-ms', '200'])
         processes.push(b)
         const aliceDoc = new Y.Doc()
         const alice = connectClient({ port: a.port, projectId, cookie, doc: aliceDoc })
@@ -108,16 +109,10 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
         expect(graph.nodes.find((n) => n.id === acknowledged[0])?.data.content).toBe(
           'last words of alice on A',
         )
-        const row = await db
-          .selectFrom('projects')
-          .innerJoin('project_documents', 'project_documents.project_id', 'projects.id')
-          .select(['projects.nodes', 'projects.connections', 'project_documents.state'])
-          .where('projects.id', '=', projectId)
-          .executeTakeFirstOrThrow()
-        const stored = new Y.Doc()
-        Y.applyUpdate(stored, row.state)
-        expect(docToGraph(stored)).toEqual(graph)
-        expect({ nodes: row.nodes, connections: row.connections }).toEqual(graph)
+        // The stored document (snapshot + log) and the REST JSON as GET serves it.
+        const stored = await storedGraphs(db, projectId)
+        expect(stored.state).toEqual(graph)
+        expect(stored.json).toEqual(graph)
       } catch (err) {
         const logs = processes.map((p) => p.stderr()).join('\n')
         throw new Error(`${(err as Error).message}\nchild stderr:\n${logs}`, { cause: err })

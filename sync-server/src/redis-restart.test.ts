@@ -51,7 +51,7 @@ describe.skipIf(!redisServerBinary() || postgres.length === 0)(
           redis.url,
           '--redis-prefix',
           `reelgraph-test-${randomUUID()}`,
-          '--debounce-ms',
+          '--store-throttle-ms',
           '200',
           '--log-level',
           'info',

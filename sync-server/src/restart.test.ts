@@ -9,6 +9,7 @@ import {
   createUser,
   sampleGraph,
   spawnSyncServer,
+  storedGraphs,
   textNode,
   waitFor,
 } from './testing/sync-test-kit.ts'
@@ -23,7 +24,7 @@ describe.each(testDatabaseKinds())('a sync server process on $name', (kind) => {
     await database.release(db)
 
     // A long debounce: the edit below cannot be stored before the kill.
-    const first = await spawnSyncServer([...database.args, '--debounce-ms', '30000'])
+    const first = await spawnSyncServer([...database.args, '--store-throttle-ms', '30000'])
     const doc = new Y.Doc()
     const client = connectClient({ port: first.port, projectId, cookie, doc })
     let second: Awaited<ReturnType<typeof spawnSyncServer>> | undefined
@@ -41,7 +42,7 @@ describe.each(testDatabaseKinds())('a sync server process on $name', (kind) => {
         ...database.args,
         '--port',
         String(first.port),
-        '--debounce-ms',
+        '--store-throttle-ms',
         '200',
       ])
       // The provider reconnects by itself and sends what the new process lacks.
@@ -50,17 +51,11 @@ describe.each(testDatabaseKinds())('a sync server process on $name', (kind) => {
       expect(await second.exited).toBe(0)
 
       db = await database.open()
-      const project = await db
-        .selectFrom('projects')
-        .leftJoin('project_documents', 'project_documents.project_id', 'projects.id')
-        .select(['projects.nodes', 'project_documents.state'])
-        .where('projects.id', '=', projectId)
-        .executeTakeFirstOrThrow()
-      const stored = new Y.Doc()
-      Y.applyUpdate(stored, project.state!)
-      expect(docToGraph(stored)).toEqual(docToGraph(doc))
-      expect(docToGraph(stored).nodes.map((n) => n.id)).toContain(edit.id)
-      expect(project.nodes).toEqual(docToGraph(doc).nodes)
+      // The stored document (snapshot + log) and the REST JSON as GET serves it.
+      const stored = await storedGraphs(db, projectId)
+      expect(stored.state).toEqual(docToGraph(doc))
+      expect(stored.state?.nodes.map((n) => n.id)).toContain(edit.id)
+      expect(stored.json).toEqual(docToGraph(doc))
       await database.release(db)
     } catch (err) {
       const logs = [first.stderr(), second?.stderr() ?? ''].join('\n')

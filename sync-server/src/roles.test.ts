@@ -22,7 +22,7 @@ import { useSyncServer } from './testing/sync-fixture.ts'
 
 /** Roles on live connections (issue 6 item 1): viewers read, members removed are cut off. */
 describe.each(testDatabaseKinds())('project roles on sync connections on $name', (kind) => {
-  const sync = useSyncServer(kind, { debounceMs: 100, maxDebounceMs: 1000, retryBaseMs: 50 })
+  const sync = useSyncServer(kind, { storeThrottleMs: 100, retryBaseMs: 50 })
 
   /** A project of a new owner (holding the sample graph), and a second member with `role`. */
   const sharedProject = async (role: 'editor' | 'viewer') => {

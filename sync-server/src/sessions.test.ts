@@ -14,7 +14,7 @@ import { useSyncServer } from './testing/sync-fixture.ts'
 
 /** Ended sessions lose their open sockets (issue 6 / security: sign-out closes them). */
 describe.each(testDatabaseKinds())('ended sessions on sync connections on $name', (kind) => {
-  const sync = useSyncServer(kind, { debounceMs: 100 })
+  const sync = useSyncServer(kind, { storeThrottleMs: 100 })
 
   const deleteSessionRow = (sessionId: string) =>
     sync.db.deleteFrom('sessions').where('id', '=', sessionId).execute()

@@ -3,6 +3,7 @@ import {
   addNode,
   docToGraph,
   getNodesMap,
+  moveNodes,
   removeNodes,
   SYNC_CLOSE_REASONS,
   updateNodeData,
@@ -27,15 +28,13 @@ import {
 } from './testing/sync-test-kit.ts'
 
 /** Short debounce so stores happen quickly; the production values are tested by config. */
-const DEBOUNCE_MS = 100
-const MAX_DEBOUNCE_MS = 1000
+const THROTTLE_MS = 100
 
 describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
   const logger = captureLogger()
   const sync = useSyncServer(kind, {
     logger,
-    debounceMs: DEBOUNCE_MS,
-    maxDebounceMs: MAX_DEBOUNCE_MS,
+    storeThrottleMs: THROTTLE_MS,
     retryBaseMs: 50,
   })
 
@@ -50,8 +49,10 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
       ...options,
     })
 
-  const storedRow = (projectId: number) =>
-    sync.db
+  /** The project row and snapshot as the api serves them: materialized first (issue 15). */
+  const storedRow = async (projectId: number) => {
+    await storedGraphs(sync.db, projectId)
+    return sync.db
       .selectFrom('projects')
       .leftJoin('project_documents', 'project_documents.project_id', 'projects.id')
       .select([
@@ -62,6 +63,7 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
       ])
       .where('projects.id', '=', projectId)
       .executeTakeFirstOrThrow()
+  }
 
   /** The stored Yjs state, loaded into a fresh doc, as REST JSON. */
   const storedDocGraph = async (projectId: number) => (await storedGraphs(sync.db, projectId)).state
@@ -164,7 +166,7 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
     const { userId, cookie } = await createUser(sync.db)
     const graph = sampleGraph()
     const projectId = await createProject(sync.db, userId, graph)
-    const second = await startAnother({ debounceMs: DEBOUNCE_MS })
+    const second = await startAnother({ storeThrottleMs: THROTTLE_MS })
     try {
       const seededBefore = logger.entries.filter(
         (e) => e.msg === 'project document loaded' && (e.obj as { seeded?: boolean }).seeded,
@@ -266,6 +268,45 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
     expect(await storedDocGraph(projectId)).toEqual({ nodes: [], connections: [] })
   })
 
+  it('stores while someone keeps editing: a throttle from the first unsaved change, not a debounce (issue 15 item 6)', async () => {
+    const { userId, cookie } = await createUser(sync.db)
+    const graph = {
+      nodes: Array.from({ length: 100 }, (_, i) => textNode(`node ${i}`, i * 10)),
+      connections: [],
+    }
+    const projectId = await createProject(sync.db, userId, graph)
+    const throttleMs = 400
+    const own = await startAnother({ storeThrottleMs: throttleMs })
+    onTestFinished(() => own.close())
+    const client = sync.connect(projectId, cookie, own)
+    await waitFor(() => client.isSynced(), 'synced')
+    const nodeId = graph.nodes[0]!.id
+    const saves = () => client.messages.filter((m) => m.type === 'saved').length
+    const before = saves()
+    // A move every 20 ms for 3 s: a debounce of 400 ms would never store before the moves
+    // stop; the throttle stores 400 ms after the first unsaved one, again and again.
+    for (let i = 0; i < 150; i++) {
+      moveNodes(client.doc, new Map([[nodeId, { x: i, y: i }]]))
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(saves() - before).toBeGreaterThanOrEqual(2)
+    await waitFor(() => client.isSaved(), 'the last move saved')
+    // Each store appended only what changed since the one before, not the document.
+    const snapshot = await sync.db
+      .selectFrom('project_documents')
+      .select(sql<number>`length(state)`.as('bytes'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow()
+    const rows = await sync.db
+      .selectFrom('project_document_updates')
+      .select(sql<number>`length(update)`.as('bytes'))
+      .where('project_id', '=', projectId)
+      .execute()
+    expect(rows.length).toBeGreaterThan(1)
+    for (const row of rows) expect(Number(row.bytes)).toBeLessThan(Number(snapshot.bytes) / 10)
+    expect(await storedDocGraph(projectId)).toEqual(docToGraph(client.doc))
+  })
+
   it('never overwrites stored data after a failed or absent load', async () => {
     const { userId, cookie } = await createUser(sync.db)
     const projectId = await createProject(sync.db, userId)
@@ -315,7 +356,9 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
     const projectId = await createProject(sync.db, userId)
     const client = sync.connect(projectId, cookie)
     await waitFor(() => client.isSynced(), 'synced')
-    await sql`alter table project_documents rename to project_documents_away`.execute(sync.db)
+    await sql`alter table project_document_updates rename to project_document_updates_away`.execute(
+      sync.db,
+    )
     const node = textNode('retry me')
     try {
       addNode(client.doc, node)
@@ -323,15 +366,11 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
         () => client.messages.filter((m) => m.type === 'save-failed').length >= 2,
         'two save-failed messages',
       )
-      // The transaction rolled back: the JSON did not move without the document.
-      const project = await sync.db
-        .selectFrom('projects')
-        .select('nodes')
-        .where('id', '=', projectId)
-        .executeTakeFirstOrThrow()
-      expect(project.nodes).toEqual([])
+      expect(client.isSaved()).toBe(false)
     } finally {
-      await sql`alter table project_documents_away rename to project_documents`.execute(sync.db)
+      await sql`alter table project_document_updates_away rename to project_document_updates`.execute(
+        sync.db,
+      )
     }
     await waitFor(() => client.isSaved(), 'saved after the retry')
     expect((await storedRow(projectId)).nodes).toEqual([node])
@@ -341,7 +380,7 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
 
   it('stops retrying a failing store after its attempts, tells clients, and stores at the next change', async () => {
     const bounded = await startAnother({
-      debounceMs: DEBOUNCE_MS,
+      storeThrottleMs: THROTTLE_MS,
       retryBaseMs: 50,
       maxStoreAttempts: 3,
     })
@@ -350,7 +389,9 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
     const projectId = await createProject(sync.db, userId)
     const client = sync.connect(projectId, cookie, bounded)
     await waitFor(() => client.isSynced(), 'synced')
-    await sql`alter table project_documents rename to project_documents_away`.execute(sync.db)
+    await sql`alter table project_document_updates rename to project_document_updates_away`.execute(
+      sync.db,
+    )
     const failures = () => client.messages.filter((m) => m.type === 'save-failed')
     try {
       addNode(client.doc, textNode('kept in memory'))
@@ -360,7 +401,9 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
       await new Promise((resolve) => setTimeout(resolve, 500))
       expect(failures()).toHaveLength(3)
     } finally {
-      await sql`alter table project_documents_away rename to project_documents`.execute(sync.db)
+      await sql`alter table project_document_updates_away rename to project_document_updates`.execute(
+        sync.db,
+      )
     }
     const next = textNode('the next change')
     addNode(client.doc, next)
@@ -428,7 +471,7 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
   it('stores pending changes when it shuts down gracefully', async () => {
     const { userId, cookie } = await createUser(sync.db)
     const projectId = await createProject(sync.db, userId)
-    const own = await startAnother({ debounceMs: 60_000, maxDebounceMs: 120_000 })
+    const own = await startAnother({ storeThrottleMs: 60_000 })
     const client = sync.connect(projectId, cookie, own)
     await waitFor(() => client.isSynced(), 'synced')
     const node = textNode('stored at shutdown')

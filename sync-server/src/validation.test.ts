@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { mergeStoredDocument, readProjectDocument } from '@reelgraph/db'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   addNode,
@@ -126,7 +127,7 @@ function holdsClient(state: Uint8Array, clientId: number): boolean {
 }
 
 describe.each(testDatabaseKinds())('sync update validation on $name (issue 11)', (kind) => {
-  const sync = useSyncServer(kind, { debounceMs: 50, maxDebounceMs: 200 })
+  const sync = useSyncServer(kind, { storeThrottleMs: 50 })
 
   it.each(Object.entries(HOSTILE))(
     'refuses %s: never applied, broadcast or stored; the sender is told; later edits persist',
@@ -167,12 +168,8 @@ describe.each(testDatabaseKinds())('sync update validation on $name (issue 11)',
           nodes: [...before.nodes, later].sort((a, b) => (a.id < b.id ? -1 : 1)),
           connections: before.connections,
         })
-        const row = await sync.db
-          .selectFrom('project_documents')
-          .select('state')
-          .where('project_id', '=', projectId)
-          .executeTakeFirstOrThrow()
-        expect(holdsClient(row.state, attackerDoc.clientID)).toBe(false)
+        const row = await readProjectDocument({ db: sync.db, projectId })
+        expect(holdsClient(mergeStoredDocument(row!), attackerDoc.clientID)).toBe(false)
         const stored = await storedGraphs(sync.db, projectId)
         expect(stored.state).toEqual(docToGraph(observer.doc))
         expect(stored.json).toEqual(docToGraph(observer.doc))
@@ -240,7 +237,7 @@ describe.each(testDatabaseKinds())('a sync server process on $name (issue 11)', 
     const { userId, cookie } = await createUser(db)
     const projectId = await createProject(db, userId, sampleGraph())
     await database.release(db)
-    const server = await spawnSyncServer([...database.args, '--debounce-ms', '50'])
+    const server = await spawnSyncServer([...database.args, '--store-throttle-ms', '50'])
     const attackerDoc = new Y.Doc()
     const attacker = connectClient({ port: server.port, projectId, cookie, doc: attackerDoc })
     const observer = connectClient({ port: server.port, projectId, cookie })

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { databaseConnection } from '@reelgraph/db'
+import { databaseConnection, mergeStoredDocument, readProjectDocument } from '@reelgraph/db'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   json,
@@ -149,13 +149,10 @@ describe.skipIf(!postgres || !redisUrl)(
 
       const stored = await until(
         async () => {
-          const row = await t.deps.db
-            .selectFrom('project_documents')
-            .select('state')
-            .where('project_id', '=', projectId)
-            .executeTakeFirstOrThrow()
+          const stored = await readProjectDocument({ db: t.deps.db, projectId })
+          if (!stored) throw new Error('The project document is not stored.')
           const doc = new Y.Doc()
-          Y.applyUpdate(doc, row.state)
+          Y.applyUpdate(doc, mergeStoredDocument(stored))
           return docToGraph(doc)
         },
         (g) => g.nodes.some((n) => n.data[JOB_DATA_KEYS.status] === 'succeeded'),

@@ -8,6 +8,8 @@ import * as projectMembers from './0006-project-members.ts'
 import * as rateLimits from './0007-rate-limits.ts'
 import * as generationJobs from './0008-generation-jobs.ts'
 import * as videoJobs from './0009-video-jobs.ts'
+import * as makeVideoJobs from './0010-make-video-jobs.ts'
+import * as projectDocumentUpdates from './0011-project-document-updates.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -23,4 +25,6 @@ export const migrations: Record<string, Migration> = {
   '0007-rate-limits': rateLimits,
   '0008-generation-jobs': generationJobs,
   '0009-video-jobs': videoJobs,
+  '0010-make-video-jobs': makeVideoJobs,
+  '0011-project-document-updates': projectDocumentUpdates,
 }

@@ -17,6 +17,12 @@ export {
 } from './audio-graph.ts'
 export { RenderError, type RenderErrorCode } from './errors.ts'
 export {
+  pruneRenderCache,
+  RENDER_CACHE_MIN_AGE_MS,
+  touchCacheEntry,
+  type PruneResult,
+} from './cache-prune.ts'
+export {
   createProgressParser,
   detectCapabilities,
   findFfmpeg,

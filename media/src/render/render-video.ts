@@ -20,6 +20,7 @@ import {
   parseLoudnessMeasurement,
   timelineSamples,
 } from './audio-graph.ts'
+import { touchCacheEntry } from './cache-prune.ts'
 import { segmentCacheKey, type SegmentKeyCue, type SegmentKeyInput } from './cache-key.ts'
 import { RenderError } from './errors.ts'
 import { detectCapabilities, findFfmpeg, runFfmpeg, type RunFfmpegOptions } from './ffmpeg.ts'
@@ -130,6 +131,13 @@ interface SegmentJob {
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+/** True when `path` is in the cache, marking it used now (pruning removes it last). */
+async function usedFromCache(path: string): Promise<boolean> {
+  if (!(await exists(path))) return false
+  await touchCacheEntry(path)
+  return true
+}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -314,7 +322,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       keyInput,
       scenes: parts.map((p) => p.scene),
       cues,
-      cached: await exists(path),
+      cached: await usedFromCache(path),
     })
   }
 
@@ -383,7 +391,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         const key = stillCacheKey(imageHashes[scene]!, preset, fits[scene]!)
         const path = join(stillDir, `${key}.jpg`)
         stillPaths.set(scene, path)
-        if (await exists(path)) continue
+        if (await usedFromCache(path)) continue
         // The bytes that were hashed, so the still matches its key.
         const imagePath = join(tempDir, `image-${scene}`)
         await writeFile(imagePath, images[scene]!)

@@ -6,14 +6,21 @@ import type {
   onLoadDocumentPayload,
   onStoreDocumentPayload,
 } from '@hocuspocus/server'
-import type { DB } from '@reelgraph/db'
+import {
+  appendProjectUpdate,
+  applyStoredDocument,
+  compactProjectDocument,
+  type DB,
+  readProjectDocument,
+  type StoredProjectDocument,
+} from '@reelgraph/db'
 import {
   applyGraphToDoc,
-  docToGraph,
   type Graph,
   PERSIST_MAX_ATTEMPTS,
   PERSIST_RETRY_BASE_MS,
   PERSIST_RETRY_MAX_MS,
+  PERSIST_THROTTLE_MS,
   projectIdOfDocument,
   type SavedMessage,
   type SaveFailedMessage,
@@ -22,6 +29,7 @@ import {
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import * as Y from 'yjs'
+import { LOG_COMPACT_BYTES, LOG_COMPACT_IDLE_MS, LOG_COMPACT_UPDATES } from '../config.ts'
 import type { SyncLogger } from '../logger.ts'
 import { SyncRefusal } from '../refusal.ts'
 import { graphFromStoredJson } from '../stored-graph.ts'
@@ -29,12 +37,20 @@ import { graphFromStoredJson } from '../stored-graph.ts'
 export interface PersistenceOptions {
   db: Kysely<DB>
   logger: SyncLogger
+  /** Longest wait from a document's first unsaved update to its store, in ms (default PERSIST_THROTTLE_MS). */
+  throttleMs?: number | undefined
   /** First wait after a failed store, doubled after each failure (default PERSIST_RETRY_BASE_MS). */
   retryBaseMs?: number | undefined
   /** Longest wait between store attempts (default PERSIST_RETRY_MAX_MS). */
   retryMaxMs?: number | undefined
   /** Attempts of one store before it waits for the next change (default PERSIST_MAX_ATTEMPTS). */
   maxAttempts?: number | undefined
+  /** Log rows since the last compaction that start one (default LOG_COMPACT_UPDATES). */
+  compactUpdates?: number | undefined
+  /** Log bytes since the last compaction that start one (default LOG_COMPACT_BYTES). */
+  compactBytes?: number | undefined
+  /** Ms after a project's last append here before it is compacted (default LOG_COMPACT_IDLE_MS). */
+  compactIdleMs?: number | undefined
 }
 
 /** What the extension knows about one loaded document. */
@@ -44,9 +60,22 @@ interface DocState {
   changes: number
   /** `changes` as of the last successful store (or the load: the loaded state is stored). */
   storedChanges: number
+  /** The updates applied since the last successful append, oldest first: what the next store appends. */
+  pending: Uint8Array[]
+  /** The trailing store armed by the first unsaved update (issue 15 item 6), if any. */
+  throttle: NodeJS.Timeout | null
   /** The `saved` message of the last store (or the load), for clients that connect later. */
   lastSaved: SavedMessage
   waiters: Set<StoreWaiter>
+}
+
+/** This process's view of a project's log since its last compaction here (an estimate). */
+interface LogState {
+  /** Rows appended (or found at load) since the last compaction by this process. */
+  updates: number
+  bytes: number
+  idle: NodeJS.Timeout | null
+  running: boolean
 }
 
 interface StoreWaiter {
@@ -58,64 +87,82 @@ interface StoreWaiter {
 /** The origin of the load's `applyUpdate`: local, and never a reason to store. */
 const LOAD_ORIGIN: LocalTransactionOrigin = { source: 'local', skipStoreHooks: true }
 
-/** The `saved` message for a document state that is in Postgres. */
-function savedMessage(document: Y.Doc, savedAt: Date): SavedMessage {
-  return {
+/** The state vector and snapshot of `document` now, as a `saved` message sent later. */
+function savedMessageOf(document: Y.Doc): (savedAt: Date) => SavedMessage {
+  const stateVector = Buffer.from(Y.encodeStateVector(document)).toString('base64')
+  const snapshot = Buffer.from(Y.encodeSnapshot(Y.snapshot(document))).toString('base64')
+  return (savedAt) => ({
     type: SYNC_MESSAGE_TYPES.saved,
-    stateVector: Buffer.from(Y.encodeStateVector(document)).toString('base64'),
-    snapshot: Buffer.from(Y.encodeSnapshot(Y.snapshot(document))).toString('base64'),
+    stateVector,
+    snapshot,
     savedAt: savedAt.toISOString(),
-  }
+  })
 }
 
 /**
- * Keeps each project's Y.Doc in Postgres (issue 3 item 3, ARCHITECTURE decision 6).
+ * Keeps each project's Y.Doc in Postgres as a snapshot plus an append-only log (issue 3
+ * item 3, issue 15, ARCHITECTURE decision 6, decision 008).
  *
- * - Load: the project's `project_documents.state` (a `Y.encodeStateAsUpdate`) is applied to
- *   the new document. A project without a row is seeded from its `projects.nodes` /
- *   `connections` JSON exactly once across processes: the seeded state is inserted with
- *   `on conflict do nothing`, and whoever loses the race loads the winner's state instead.
- *   No project: refused with `SYNC_CLOSE_REASONS.notFound`; a database error: refused with
- *   `.loadFailed`.
+ * - Load: the project's `project_documents.state` merged with its `project_document_updates`
+ *   (one statement), applied to the new document. A project without a snapshot is seeded
+ *   from its `projects.nodes` / `connections` JSON exactly once across processes: the seeded
+ *   state is inserted with `on conflict do nothing`, and whoever loses the race loads the
+ *   winner's state instead. No project: refused with `SYNC_CLOSE_REASONS.notFound`; a
+ *   database error: refused with `.loadFailed`.
  * - Only documents whose load succeeded are ever stored, so a failed or empty load can never
- *   overwrite stored data (Hocuspocus issue #382).
- * - Store (Hocuspocus debounces it: 1 s after the last change, at least every 10 s): one
- *   transaction locks the `projects` row, merges the document into the stored state (other
- *   sync-server processes store too), and updates `projects` (nodes/connections =
- *   `docToGraph` of the merge, updated_at) and upserts `project_documents`, unless the merge
- *   adds nothing; a project deleted meanwhile is skipped and never resurrected. Then
- *   a stateless `saved` message goes to every client. A failed store sends `save-failed` and
- *   is retried (PERSIST_RETRY_BASE_MS doubling to PERSIST_RETRY_MAX_MS), at most
- *   PERSIST_MAX_ATTEMPTS times; then clients are told it waits for the next change (or the
- *   unload), and the document keeps its changes in memory meanwhile. Updates are validated
- *   before they are applied (`ValidationExtension`), so only an infrastructure failure can
- *   fail a store: no data can block later edits (issue 11). A store with nothing new writes
- *   nothing.
+ *   overwrite stored data (Hocuspocus issue #382); a store only ever appends anyway.
+ * - Store, at most `throttleMs` (PERSIST_THROTTLE_MS, 500 ms) after the first unsaved update,
+ *   whatever its origin (a client, the api, another process through Redis: if that process
+ *   dies before storing, this one has it): appends the updates applied since the last store,
+ *   merged into one row (`appendProjectUpdate`; bytes in proportion to the edit, no row lock),
+ *   then sends a stateless `saved` message (state vector and snapshot of the document as it
+ *   was when the store started) to every client. Several processes may append the same
+ *   update: Yjs updates are idempotent. A project deleted meanwhile is skipped and never
+ *   resurrected. A failed store sends `save-failed` and is retried
+ *   (PERSIST_RETRY_BASE_MS doubling to PERSIST_RETRY_MAX_MS), at most PERSIST_MAX_ATTEMPTS
+ *   times; then clients are told it waits for the next change (or the unload), and the
+ *   updates stay pending in memory meanwhile. Updates are validated before they are applied
+ *   (`ValidationExtension`), so only an infrastructure failure can fail a store.
+ * - Compaction, in the background and never on the save path: once the rows this process
+ *   appended (or loaded) since its last compaction of the project pass `compactUpdates` or
+ *   `compactBytes`, or `compactIdleMs` after its last append here, `compactProjectDocument`
+ *   merges the log into the snapshot and materializes `projects.nodes/connections`.
  * - A client that connects is told at once what is stored (`saved` of the last store).
  */
 export class PersistenceExtension implements Extension {
   readonly extensionName = 'reelgraph-persistence'
   private readonly db: Kysely<DB>
   private readonly logger: SyncLogger
+  private readonly throttleMs: number
   private readonly retryBaseMs: number
   private readonly retryMaxMs: number
   private readonly maxAttempts: number
+  private readonly compactUpdates: number
+  private readonly compactBytes: number
+  private readonly compactIdleMs: number
   private readonly docs = new WeakMap<Y.Doc, DocState>()
+  /** Per project with appends since its last compaction here; removed once compacted. */
+  private readonly logs = new Map<number, LogState>()
+  private readonly compactions = new Set<Promise<void>>()
   private stopping = false
   private readonly sleepers = new Set<() => void>()
 
   constructor(options: PersistenceOptions) {
     this.db = options.db
     this.logger = options.logger
+    this.throttleMs = options.throttleMs ?? PERSIST_THROTTLE_MS
     this.retryBaseMs = options.retryBaseMs ?? PERSIST_RETRY_BASE_MS
     this.retryMaxMs = options.retryMaxMs ?? PERSIST_RETRY_MAX_MS
     this.maxAttempts = options.maxAttempts ?? PERSIST_MAX_ATTEMPTS
+    this.compactUpdates = options.compactUpdates ?? LOG_COMPACT_UPDATES
+    this.compactBytes = options.compactBytes ?? LOG_COMPACT_BYTES
+    this.compactIdleMs = options.compactIdleMs ?? LOG_COMPACT_IDLE_MS
   }
 
   async onLoadDocument({ document, documentName }: onLoadDocumentPayload): Promise<void> {
     const projectId = projectIdOfDocument(documentName)
     if (projectId === null) throw new SyncRefusal(SYNC_CLOSE_REASONS.notFound)
-    let loaded: { state: Uint8Array; savedAt: Date; seeded: boolean } | null
+    let loaded: Loaded | null
     try {
       loaded = await this.loadOrSeed(projectId)
     } catch (err) {
@@ -123,39 +170,63 @@ export class PersistenceExtension implements Extension {
       throw new SyncRefusal(SYNC_CLOSE_REASONS.loadFailed)
     }
     if (!loaded) throw new SyncRefusal(SYNC_CLOSE_REASONS.notFound)
-    Y.applyUpdate(document, loaded.state, LOAD_ORIGIN)
+    applyStoredDocument(document, loaded.stored, LOAD_ORIGIN)
+    // Hocuspocus batches broadcasts per event loop turn and merges what is pending: sent now
+    // (to no one yet), the whole loaded state is never merged with the first change, which
+    // cost a full re-encode of the document on every REST PATCH of an unloaded project.
+    // (A plain Y.Doc, as tests pass, has nothing to flush.)
+    const batched: { flush?: () => unknown } = document
+    batched.flush?.()
     const state: DocState = {
       projectId,
       changes: 0,
       storedChanges: 0,
-      lastSaved: savedMessage(document, loaded.savedAt),
+      pending: [],
+      throttle: null,
+      lastSaved: savedMessageOf(document)(loaded.savedAt),
       waiters: new Set(),
     }
-    document.on('update', () => {
+    document.on('update', (update: Uint8Array) => {
       state.changes += 1
+      state.pending.push(update)
     })
     this.docs.set(document, state)
+    if (loaded.logUpdates > 0) this.noteLog(projectId, loaded.logUpdates, loaded.logBytes)
     this.logger.debug(
-      { projectId, bytes: loaded.state.byteLength, seeded: loaded.seeded },
+      {
+        projectId,
+        bytes: loaded.stored.snapshot.byteLength + loaded.logBytes,
+        logUpdates: loaded.logUpdates,
+        seeded: loaded.seeded,
+      },
       'project document loaded',
     )
   }
 
   /**
-   * With several sync servers (Redis), a change made on another process also schedules a
-   * store here, so it reaches Postgres even when that process dies before storing it. The
-   * store merges with what is stored and writes nothing when it adds nothing.
+   * Arms the trailing store at the document's first unsaved update: it runs `throttleMs`
+   * later however many updates follow (a throttle, not a debounce; issue 15 item 6). A
+   * change from another process (Redis) arms it too, so it reaches Postgres even when that
+   * process dies before storing it.
    */
   async onChange({ instance, document, documentName, transactionOrigin }: onChangePayload) {
-    if (!isRedisOrigin(transactionOrigin) || !this.docs.has(document)) return
-    void instance.storeDocumentHooks(document, {
-      instance,
-      clientsCount: document.getConnectionsCount(),
-      document,
-      documentName,
-      lastContext: {},
-      lastTransactionOrigin: transactionOrigin,
-    })
+    const state = this.docs.get(document)
+    if (!state || state.throttle || state.pending.length === 0) return
+    state.throttle = setTimeout(() => {
+      state.throttle = null
+      void instance.storeDocumentHooks(
+        document,
+        {
+          instance,
+          clientsCount: document.getConnectionsCount(),
+          document,
+          documentName,
+          lastContext: {},
+          lastTransactionOrigin: transactionOrigin,
+        },
+        true,
+      )
+    }, this.throttleMs)
   }
 
   async connected({ connection }: connectedPayload): Promise<void> {
@@ -166,19 +237,28 @@ export class PersistenceExtension implements Extension {
   async onStoreDocument({ document }: onStoreDocumentPayload): Promise<void> {
     const state = this.docs.get(document)
     if (!state) return
+    // This store takes every pending update: the next one arms a new trailing store.
+    if (state.throttle) {
+      clearTimeout(state.throttle)
+      state.throttle = null
+    }
     let delay = this.retryBaseMs
     for (let attempt = 1; ; attempt++) {
       // Forgotten (project deleted) while waiting: nothing more to write.
       if (this.docs.get(document) !== state) return
       const changes = state.changes
-      if (changes === state.storedChanges) return this.settle(state)
-      const update = Y.encodeStateAsUpdate(document)
-      const savedAt = new Date()
+      const count = state.pending.length
+      if (count === 0) {
+        state.storedChanges = changes
+        return this.settle(state)
+      }
+      const update = count === 1 ? state.pending[0]! : Y.mergeUpdates(state.pending.slice(0, count))
+      const saved = savedMessageOf(document)
       const started = performance.now()
-      let result: WriteResult | null
+      let appended: boolean
       try {
-        result = await this.write(state.projectId, update, savedAt)
-        if (!result) {
+        appended = await appendProjectUpdate({ db: this.db, projectId: state.projectId, update })
+        if (!appended) {
           this.logger.info({ projectId: state.projectId }, 'project deleted; document not stored')
           this.forget(document)
           return
@@ -218,23 +298,29 @@ export class PersistenceExtension implements Extension {
         delay = Math.min(delay * 2, this.retryMaxMs)
         continue
       }
+      state.pending.splice(0, count)
       state.storedChanges = changes
-      state.lastSaved = result.saved
+      state.lastSaved = saved(new Date())
       this.settle(state)
-      // Nothing new (another process stored it first, and told its clients and ours through
-      // Redis): no second `saved` message.
-      if (!result.written) return
-      document.broadcastStateless(JSON.stringify(result.saved))
+      document.broadcastStateless(JSON.stringify(state.lastSaved))
       this.logger.debug(
         {
           projectId: state.projectId,
-          bytes: result.bytes,
+          bytes: update.byteLength,
+          updates: count,
           ms: Math.round(performance.now() - started),
         },
         'project document stored',
       )
+      this.noteLog(state.projectId, 1, update.byteLength)
       return
     }
+  }
+
+  /** Waits for compactions under way (the database is closed after this). */
+  async onDestroy(): Promise<void> {
+    this.stopIdleCompactions()
+    await Promise.allSettled([...this.compactions])
   }
 
   /**
@@ -276,13 +362,88 @@ export class PersistenceExtension implements Extension {
     const state = this.docs.get(document)
     if (!state) return
     this.docs.delete(document)
+    if (state.throttle) clearTimeout(state.throttle)
+    state.throttle = null
+    const log = this.logs.get(state.projectId)
+    if (log?.idle) clearTimeout(log.idle)
+    this.logs.delete(state.projectId)
     this.rejectWaiters(state, new Error('The project was deleted.'))
   }
 
   /** Shutting down: a failing store is tried once more, then given up (and logged). */
   stop(): void {
     this.stopping = true
+    this.stopIdleCompactions()
     for (const wake of this.sleepers) wake()
+  }
+
+  /**
+   * Compacts the project's log now (merges it into the snapshot, materializes the REST
+   * JSON), unless this process is compacting it already. Errors are logged, not thrown: the
+   * log stays as it was and loads the same document.
+   */
+  compactNow(projectId: number): Promise<void> {
+    const log = this.logs.get(projectId) ?? { updates: 0, bytes: 0, idle: null, running: false }
+    this.logs.set(projectId, log)
+    if (log.idle) clearTimeout(log.idle)
+    log.idle = null
+    if (log.running) return Promise.resolve()
+    log.running = true
+    const counted = { updates: log.updates, bytes: log.bytes }
+    const started = performance.now()
+    let failed = false
+    const run = compactProjectDocument({ db: this.db, projectId })
+      .then((result) => {
+        log.updates = Math.max(0, log.updates - counted.updates)
+        log.bytes = Math.max(0, log.bytes - counted.bytes)
+        this.logger.debug(
+          { projectId, ...result, ms: Math.round(performance.now() - started) },
+          'project document compacted',
+        )
+      })
+      .catch((err: unknown) => {
+        failed = true
+        this.logger.error({ err, projectId }, 'compacting a project document failed')
+      })
+      .finally(() => {
+        log.running = false
+        this.compactions.delete(run)
+        if (this.stopping) return
+        if (failed) {
+          // Tried again after the idle delay (or the next append past the threshold), not
+          // at once: a database that refuses it would make a hot loop.
+          log.idle = setTimeout(() => void this.compactNow(projectId), this.compactIdleMs)
+          log.idle.unref()
+        } else if (log.updates === 0 && !log.idle) this.logs.delete(projectId)
+        else this.noteLog(projectId, 0, 0)
+      })
+    this.compactions.add(run)
+    return run
+  }
+
+  /** Counts rows in the project's log and starts or schedules its compaction. */
+  private noteLog(projectId: number, updates: number, bytes: number): void {
+    if (this.stopping) return
+    const log = this.logs.get(projectId) ?? { updates: 0, bytes: 0, idle: null, running: false }
+    this.logs.set(projectId, log)
+    log.updates += updates
+    log.bytes += bytes
+    if (log.running) return
+    if (log.updates >= this.compactUpdates || log.bytes >= this.compactBytes) {
+      void this.compactNow(projectId)
+      return
+    }
+    if (log.updates === 0) return
+    if (log.idle) clearTimeout(log.idle)
+    log.idle = setTimeout(() => void this.compactNow(projectId), this.compactIdleMs)
+    log.idle.unref()
+  }
+
+  private stopIdleCompactions(): void {
+    for (const log of this.logs.values()) {
+      if (log.idle) clearTimeout(log.idle)
+      log.idle = null
+    }
   }
 
   private settle(state: DocState): void {
@@ -311,12 +472,10 @@ export class PersistenceExtension implements Extension {
     })
   }
 
-  /** The stored state, or the seeded one when there was none; null when there is no project. */
-  private async loadOrSeed(
-    projectId: number,
-  ): Promise<{ state: Uint8Array; savedAt: Date; seeded: boolean } | null> {
-    const stored = await this.readState(projectId)
-    if (stored) return { ...stored, seeded: false }
+  /** The stored document, or the seeded one when there was none; null when there is no project. */
+  private async loadOrSeed(projectId: number): Promise<Loaded | null> {
+    const stored = await this.readStored(projectId)
+    if (stored) return stored
     const project = await this.db
       .selectFrom('projects')
       .select(['nodes', 'connections'])
@@ -331,88 +490,34 @@ export class PersistenceExtension implements Extension {
       .onConflict((oc) => oc.column('project_id').doNothing())
       .returning('project_id')
       .executeTakeFirst()
-    if (inserted) return { state, savedAt, seeded: true }
+    if (inserted) {
+      const stored = { snapshot: state, updates: [], ids: [], savedAt, logBytes: 0 }
+      return { stored, savedAt, seeded: true, logUpdates: 0, logBytes: 0 }
+    }
     // Another process seeded it first: use its state, so every copy starts from the same items.
-    const winner = await this.readState(projectId)
-    return winner ? { ...winner, seeded: false } : null
+    return this.readStored(projectId)
   }
 
-  private async readState(projectId: number): Promise<{ state: Uint8Array; savedAt: Date } | null> {
-    const row = await this.db
-      .selectFrom('project_documents')
-      .select(['state', 'updated_at'])
-      .where('project_id', '=', projectId)
-      .executeTakeFirst()
-    return row ? { state: row.state, savedAt: row.updated_at } : null
-  }
-
-  /**
-   * One transaction: locks the project row (every store does, so stores of one project from
-   * any process are serialized), merges `update` into the stored state (Yjs merges never lose
-   * or duplicate items) and writes the merged state and its materialized JSON, unless the merge
-   * adds nothing. Null when the project no longer exists (nothing written).
-   */
-  private write(projectId: number, update: Uint8Array, now: Date): Promise<WriteResult | null> {
-    return this.db.transaction().execute(async (trx) => {
-      // The lock and the stored state in one round trip (the project row is what is locked).
-      const project = await trx
-        .selectFrom('projects as p')
-        .leftJoin('project_documents as d', 'd.project_id', 'p.id')
-        .select('d.state')
-        .where('p.id', '=', projectId)
-        .forUpdate('p')
-        .executeTakeFirst()
-      if (!project) return null
-      const stored = project.state ? { state: project.state } : null
-      const merged = new Y.Doc()
-      try {
-        let before: Y.Snapshot | null = null
-        if (stored) {
-          Y.applyUpdate(merged, stored.state)
-          before = Y.snapshot(merged)
-        }
-        Y.applyUpdate(merged, update)
-        const saved = savedMessage(merged, now)
-        if (before && Y.equalSnapshots(before, Y.snapshot(merged))) {
-          return { written: false, saved, bytes: 0 }
-        }
-        const state = stored ? Y.encodeStateAsUpdate(merged) : update
-        const graph = docToGraph(merged)
-        await trx
-          .updateTable('projects')
-          .set({
-            nodes: JSON.stringify(graph.nodes),
-            connections: JSON.stringify(graph.connections),
-            updated_at: now,
-          })
-          .where('id', '=', projectId)
-          .execute()
-        await trx
-          .insertInto('project_documents')
-          .values({ project_id: projectId, state, updated_at: now })
-          .onConflict((oc) => oc.column('project_id').doUpdateSet({ state, updated_at: now }))
-          .execute()
-        return { written: true, saved, bytes: state.byteLength }
-      } finally {
-        merged.destroy()
-      }
-    })
+  private async readStored(projectId: number): Promise<Loaded | null> {
+    const stored = await readProjectDocument({ db: this.db, projectId })
+    if (!stored) return null
+    return {
+      stored,
+      savedAt: stored.savedAt,
+      seeded: false,
+      logUpdates: stored.updates.length,
+      logBytes: stored.logBytes,
+    }
   }
 }
 
-/** What a store did: `written` false when the stored state already held everything. */
-interface WriteResult {
-  written: boolean
-  /** The `saved` message of the state now stored (the merge). */
-  saved: SavedMessage
-  bytes: number
-}
-
-/** A change that came from another sync-server process through Redis. */
-function isRedisOrigin(origin: unknown): boolean {
-  return (
-    typeof origin === 'object' && origin !== null && 'source' in origin && origin.source === 'redis'
-  )
+/** A loaded document: its snapshot and log, and what the log held. */
+interface Loaded {
+  stored: StoredProjectDocument
+  savedAt: Date
+  seeded: boolean
+  logUpdates: number
+  logBytes: number
 }
 
 /** The Yjs state of a new document holding `graph`. */

@@ -1,9 +1,4 @@
-import type {
-  afterLoadDocumentPayload,
-  beforeSyncPayload,
-  beforeUnloadDocumentPayload,
-  Extension,
-} from '@hocuspocus/server'
+import type { beforeSyncPayload, beforeUnloadDocumentPayload, Extension } from '@hocuspocus/server'
 import {
   SYNC_MESSAGE_TYPES,
   SYNC_UPDATE_REFUSED,
@@ -44,10 +39,6 @@ export class ValidationExtension implements Extension {
     this.logger = options.logger
   }
 
-  async afterLoadDocument({ document }: afterLoadDocumentPayload): Promise<void> {
-    this.validatorOf(document)
-  }
-
   async beforeUnloadDocument({ document }: beforeUnloadDocumentPayload): Promise<void> {
     this.validators.get(document)?.destroy()
     this.validators.delete(document)
@@ -86,6 +77,11 @@ export class ValidationExtension implements Extension {
     connection.close({ ...SYNC_UPDATE_REFUSED })
   }
 
+  /**
+   * The document's validator, made at its first client update (issue 15 item 5): a document
+   * only the api's gateway or other processes write (a REST PATCH, a job result) never pays
+   * for the copy (its encode and apply, and as much memory as the document).
+   */
   private validatorOf(document: Y.Doc): DocumentValidator {
     let validator = this.validators.get(document)
     if (!validator) {

@@ -3,7 +3,8 @@
  * inside the debounce window and restarted").
  *
  *   node sync-server/src/testing/sync-server-process.ts --port 0 \
- *     (--database-url postgres://... | --pglite-dir DIR) [--debounce-ms N] \
+ *     (--database-url postgres://... | --pglite-dir DIR) [--store-throttle-ms N] \
+ *     [--compact-updates N] \
  *     [--redis-url redis://... --redis-prefix P]
  *
  * Migrates the database, listens on 127.0.0.1, then prints one JSON line `{"port":N}` on
@@ -19,7 +20,8 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     'database-url': { type: 'string' },
     'pglite-dir': { type: 'string' },
-    'debounce-ms': { type: 'string' },
+    'store-throttle-ms': { type: 'string' },
+    'compact-updates': { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
     'redis-url': { type: 'string' },
     'redis-prefix': { type: 'string' },
@@ -41,7 +43,8 @@ const running = await startSyncServer({
   port: Number(values.port),
   host: '127.0.0.1',
   secureCookies: false,
-  debounceMs: values['debounce-ms'] ? Number(values['debounce-ms']) : undefined,
+  storeThrottleMs: values['store-throttle-ms'] ? Number(values['store-throttle-ms']) : undefined,
+  compactUpdates: values['compact-updates'] ? Number(values['compact-updates']) : undefined,
   redisUrl: values['redis-url'],
   redisPrefix: values['redis-prefix'],
 })

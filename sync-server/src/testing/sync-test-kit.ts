@@ -7,12 +7,16 @@ import { createServer, Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
 import {
+  compactProjectDocument,
   createDb,
   createSession,
   type DB,
   insertProjectWithOwner,
+  mergeStoredDocument,
   migrateToLatest,
   type ProjectRole,
+  projectDocumentIsStale,
+  readProjectDocument,
 } from '@reelgraph/db'
 import type { TestDatabaseKind } from '@reelgraph/db/testing'
 import {
@@ -138,25 +142,48 @@ export async function removeMember(db: Kysely<DB>, projectId: number, userId: nu
     .execute()
 }
 
-/** The materialized JSON (`projects.nodes/connections`) and the stored Yjs state as a graph. */
+/**
+ * The stored document (snapshot merged with its update log) as a graph, and the REST JSON
+ * as `GET /api/projects/:id` serves it: `projects.nodes/connections` after materializing the
+ * log (a compaction, as the api's read does when the log is not empty; issue 15 item 3).
+ */
 export async function storedGraphs(
   db: Kysely<DB>,
   projectId: number,
 ): Promise<{ json: Graph; state: Graph | null }> {
-  const row = await db
-    .selectFrom('projects')
-    .leftJoin('project_documents', 'project_documents.project_id', 'projects.id')
-    .select(['projects.nodes', 'projects.connections', 'project_documents.state'])
-    .where('projects.id', '=', projectId)
-    .executeTakeFirstOrThrow()
+  const stored = await readProjectDocument({ db, projectId })
   let state: Graph | null = null
-  if (row.state) {
+  if (stored) {
     const doc = new Y.Doc()
-    Y.applyUpdate(doc, row.state)
+    Y.applyUpdate(doc, mergeStoredDocument(stored))
     state = docToGraph(doc)
     doc.destroy()
   }
+  if (await projectDocumentIsStale({ db, projectId })) {
+    await compactProjectDocument({ db, projectId })
+  }
+  const row = await db
+    .selectFrom('projects')
+    .select(['nodes', 'connections'])
+    .where('id', '=', projectId)
+    .executeTakeFirstOrThrow()
   return { json: { nodes: row.nodes, connections: row.connections } as Graph, state }
+}
+
+/** The stored document (snapshot merged with its update log) as a graph; null when none. */
+export async function storedDocumentGraph(
+  db: Kysely<DB>,
+  projectId: number,
+): Promise<Graph | null> {
+  const stored = await readProjectDocument({ db, projectId })
+  if (!stored) return null
+  const doc = new Y.Doc()
+  try {
+    Y.applyUpdate(doc, mergeStoredDocument(stored))
+    return docToGraph(doc)
+  } finally {
+    doc.destroy()
+  }
 }
 
 /**

@@ -19,7 +19,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
     logout.mutate(undefined, { onSuccess: () => navigate('/auth', { replace: true }) })
 
   return (
-    <div className="flex flex-1 flex-col">
+    // One screen high: the page scrolls inside <main>, so the header and banner never push
+    // the canvas's toolbar and minimap below the fold (issue 14 item 4).
+    <div className="flex h-dvh flex-col">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2 focus:shadow-md focus:ring-[3px] focus:ring-ring/50"
@@ -32,7 +34,11 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <PublicHeader />
       )}
       {user && !user.emailVerified ? <EmailVerificationBanner email={user.email} /> : null}
-      <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+      <main
+        id="main"
+        tabIndex={-1}
+        className="flex min-h-0 flex-1 flex-col overflow-y-auto outline-none"
+      >
         {children}
       </main>
     </div>

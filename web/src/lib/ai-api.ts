@@ -15,13 +15,19 @@ import {
   type jobTargetSchema,
   MODEL_LIST_DEFAULT_LIMIT,
   type ModelsOutput,
+  modelsOutput,
   type ProvidersOutput,
+  providersOutput,
   type Credits,
+  type MakeVideoInput,
+  type NarrationPreviewInput,
   type RenderVideoInput,
+  type VoicesOutput,
+  voicesOutput,
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import { apiRequest, getQueryFn, parseAnswer } from './api-client'
+import { ApiError, apiRequest, getQueryFn, NetworkError, parseAnswer } from './api-client'
 import { QUERY_KEYS } from './query-keys'
 
 /**
@@ -68,6 +74,7 @@ async function generate<T>(
 /** Query keys of the AI reads; `[0]` is the URL (the default query function reads it). */
 export const AI_QUERY_KEYS = {
   providers: ['/api/ai/providers'],
+  voices: ['/api/video/voices'],
   models: [`/api/csas/models?limit=${MODEL_LIST_DEFAULT_LIMIT}`],
 } as const
 
@@ -75,7 +82,7 @@ export const AI_QUERY_KEYS = {
 export function useAiProviders() {
   return useQuery<ProvidersOutput>({
     queryKey: AI_QUERY_KEYS.providers,
-    queryFn: getQueryFn<ProvidersOutput>({ on401: 'throw' }),
+    queryFn: getQueryFn({ on401: 'throw', schema: providersOutput, what: 'the AI providers' }),
   })
 }
 
@@ -83,7 +90,7 @@ export function useAiProviders() {
 export function useImageModels(enabled = true) {
   return useQuery<ModelsOutput>({
     queryKey: AI_QUERY_KEYS.models,
-    queryFn: getQueryFn<ModelsOutput>({ on401: 'throw' }),
+    queryFn: getQueryFn({ on401: 'throw', schema: modelsOutput, what: 'the image models' }),
     enabled,
   })
 }
@@ -185,4 +192,67 @@ export function useRenderVideo() {
       ),
     onSettled: () => refreshCredits(queryClient),
   })
+}
+
+/**
+ * `POST /api/video/make` {projectId, nodeId, sceneCount, preset} -> 202 {jobId, status}
+ * (issue 13 item 6): the whole chain from a Script Generator's topic to a rendered video, one
+ * job charged once; its stage and progress are on the generator node, the video on the Video
+ * node it adds.
+ */
+export function useMakeVideo() {
+  const queryClient = useQueryClient()
+  return useMutation<JobAccepted, Error, MakeVideoInput>({
+    mutationFn: async (input) =>
+      parseAnswer(
+        jobAcceptedSchema,
+        await apiRequest<unknown>('POST', '/api/video/make', input),
+        'the video',
+      ),
+    onSettled: () => refreshCredits(queryClient),
+  })
+}
+
+/** `GET /api/video/voices`: the active speech provider's voices (the Video node's picker). */
+export function useVoices(enabled = true) {
+  return useQuery<VoicesOutput>({
+    queryKey: AI_QUERY_KEYS.voices,
+    queryFn: async ({ signal }) =>
+      parseAnswer(
+        voicesOutput,
+        await apiRequest<unknown>('GET', '/api/video/voices', undefined, { signal }),
+        'the voices',
+      ),
+    enabled,
+    // The provider's voices change only with the server's configuration.
+    staleTime: Infinity,
+  })
+}
+
+/**
+ * `POST /api/video/narration-preview` {projectId, nodeId, voice?} -> a WAV of the scene's
+ * narration (the scene play button, issue 13 item 5).
+ * @throws {ApiError} 400 (no narration, unknown voice), 404, 429; {NetworkError} offline.
+ */
+export async function fetchNarrationPreview(
+  input: NarrationPreviewInput,
+  signal?: AbortSignal,
+): Promise<Blob> {
+  let res: Response
+  try {
+    res = await fetch('/api/video/narration-preview', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(input),
+      signal,
+    })
+  } catch (error) {
+    if (signal?.aborted) throw error
+    throw new NetworkError(error)
+  }
+  if (!res.ok) {
+    throw new ApiError(res.status, res.statusText, await res.text().catch(() => ''))
+  }
+  return res.blob()
 }

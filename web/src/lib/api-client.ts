@@ -114,18 +114,36 @@ export async function apiRequest<T = unknown>(
 export type UnauthorizedBehavior = 'returnNull' | 'throw'
 
 /**
- * The default reading call: GETs the URL in `queryKey[0]` with the session cookie and
- * parses the answer (JSON, or text for a non-JSON response).
+ * The reading call: GETs the URL in `queryKey[0]` with the session cookie and checks the
+ * answer with the shared `schema` ({@link parseAnswer}; `what` names it in the error). Only
+ * the app's fallback query function goes without one.
  *
  * With `on401: 'returnNull'` an unauthenticated answer resolves with `null` instead of
  * throwing (the user and credits queries, spec §7).
  *
- * @throws {ApiError} for any other non-success status.
+ * @throws {ApiError} for any other non-success status; {Error} for an answer that does not
+ *   match `schema`.
  */
-export function getQueryFn<T>(options: { on401: 'returnNull' }): QueryFunction<T | null>
-export function getQueryFn<T>(options: { on401: 'throw' }): QueryFunction<T>
-export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null>
-export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+export function getQueryFn<T>(options: {
+  on401: 'returnNull'
+  schema: z.ZodType<T>
+  what: string
+}): QueryFunction<T | null>
+export function getQueryFn<T>(options: {
+  on401: 'throw'
+  schema: z.ZodType<T>
+  what: string
+}): QueryFunction<T>
+export function getQueryFn(options: { on401: UnauthorizedBehavior }): QueryFunction<unknown>
+export function getQueryFn<T>({
+  on401,
+  schema,
+  what,
+}: {
+  on401: UnauthorizedBehavior
+  schema?: z.ZodType<T>
+  what?: string
+}): QueryFunction<T | null | unknown> {
   return async ({ queryKey, signal }) => {
     const url = queryKey[0]
     if (typeof url !== 'string')
@@ -133,7 +151,8 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
     const res = await send(url, { credentials: 'include', signal })
     if (on401 === 'returnNull' && res.status === 401) return null
     await throwIfNotOk(res)
-    return (await readBody(res)) as T
+    const body = await readBody(res)
+    return schema ? parseAnswer(schema, body, what ?? url) : body
   }
 }
 

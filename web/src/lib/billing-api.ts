@@ -1,12 +1,15 @@
 import {
   type CreditPackage,
+  creditPackagesOutput,
   type Credits,
   creditsSchema,
   type Plan,
   type PlanId,
+  plansOutput,
   SUBSCRIPTION_REFETCH_INTERVAL_MS,
   SUBSCRIPTION_STALE_TIME_MS,
   type SubscriptionStatus,
+  subscriptionStatusSchema,
   type User,
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
@@ -30,7 +33,7 @@ export const BILLING_QUERY_KEYS = {
 export function usePlans() {
   return useQuery<{ plans: Plan[] }, Error, Plan[]>({
     queryKey: BILLING_QUERY_KEYS.plans,
-    queryFn: getQueryFn<{ plans: Plan[] }>({ on401: 'throw' }),
+    queryFn: getQueryFn({ on401: 'throw', schema: plansOutput, what: 'the plans' }),
     select: (answer) => answer.plans,
   })
 }
@@ -39,7 +42,11 @@ export function usePlans() {
 export function useCreditPackages() {
   return useQuery<{ packages: CreditPackage[] }, Error, CreditPackage[]>({
     queryKey: BILLING_QUERY_KEYS.packages,
-    queryFn: getQueryFn<{ packages: CreditPackage[] }>({ on401: 'throw' }),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: creditPackagesOutput,
+      what: 'the credit packages',
+    }),
     select: (answer) => answer.packages,
   })
 }
@@ -51,7 +58,11 @@ export function useCreditPackages() {
 export function useSubscriptionStatus(enabled = true) {
   return useQuery<SubscriptionStatus>({
     queryKey: QUERY_KEYS.subscriptionStatus,
-    queryFn: getQueryFn<SubscriptionStatus>({ on401: 'throw' }),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: subscriptionStatusSchema,
+      what: 'your subscription',
+    }),
     staleTime: SUBSCRIPTION_STALE_TIME_MS,
     refetchInterval: SUBSCRIPTION_REFETCH_INTERVAL_MS,
     enabled,
@@ -79,7 +90,7 @@ export function useCreditBuckets(
 ): Pick<Credits, 'planCredits' | 'purchasedCredits'> | null {
   const query = useQuery<unknown>({
     queryKey: QUERY_KEYS.credits,
-    queryFn: getQueryFn<unknown>({ on401: 'returnNull' }),
+    queryFn: getQueryFn({ on401: 'returnNull', schema: creditsSchema, what: 'your credits' }),
     staleTime: 0,
     refetchOnMount: 'always',
     enabled,

@@ -8,6 +8,7 @@ function summary(id: number, name: string, updatedAt: string): ProjectSummary {
     name,
     description: '',
     nodeCount: 0,
+    preview: [],
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt,
     role: 'owner',

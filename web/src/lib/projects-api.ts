@@ -3,6 +3,7 @@ import {
   type CreateProjectInput,
   createdProjectSchema,
   type Project,
+  projectSchema,
   type ProjectSummary,
   renamedProjectSchema,
 } from '@reelgraph/shared'
@@ -94,8 +95,12 @@ export function useProjects() {
 export function useProject(id: number | undefined) {
   return useQuery<Project>({
     queryKey: projectQueryKey(id),
-    queryFn: ({ signal }) =>
-      apiRequest<Project>('GET', `/api/projects/${String(id)}`, undefined, { signal }),
+    queryFn: async ({ signal }) =>
+      parseAnswer(
+        projectSchema,
+        await apiRequest('GET', `/api/projects/${String(id)}`, undefined, { signal }),
+        'the project',
+      ),
     enabled: typeof id === 'number' && Number.isFinite(id),
   })
 }

@@ -1,27 +1,25 @@
+import type { SaveStatus } from '@reelgraph/shared'
 import { create } from 'zustand'
 
-/**
- * Whether the open project's changes have reached the server: `saved` (persisted),
- * `saving` (sent, not yet acknowledged), `unsaved` (local changes not yet sent, or the
- * last store failed) or `unreachable` (local changes, and the sync server has been out of
- * reach for a while, refused the connection, or the browser is offline: issue 11, never a
- * silent Unsaved). The pill reads "Not saved: can't reach the server" for the last.
- * @see spec §4 Save status, ARCHITECTURE decision 6
- */
-export type SaveStatus = 'saved' | 'saving' | 'unsaved' | 'unreachable'
+export type { SaveStatus }
 
 interface SaveStatusState {
   status: SaveStatus
-  setStatus: (status: SaveStatus) => void
+  /** "Saving changes..." shows while saving and lingers 2 s after (spec §4, §9). */
+  savingIndicator: boolean
+  /** Sets what changed (the open project's session calls it; nothing else writes here). */
+  set: (patch: Partial<Pick<SaveStatusState, 'status' | 'savingIndicator'>>) => void
 }
 
 /**
- * The save-status pill's state. The canvas feeds it; the header reads it.
- * Defaults to `saved` (nothing open means nothing unsaved).
+ * The one save status of the open project (issue 14 item 1): its session writes it, the
+ * header's pill and the canvas's "Saving changes..." read it. Saved, and no indicator, when
+ * nothing is open.
  */
 export const useSaveStatusStore = create<SaveStatusState>()((set) => ({
   status: 'saved',
-  setStatus: (status) => set({ status }),
+  savingIndicator: false,
+  set: (patch) => set(patch),
 }))
 
 /** The current save status (a narrow selector, so readers re-render only when it changes). */
@@ -38,3 +36,8 @@ export const UNREACHABLE_MESSAGE = {
   description:
     'Check your internet connection. Your changes stay on this device and are sent when the connection is back.',
 } as const
+
+/** Whether "Saving changes..." shows (a narrow selector). */
+export function useSavingIndicator(): boolean {
+  return useSaveStatusStore((state) => state.savingIndicator)
+}

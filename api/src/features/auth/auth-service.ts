@@ -165,11 +165,6 @@ export function findUserByEmail(db: Kysely<DB>, email: string): Promise<UserRow 
     .executeTakeFirst()
 }
 
-/** Finds a user by id, or undefined. */
-export function findUserById(db: Kysely<DB>, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
-}
-
 /**
  * Emails a password reset link to `email` when an account has it; does nothing otherwise.
  * Callers run it in the background and answer the same either way.

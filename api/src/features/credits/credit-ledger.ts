@@ -173,12 +173,16 @@ export async function refundSpend(
 /**
  * {@link refundSpend} inside the caller's transaction (a job's refund commits with its
  * failed or cancelled state, issue 12).
+ * @param credits how much of the spend to give back (default all of it; a `make-video` chain
+ *   that failed half-way gives back the steps it did not deliver, issue 13 item 6): purchased
+ *   credits first, since they never expire, then plan credits. Clamped to the spend.
  * @returns the balance after the refund (unchanged when the spend was refunded before).
  */
 export async function refundSpendIn(
   trx: Transaction<DB>,
   spendTransactionId: number,
   description: string,
+  credits?: number,
 ): Promise<Balance> {
   const spend = await trx
     .selectFrom('credit_transactions')
@@ -186,11 +190,16 @@ export async function refundSpendIn(
     .where('id', '=', spendTransactionId)
     .executeTakeFirstOrThrow()
   const key = `refund:${spend.idempotency_key ?? spend.id}`
+  const spent = { plan: -spend.plan_amount, purchased: -spend.purchased_amount }
+  const total = spent.plan + spent.purchased
+  const back = Math.max(0, Math.min(total, credits ?? total))
+  const purchasedBack = Math.min(spent.purchased, back)
+  const planBack = back - purchasedBack
   const inserted = await appendOnce(trx, {
     user_id: spend.user_id,
-    amount: -spend.amount,
-    plan_amount: -spend.plan_amount,
-    purchased_amount: -spend.purchased_amount,
+    amount: back,
+    plan_amount: planBack,
+    purchased_amount: purchasedBack,
     transaction_type: 'generation_refund',
     description,
     idempotency_key: key,
@@ -199,8 +208,8 @@ export async function refundSpendIn(
     ? trx
         .updateTable('users')
         .set({
-          plan_credits: sql`plan_credits + ${-spend.plan_amount}`,
-          purchased_credits: sql`purchased_credits + ${-spend.purchased_amount}`,
+          plan_credits: sql`plan_credits + ${planBack}`,
+          purchased_credits: sql`purchased_credits + ${purchasedBack}`,
         })
         .where('id', '=', spend.user_id)
         .returning(['plan_credits', 'purchased_credits'])

@@ -1,6 +1,10 @@
 import * as Y from 'yjs'
 import {
+  addVideoTake,
   getNodesMap,
+  type NodeData,
+  type VideoTake,
+  videoTakesOf,
   updateNodeData,
   VIDEO_DATA_KEYS,
   type GenerateImageOutput,
@@ -17,7 +21,8 @@ import {
   writeJobState,
 } from '@reelgraph/shared'
 import type { AppDeps } from '../../app-env.ts'
-import type { VideoJobResult } from '../video/video-job.ts'
+import type { MakeVideoJobResult } from '../video/make-video-job.ts'
+import { discardVideoFiles, type VideoJobResult } from '../video/video-job.ts'
 import { type JobRow, nodeStateOf } from './job-store.ts'
 
 /**
@@ -26,6 +31,8 @@ import { type JobRow, nodeStateOf } from './job-store.ts'
  */
 
 type Deps = Pick<AppDeps, 'db' | 'documents' | 'logger'>
+/** Writing a result may remove the files of renders it replaces. */
+type ResultDeps = Deps & Pick<AppDeps, 'assets'>
 
 /** True when the job has a place in a document: a project and a node. */
 function target(row: JobRow): { projectId: number; nodeId: string } | null {
@@ -81,34 +88,57 @@ function resultBuilder(row: JobRow): (source: PlacementSource) => GraphAddition 
       return (source) => imageResult(source, input, answer, at, ids)
     }
     case 'video':
-      throw new Error('A video job writes onto its own node (writeVideoResult)')
+    case 'make-video':
+      throw new Error('A render writes onto its Video node (writeVideoResult)')
   }
 }
 
 /**
- * Writes a render's result onto its Video node ({@link VIDEO_DATA_KEYS}) with the final job
- * state, in one transaction. Writing it twice writes the same values.
+ * Writes a render's result onto Video node `videoId` ({@link VIDEO_DATA_KEYS}), the render
+ * added in front of the node's takes (the last `MAX_VIDEO_TAKES`), and the final job
+ * state onto `stateNodeId` (the Video node for a render, the Script Generator for "Make
+ * video"), in one transaction. Writing it twice writes the same values.
+ * @returns the takes that fell off the end (their files can go), or null when the Video
+ *   node is gone (nothing is written).
  */
-function writeVideoResult(doc: Y.Doc, row: JobRow, nodeId: string, origin: unknown): boolean {
+function writeVideoResult(
+  doc: Y.Doc,
+  row: JobRow,
+  videoId: string,
+  stateNodeId: string,
+  origin: unknown,
+): VideoTake[] | null {
   const result = row.result as VideoJobResult
-  const ynode = getNodesMap(doc).get(nodeId)
-  if (!(ynode instanceof Y.Map)) return false
+  const ynode = getNodesMap(doc).get(videoId)
+  if (!(ynode instanceof Y.Map)) return null
+  const data = ynode.get('data')
+  const takes = videoTakesOf(data instanceof Y.Map ? (data.toJSON() as NodeData) : {})
+  const { kept, dropped } = addVideoTake(takes, {
+    mp4Url: result.mp4Url,
+    srtUrl: result.srtUrl,
+    vttUrl: result.vttUrl,
+    durationMs: result.durationMs,
+    inputHash: result.inputHash,
+    renderedAt: row.updated_at.toISOString(),
+    preset: result.preset,
+  })
   doc.transact(() => {
-    writeJobState(doc, nodeId, nodeStateOf(row), origin)
+    writeJobState(doc, stateNodeId, nodeStateOf(row), origin)
     updateNodeData(
       doc,
-      nodeId,
+      videoId,
       {
         [VIDEO_DATA_KEYS.mp4Url]: result.mp4Url,
         [VIDEO_DATA_KEYS.srtUrl]: result.srtUrl,
         [VIDEO_DATA_KEYS.vttUrl]: result.vttUrl,
         [VIDEO_DATA_KEYS.durationMs]: result.durationMs,
         [VIDEO_DATA_KEYS.inputHash]: result.inputHash,
+        [VIDEO_DATA_KEYS.takes]: JSON.stringify(kept),
       },
       origin,
     )
   }, origin)
-  return true
+  return dropped
 }
 
 /**
@@ -117,16 +147,26 @@ function writeVideoResult(doc: Y.Doc, row: JobRow, nodeId: string, origin: unkno
  * Nothing is written when the project or the node is gone.
  * @throws Error when the document cannot be opened or stored (the job is retried).
  */
-export async function writeResult(deps: Deps, row: JobRow): Promise<void> {
+export async function writeResult(deps: ResultDeps, row: JobRow): Promise<void> {
   const where = target(row)
   if (where && (await projectExists(deps, where.projectId))) {
-    const outcome = await deps.documents.transact(where.projectId, (doc, origin) =>
-      row.kind === 'video'
-        ? writeVideoResult(doc, row, where.nodeId, origin)
-          ? 'written'
-          : 'source-missing'
-        : writeJobResult(doc, where.nodeId, resultBuilder(row), nodeStateOf(row), origin),
-    )
+    let dropped: VideoTake[] = []
+    const outcome = await deps.documents.transact(where.projectId, (doc, origin) => {
+      if (row.kind !== 'video' && row.kind !== 'make-video') {
+        return writeJobResult(doc, where.nodeId, resultBuilder(row), nodeStateOf(row), origin)
+      }
+      const videoId =
+        row.kind === 'video' ? where.nodeId : (row.result as MakeVideoJobResult).videoNodeId
+      const written = writeVideoResult(doc, row, videoId, where.nodeId, origin)
+      if (!written) {
+        // The Video node is gone; the chain's generator still shows how it ended.
+        writeJobState(doc, where.nodeId, nodeStateOf(row), origin)
+        return 'source-missing'
+      }
+      dropped = written
+      return 'written'
+    })
+    if (dropped.length > 0) await discardVideoFiles(deps, dropped)
     if (outcome === 'source-missing') {
       deps.logger.info({ jobId: row.id }, 'the job node was deleted; its result is not placed')
     } else if (outcome === 'no-room') {

@@ -5,13 +5,15 @@ import type {
   GenerateScriptInput,
   JobKind,
 } from '@reelgraph/shared'
+import { SCENE_COUNT_MAX } from '@reelgraph/shared'
 import type { AppDeps } from '../../app-env.ts'
 import { JOB_POLL_MS, JOB_PROGRESS_WRITE_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
+import { produceMadeVideo } from '../video/make-video-job.ts'
 import { ProviderError } from '../generation/providers/types.ts'
 import {
-  discardVideoResult,
+  discardVideoFiles,
   produceVideo,
   type VideoJobInput,
   type VideoJobProgress,
@@ -40,6 +42,7 @@ const RUNNING_STAGES: Record<JobKind, string> = {
   scenes: 'Splitting the script into scenes',
   image: 'Generating the image',
   video: 'Rendering the video',
+  'make-video': 'Writing the script',
 }
 
 /** Why a job stopped: cancelled here or elsewhere (the row says cancelled). */
@@ -95,6 +98,17 @@ async function produce(
         signal,
         stageWriter(deps, row.id),
       )
+    case 'make-video':
+      // Paid step by step: a cancel or a failure refunds what was not delivered yet.
+      return produceMadeVideo(deps, row, signal, {
+        onProgress: stageWriter(deps, row.id),
+        delivered: async (credits) => {
+          const marked = await updateJob(db, row.id, ['running'], {
+            delivered_cost: Math.min(row.cost, credits),
+          })
+          if (!marked) throw new Cancelled('The job was cancelled.')
+        },
+      })
   }
 }
 
@@ -160,6 +174,14 @@ function progressWriter(deps: WorkerDeps, jobId: string): (percent: number) => v
 /** The provider timeout of a job, in ms. */
 export function providerTimeoutMs(env: WorkerDeps['env'], kind: JobKind): number {
   if (kind === 'video') return env.VIDEO_RENDER_TIMEOUT_MS
+  if (kind === 'make-video') {
+    // The whole chain: two text calls, an image per scene (at most SCENE_COUNT_MAX), a render.
+    return (
+      2 * env.AI_TEXT_TIMEOUT_MS +
+      SCENE_COUNT_MAX * env.AI_IMAGE_TIMEOUT_MS +
+      env.VIDEO_RENDER_TIMEOUT_MS
+    )
+  }
   return kind === 'image' ? env.AI_IMAGE_TIMEOUT_MS : env.AI_TEXT_TIMEOUT_MS
 }
 
@@ -254,7 +276,9 @@ export async function runGenerationJob(deps: WorkerDeps, delivery: Delivery): Pr
   })
   if (!done) {
     // Cancelled while the result was being stored: a render's files would be orphans.
-    if (row.kind === 'video') await discardVideoResult(deps, result as VideoJobResult)
+    if (row.kind === 'video' || row.kind === 'make-video') {
+      await discardVideoFiles(deps, [result as VideoJobResult])
+    }
     return
   }
   deps.jobs.signals.finished(done.id)
@@ -268,7 +292,10 @@ function failureOf(err: unknown): Failure {
     }
     return { code: 'PROVIDER_ERROR', reason: err.message }
   }
-  if (err instanceof AppError && (err.code === 'FORBIDDEN' || err.code === 'NOT_FOUND')) {
+  if (
+    err instanceof AppError &&
+    (err.code === 'FORBIDDEN' || err.code === 'NOT_FOUND' || err.code === 'BAD_REQUEST')
+  ) {
     return { code: err.code, reason: err.message }
   }
   return { code: 'INTERNAL', reason: 'Something went wrong while generating.' }

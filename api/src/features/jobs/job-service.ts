@@ -22,6 +22,8 @@ const TRANSACTION_TYPES: Record<JobKind, CreditTransactionType> = {
   scenes: 'scene_generation',
   image: 'image_generation',
   video: 'video_generation',
+  // The whole chain, charged once (issue 13 item 6); it ends in a video.
+  'make-video': 'video_generation',
 }
 
 /** An `Idempotency-Key` a client may send so a retried request is charged once. */
@@ -83,7 +85,10 @@ export async function submitGeneration(
   }
   await jobs.start()
   const id = randomUUID()
-  const cost = request.cost ?? env.costs[request.kind]
+  if (request.cost === undefined && request.kind === 'make-video') {
+    throw new Error('A make-video job is charged its whole chain: pass its cost')
+  }
+  const cost = request.cost ?? env.costs[request.kind as Exclude<JobKind, 'make-video'>]
   const row = await db.transaction().execute(async (trx) => {
     // The user's row first: the job's foreign key would take a share lock on it, and two
     // requests each holding one while waiting for the spend's update lock would deadlock.

@@ -17,7 +17,8 @@ type Deps = Pick<AppDeps, 'db' | 'documents' | 'logger' | 'jobs'>
 
 /** Why a job failed: the api error code it answers with, and words a person can act on. */
 export interface Failure {
-  code: 'PROVIDER_ERROR' | 'PROVIDER_TIMEOUT' | 'INTERNAL' | 'FORBIDDEN' | 'NOT_FOUND'
+  code:
+    'PROVIDER_ERROR' | 'PROVIDER_TIMEOUT' | 'INTERNAL' | 'FORBIDDEN' | 'NOT_FOUND' | 'BAD_REQUEST'
   reason: string
 }
 
@@ -26,6 +27,7 @@ const ACTION_NAMES: Record<JobKind, string> = {
   scenes: 'Scene generation',
   image: 'Image generation',
   video: 'Video render',
+  'make-video': 'Make video',
 }
 
 /** A provider's reason without its closing "Please try again." (the job's message adds it). */
@@ -48,11 +50,16 @@ async function lockJob(trx: Transaction<DB>, id: string): Promise<JobRow | undef
     .executeTakeFirst()
 }
 
-/** Gives the job's charge back (once: the ledger keys the refund by the charge). */
+/**
+ * Gives the job's charge back (once: the ledger keys the refund by the charge): all of it,
+ * or for a `make-video` chain what its delivered steps did not use (issue 13 item 6).
+ * @returns the credits given back.
+ */
 async function refund(trx: Transaction<DB>, row: JobRow, why: string): Promise<number> {
-  if (row.spend_transaction_id === null) return 0
-  await refundSpendIn(trx, row.spend_transaction_id, `${ACTION_NAMES[row.kind]} ${why}`)
-  return row.cost
+  const credits = row.cost - row.delivered_cost
+  if (row.spend_transaction_id === null || credits <= 0) return 0
+  await refundSpendIn(trx, row.spend_transaction_id, `${ACTION_NAMES[row.kind]} ${why}`, credits)
+  return credits
 }
 
 async function settle(
@@ -148,7 +155,10 @@ export async function cancelOpenJob(deps: Deps, id: string): Promise<JobRow | un
  * or it ran past its expiry): fails and refunds it if it is still open; writes its result if
  * it succeeded but the result never reached the document.
  */
-export async function settleDeadJob(deps: Deps, row: JobRow): Promise<void> {
+export async function settleDeadJob(
+  deps: Deps & Pick<AppDeps, 'assets'>,
+  row: JobRow,
+): Promise<void> {
   if (row.status === 'succeeded') {
     if (!row.result_written) await writeResult(deps, row)
     return

@@ -39,6 +39,7 @@ export function nodeStateOf(row: JobRow): JobNodeState {
   const finished = FINISHED_JOB_STATUSES.includes(row.status)
   return {
     id: row.id,
+    kind: row.kind,
     status: row.status,
     progress: row.status === 'succeeded' ? 100 : row.progress,
     stage: finished ? null : row.stage,

@@ -1,3 +1,4 @@
+import { mergeStoredDocument, readProjectDocument } from '@reelgraph/db'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   createGraphNode,
@@ -35,14 +36,10 @@ const JOB_DONE_MS = 20_000
 
 /** The project's document as stored in Postgres/PGlite (not the live copy). */
 async function storedGraph(t: TestApp, projectId: number): Promise<Graph> {
-  const row = await t.deps.db
-    .selectFrom('project_documents')
-    .select('state')
-    .where('project_id', '=', projectId)
-    .executeTakeFirst()
+  const stored = await readProjectDocument({ db: t.deps.db, projectId })
   const doc = new Y.Doc()
   // Not stored yet: the document is made on its first load.
-  if (row) Y.applyUpdate(doc, row.state)
+  if (stored) Y.applyUpdate(doc, mergeStoredDocument(stored))
   return docToGraph(doc)
 }
 

@@ -1,3 +1,4 @@
+import { compactProjectDocument, projectDocumentIsStale } from '@reelgraph/db'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { createNodeId, type GraphNode, MAX_CONNECTIONS, MAX_NODES } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -194,6 +195,37 @@ describe.each(testDatabaseKinds())('projects REST on $name', (kind) => {
     expect(stored.nodes).toEqual([a])
   })
 
+  it('keeps the JSON columns off the PATCH path, and GET materializes them when stale (issue 15)', async () => {
+    const { id } = await (await create({ name: 'Appended' })).json()
+    const a = node('editable-text', 0, { content: 'First' })
+    await t.request('PATCH', `/api/projects/${id}`, {
+      body: { nodes: [a], connections: [] },
+      cookie: owner,
+    })
+    // The first PATCH seeded the document; a compaction leaves the columns current.
+    await compactProjectDocument({ db: t.deps.db, projectId: id })
+    const moved = { ...a, position: { x: 250, y: 40 } }
+    const res = await t.request('PATCH', `/api/projects/${id}`, {
+      body: { nodes: [moved], connections: [] },
+      cookie: owner,
+    })
+    expect(await res.json()).toEqual({ nodes: [moved], connections: [] })
+    // Stored as an append: the columns still hold the graph of the last compaction.
+    expect(await projectDocumentIsStale({ db: t.deps.db, projectId: id })).toBe(true)
+    const columns = await t.deps.db
+      .selectFrom('projects')
+      .select('nodes')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(columns.nodes).toEqual([a])
+    // GET never serves a graph older than the stored document.
+    const read = await (await t.request('GET', `/api/projects/${id}`, { cookie: owner })).json()
+    expect(read.nodes).toEqual([moved])
+    expect(await projectDocumentIsStale({ db: t.deps.db, projectId: id })).toBe(false)
+    const list = await (await t.request('GET', '/api/projects', { cookie: owner })).json()
+    expect(list.find((p: { id: number }) => p.id === id)?.updatedAt).toBe(read.updatedAt)
+  })
+
   it('deletes a project', async () => {
     const { id } = await (await create({ name: 'Doomed' })).json()
     expect((await t.request('DELETE', `/api/projects/${id}`, { cookie: owner })).status).toBe(200)
@@ -248,7 +280,9 @@ describe.each(testDatabaseKinds())('projects REST on $name', (kind) => {
       return id
     }
 
+    /** The project's name and graph as GET serves them (materialized first; issue 15). */
     async function stored(id: number) {
+      await compactProjectDocument({ db: t.deps.db, projectId: id })
       return t.deps.db
         .selectFrom('projects')
         .select(['name', 'nodes'])
@@ -353,6 +387,8 @@ describe.each(testDatabaseKinds())('projects REST on $name', (kind) => {
           role,
           ownerName: 'Olive',
           nodeCount: 1,
+          // The card's preview: the node's type where it is (issue 14).
+          preview: [{ type: 'editable-text', x: 0, y: 0 }],
         })
       }
       const theirs = await (

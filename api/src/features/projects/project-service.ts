@@ -1,4 +1,10 @@
-import { type DB, insertProjectWithOwner, type ProjectRow } from '@reelgraph/db'
+import {
+  compactProjectDocument,
+  type DB,
+  insertProjectWithOwner,
+  projectDocumentIsStale,
+  type ProjectRow,
+} from '@reelgraph/db'
 import {
   type CreatedProject,
   defaultProjectDescription,
@@ -7,6 +13,9 @@ import {
   type Project,
   type ProjectSummary,
   utf8Bytes,
+  PROJECT_PREVIEW_MAX_NODES,
+  type ProjectPreview,
+  projectPreviewSchema,
 } from '@reelgraph/shared'
 import { type Kysely, sql } from 'kysely'
 import type { DocumentGateway } from '../../app-env.ts'
@@ -44,6 +53,18 @@ function assertProjectSize(graph: Graph): void {
   }
 }
 
+/** A stored preview, without entries a hand-edited row could make unreadable. */
+function previewOf(raw: unknown): ProjectPreview {
+  const parsed = projectPreviewSchema.safeParse(raw ?? [])
+  if (parsed.success) return parsed.data
+  return Array.isArray(raw)
+    ? raw.flatMap((entry) => {
+        const one = projectPreviewSchema.element.safeParse(entry)
+        return one.success ? [one.data] : []
+      })
+    : []
+}
+
 /** Who calls on which project: the signed-in user's id and the project's, by name (issue 14). */
 export interface ProjectCaller {
   userId: number
@@ -64,13 +85,24 @@ export async function listProjects(db: Kysely<DB>, userId: number): Promise<Proj
       'p.name',
       'p.description',
       'p.created_at',
-      'p.updated_at',
+      // Appends since the last compaction are changes too (issue 15 item 3).
+      sql<Date>`greatest(p.updated_at, (select max(u.created_at) from project_document_updates u where u.project_id = p.id))`.as(
+        'updated_at',
+      ),
       'm.role',
       'o.name as owner_name',
       sql<number>`jsonb_array_length(p.nodes)`.as('node_count'),
+      // The card's preview: type and position of the first nodes, read in the database.
+      sql<ProjectPreview | null>`(
+        select jsonb_agg(jsonb_build_object(
+          'type', n->>'type',
+          'x', (n->'position'->>'x')::float8,
+          'y', (n->'position'->>'y')::float8))
+        from (select n from jsonb_array_elements(p.nodes) n limit ${PROJECT_PREVIEW_MAX_NODES}) s
+      )`.as('preview'),
     ])
     .where('m.user_id', '=', userId)
-    .orderBy('p.updated_at', 'desc')
+    .orderBy('updated_at', 'desc')
     .orderBy('p.id', 'desc')
     .execute()
   return rows.map((r) => ({
@@ -78,6 +110,7 @@ export async function listProjects(db: Kysely<DB>, userId: number): Promise<Proj
     name: r.name,
     description: r.description,
     nodeCount: Number(r.node_count),
+    preview: previewOf(r.preview),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
     role: r.role,
@@ -86,13 +119,18 @@ export async function listProjects(db: Kysely<DB>, userId: number): Promise<Proj
 }
 
 /**
- * One project with its graph, for any member.
+ * One project with its graph, for any member. The graph is never older than the stored
+ * document: when the project's update log holds rows not yet merged, it is compacted first
+ * (materialize on read; issue 15 item 3).
  * @throws AppError 404 NOT_FOUND when it does not exist or the user is not a member.
  */
 export async function getProject(
   db: Kysely<DB>,
   { userId, projectId }: ProjectCaller,
 ): Promise<Project> {
+  if (await projectDocumentIsStale({ db, projectId })) {
+    await compactProjectDocument({ db, projectId })
+  }
   const row = await db
     .selectFrom('project_members as m')
     .innerJoin('projects as p', 'p.id', 'm.project_id')
@@ -160,8 +198,9 @@ export async function renameProject(
 }
 
 /**
- * Replaces a project's graph through its live document, so open editors see the change,
- * and answers the graph as stored (owner or editor).
+ * Replaces a project's graph through its live document (the Yjs changes it implies, appended
+ * to the project's log; issue 15 item 4), so open editors see the change, and answers the
+ * document's graph as stored (owner or editor).
  * @throws AppError 404 NOT_FOUND when it does not exist or the user is not a member;
  *   403 FORBIDDEN when the user is a viewer; 413 when the graph is over MAX_PROJECT_BYTES.
  */
@@ -172,15 +211,7 @@ export async function replaceProjectGraph(
 ): Promise<Graph> {
   await requireProjectRole(db, userId, projectId, 'editor')
   assertProjectSize(graph)
-  await documents.applyGraph(projectId, graph)
-  // The role was checked above: read back only the stored graph.
-  const row = await db
-    .selectFrom('projects')
-    .select(['nodes', 'connections'])
-    .where('id', '=', projectId)
-    .executeTakeFirst()
-  if (!row) throw notFound()
-  return graphOf(row)
+  return documents.applyGraph(projectId, graph)
 }
 
 /**

@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   createSpeechProvider,
   type Cue,
   cuesFromWords,
   MUSIC_TRACKS,
+  pruneRenderCache,
   RenderError,
   type RenderProgress,
   renderVideo,
@@ -46,6 +47,8 @@ export interface VideoJobResult {
   vttUrl: string
   durationMs: number
   inputHash: string
+  /** The preset it was rendered in (kept with the take). */
+  preset: VideoPresetName
 }
 
 /** Where a render stands: a stage for people and 0-100 over the whole job. */
@@ -60,6 +63,23 @@ const VOICES_SHARE_PERCENT = 20
 /** The folders of a render worker under `DATA_DIR`: temporary work and the segment cache. */
 export function renderDirs(env: Pick<AppDeps['env'], 'DATA_DIR'>): { work: string; cache: string } {
   return { work: join(env.DATA_DIR, 'render-work'), cache: join(env.DATA_DIR, 'render-cache') }
+}
+
+/**
+ * Removes the work folders of renders whose process died (killed mid-render, the machine
+ * restarted): any `job-*` folder older than the longest render (`timeoutMs`) can belong to
+ * no live render, in this process or another sharing DATA_DIR. Never throws.
+ */
+export async function removeAbandonedWork(workDir: string, timeoutMs: number): Promise<void> {
+  const names = await readdir(workDir).catch(() => [] as string[])
+  for (const name of names) {
+    if (!name.startsWith('job-')) continue
+    const path = join(workDir, name)
+    const info = await stat(path).catch(() => null)
+    if (info && Date.now() - info.mtimeMs > timeoutMs) {
+      await rm(path, { recursive: true, force: true }).catch(() => {})
+    }
+  }
 }
 
 /** "scenes k/N" from the renderer's "segments k/M" (crossfades are segments of their own). */
@@ -111,12 +131,13 @@ function asProviderError(err: unknown, voice: string): unknown {
 
 /**
  * Renders the video of `input` for `userId`, reporting progress; the work folder is removed
- * whatever happens (success, failure, cancel through `signal`).
+ * whatever happens (success, failure, cancel through `signal`), and the render cache is
+ * pruned to `RENDER_CACHE_MAX_BYTES`.
  * @throws ProviderError for a narration or render failure; AppError NOT_FOUND when a scene's
  *   image is gone; the signal's reason when cancelled.
  */
 export async function produceVideo(
-  deps: Pick<AppDeps, 'db' | 'env' | 'assets'>,
+  deps: Pick<AppDeps, 'db' | 'env' | 'assets' | 'logger'>,
   userId: number,
   input: VideoJobInput,
   signal: AbortSignal,
@@ -126,6 +147,7 @@ export async function produceVideo(
   const dirs = renderDirs(deps.env)
   await mkdir(dirs.work, { recursive: true })
   await mkdir(dirs.cache, { recursive: true })
+  await removeAbandonedWork(dirs.work, deps.env.VIDEO_RENDER_TIMEOUT_MS)
   const work = await mkdtemp(join(dirs.work, 'job-'))
   try {
     const count = input.scenes.length
@@ -202,21 +224,29 @@ export async function produceVideo(
       vttUrl: vtt.url,
       durationMs: rendered.durationMs,
       inputHash: input.inputHash,
+      preset: input.preset,
     }
   } finally {
     await rm(work, { recursive: true, force: true })
+    await pruneRenderCache(dirs.cache, deps.env.RENDER_CACHE_MAX_BYTES).catch((err: unknown) =>
+      deps.logger.warn({ err }, 'the render cache could not be pruned'),
+    )
   }
 }
 
 /**
- * Removes the assets of a render whose job was cancelled while they were being stored (the
- * cancel won: nothing will ever point at them). Never throws.
+ * Removes the stored files of renders nothing points at any more: a render whose job was
+ * cancelled while they were being stored (the cancel won), or takes that fell off a Video
+ * node's takes (shared's `MAX_VIDEO_TAKES`). Never throws: a file left behind is logged.
  */
-export async function discardVideoResult(
+export async function discardVideoFiles(
   deps: Pick<AppDeps, 'db' | 'assets' | 'logger'>,
-  result: VideoJobResult,
+  renders: readonly Pick<VideoJobResult, 'mp4Url' | 'srtUrl' | 'vttUrl'>[],
 ): Promise<void> {
-  const ids = [result.mp4Url, result.srtUrl, result.vttUrl].map((url) => url.split('/').pop()!)
+  const ids = renders.flatMap((r) =>
+    [r.mp4Url, r.srtUrl, r.vttUrl].map((url) => url.split('/').pop()!),
+  )
+  if (ids.length === 0) return
   try {
     const rows = await deps.db
       .deleteFrom('assets')
@@ -225,6 +255,6 @@ export async function discardVideoResult(
       .execute()
     for (const row of rows) await deps.assets.delete(row.storage_key)
   } catch (err) {
-    deps.logger.warn({ err }, 'the files of a cancelled render were not removed')
+    deps.logger.warn({ err }, 'the files of a discarded render were not removed')
   }
 }

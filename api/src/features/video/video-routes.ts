@@ -1,31 +1,94 @@
-import { jobAcceptedSchema, renderVideoInput } from '@reelgraph/shared'
+import {
+  jobAcceptedSchema,
+  makeVideoInput,
+  narrationPreviewInput,
+  renderVideoInput,
+  voicesOutput,
+} from '@reelgraph/shared'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
-import { submitVideoRender } from './video-service.ts'
+import {
+  listNarrationVoices,
+  previewSceneNarration,
+  submitMakeVideo,
+  submitVideoRender,
+} from './video-service.ts'
 
 const TAG = 'Video'
 
 /**
- * `/api/video/*` (issue 13 item 4): `POST /render` starts the render of a Video node as a
- * job and answers 202 `{ jobId, status }` at once (follow it with `GET /api/jobs/:id`, or on
- * the node; cancel with `POST /api/jobs/:id/cancel`).
+ * `/api/video/*` (issue 13): `POST /render` starts the render of a Video node as a job and
+ * `POST /make` the whole chain from a Script Generator (item 6); both answer 202
+ * `{ jobId, status }` at once (follow it with `GET /api/jobs/:id`, or on the node; cancel
+ * with `POST /api/jobs/:id/cancel`). `POST /narration-preview` speaks one scene (item 5).
  */
-export const videoRoutes = new Hono<AppEnv>().post(
-  '/render',
-  docs({
-    summary: 'Render a Video node’s scenes into an MP4 (charged; a job)',
-    description:
-      'Charged COST_VIDEO + COST_VOICE per scene. 400 lists the scenes without an image in `fields` (scene node id -> message).',
-    tag: TAG,
-    accepted: jobAcceptedSchema,
-  }),
-  validate('json', renderVideoInput),
-  async (c) => {
-    const { user } = requireAuth(c)
-    const job = await submitVideoRender(c.var.deps, user.id, c.req.valid('json'))
-    return c.json({ jobId: job.id, status: job.status }, 202)
-  },
-)
+export const videoRoutes = new Hono<AppEnv>()
+  .get(
+    '/voices',
+    docs({
+      summary: 'The narration voices of the active speech provider',
+      tag: TAG,
+      response: voicesOutput,
+    }),
+    async (c) => {
+      requireAuth(c)
+      return c.json(await listNarrationVoices(c.var.deps, c.req.raw.signal))
+    },
+  )
+  .post(
+    '/render',
+    docs({
+      summary: 'Render a Video node’s scenes into an MP4 (charged; a job)',
+      description:
+        'Charged COST_VIDEO + COST_VOICE per scene. 400 lists the scenes without an image in `fields` (scene node id -> message).',
+      tag: TAG,
+      accepted: jobAcceptedSchema,
+    }),
+    validate('json', renderVideoInput),
+    async (c) => {
+      const { user } = requireAuth(c)
+      const job = await submitVideoRender(c.var.deps, user.id, c.req.valid('json'))
+      return c.json({ jobId: job.id, status: job.status }, 202)
+    },
+  )
+  .post(
+    '/make',
+    docs({
+      summary: 'Make a video from a Script Generator’s topic (charged once; one job)',
+      description:
+        'Runs script -> `sceneCount` scenes -> an image per scene -> a Video node -> the render, writing each step into the project. Charged COST_SCRIPT + COST_SCENES + (COST_IMAGE + COST_VOICE) per scene + COST_VIDEO up front; a failure or cancel refunds the steps not delivered.',
+      tag: TAG,
+      accepted: jobAcceptedSchema,
+    }),
+    validate('json', makeVideoInput),
+    async (c) => {
+      const { user } = requireAuth(c)
+      const job = await submitMakeVideo(c.var.deps, { ...c.req.valid('json'), userId: user.id })
+      return c.json({ jobId: job.id, status: job.status }, 202)
+    },
+  )
+  .post(
+    '/narration-preview',
+    docs({
+      summary: 'Speak a scene’s narration (the scene play button; free, rate limited)',
+      description: 'Answers `audio/wav` (PCM, mono, 16-bit) with `X-Duration-Ms`.',
+      tag: TAG,
+    }),
+    validate('json', narrationPreviewInput),
+    async (c) => {
+      const { user } = requireAuth(c)
+      const preview = await previewSceneNarration(
+        c.var.deps,
+        { ...c.req.valid('json'), userId: user.id },
+        c.req.raw.signal,
+      )
+      return c.body(new Uint8Array(preview.wav), 200, {
+        'Content-Type': 'audio/wav',
+        'Cache-Control': 'private, no-store',
+        'X-Duration-Ms': String(Math.round(preview.durationMs)),
+      })
+    },
+  )

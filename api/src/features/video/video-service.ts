@@ -1,11 +1,26 @@
-import { SPEECH_TEXT_MAX_CHARS } from '@reelgraph/media'
-import { collectVideoInputs, docToGraph, videoRenderCost } from '@reelgraph/shared'
+import {
+  createSpeechProvider,
+  previewNarration,
+  SPEECH_TEXT_MAX_CHARS,
+  SpeechError,
+} from '@reelgraph/media'
+import {
+  collectVideoInputs,
+  docToGraph,
+  generateScriptInput,
+  makeVideoCost,
+  type MakeVideoInput,
+  type NarrationPreviewInput,
+  type VoicesOutput,
+  videoRenderCost,
+} from '@reelgraph/shared'
 import type { AppDeps } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { submitGeneration } from '../jobs/job-service.ts'
 import type { JobRow } from '../jobs/job-store.ts'
 import { requireProjectRole } from '../projects/project-access.ts'
-import type { VideoJobInput } from './video-job.ts'
+import type { MakeVideoJobInput } from './make-video-job.ts'
+import { speechSettingsOf, type VideoJobInput } from './video-job.ts'
 
 /**
  * Submits the render of Video node `nodeId` (issue 13 item 4): checks the role, collects its
@@ -66,4 +81,136 @@ export async function submitVideoRender(
     cost: videoRenderCost(deps.env.costs, inputs.scenes.length),
     description: `Video: ${inputs.scenes.length} scenes`,
   })
+}
+
+/**
+ * Submits "Make video" from Script Generator `nodeId` (issue 13 item 6): checks the role,
+ * reads the generator's topic, style, tone and format from the live document, and submits
+ * one `make-video` job charged the whole chain at once (`makeVideoCost`: script, scenes, an
+ * image and a narrated scene per scene, the render).
+ * @throws AppError 404/403 for a project the user may not edit; 404 for a node that is no
+ *   Script Generator; 400 when its topic is missing (the spec §5 message) or a field is
+ *   invalid; 402 when the user cannot pay for the whole chain (nothing is charged).
+ */
+export async function submitMakeVideo(
+  deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'logger' | 'tasks'>,
+  request: MakeVideoInput & { userId: number },
+): Promise<JobRow> {
+  const { userId, projectId, nodeId, sceneCount, preset } = request
+  await requireProjectRole(deps.db, userId, projectId, 'editor')
+  const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
+  const generator = graph.nodes.find((n) => n.id === nodeId)
+  if (generator?.type !== 'script-generator') {
+    throw new AppError('NOT_FOUND', 'This Script Generator does not exist.')
+  }
+  const fields = generateScriptInput.safeParse(generator.data)
+  if (!fields.success) {
+    throw new AppError('BAD_REQUEST', fields.error.issues[0]?.message ?? 'Check the script fields.')
+  }
+  const { topic, style, tone, format } = fields.data
+  const input: MakeVideoJobInput = {
+    projectId,
+    nodeId,
+    sceneCount,
+    preset,
+    script: { topic, style, tone, format },
+  }
+  return submitGeneration(deps, {
+    userId,
+    kind: 'make-video',
+    input: input as unknown as Record<string, unknown>,
+    projectId,
+    nodeId,
+    cost: makeVideoCost(deps.env.costs, sceneCount),
+    description: `Make video: ${topic.slice(0, 80)}, ${sceneCount} ${sceneCount === 1 ? 'scene' : 'scenes'}`,
+  })
+}
+
+/**
+ * Speaks scene `nodeId`'s narration for its play button (issue 13 item 5), with the speech
+ * provider the renders use. Free: it is a preview, limited per user
+ * (`narrationPreviewsPerUser`).
+ * @returns the WAV (PCM, mono, 16-bit) and its length in ms.
+ * @throws AppError 404 for a project the user is not a member of or a node that is no
+ *   scene; 400 when the scene has no narration, it is too long, or the voice does not exist;
+ *   429 past the limit; 502 when the speech provider fails.
+ */
+export async function previewSceneNarration(
+  deps: Pick<AppDeps, 'db' | 'env' | 'documents' | 'rateLimits'>,
+  request: NarrationPreviewInput & { userId: number },
+  signal: AbortSignal,
+): Promise<{ wav: Buffer; durationMs: number }> {
+  const { userId, projectId, nodeId, voice } = request
+  await requireProjectRole(deps.db, userId, projectId, 'member')
+  await deps.rateLimits.narrationPreviewsPerUser.consume(
+    String(userId),
+    'Too many narration previews. Please wait a minute and try again.',
+  )
+  const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
+  const scene = graph.nodes.find((n) => n.id === nodeId)
+  if (scene?.type !== 'scene') throw new AppError('NOT_FOUND', 'This scene does not exist.')
+  const narration = typeof scene.data.narration === 'string' ? scene.data.narration.trim() : ''
+  if (narration === '') {
+    throw new AppError(
+      'BAD_REQUEST',
+      'This scene has no narration yet. Write what the narrator says first.',
+    )
+  }
+  if (narration.length > SPEECH_TEXT_MAX_CHARS) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `The narration is longer than ${SPEECH_TEXT_MAX_CHARS} characters. Shorten it to preview it.`,
+    )
+  }
+  const provider = createSpeechProvider(speechSettingsOf(deps.env))
+  try {
+    const preview = await previewNarration(
+      provider,
+      { narration, voice: voice || undefined },
+      signal,
+    )
+    return { wav: preview.wav, durationMs: preview.durationMs }
+  } catch (err) {
+    if (err instanceof RangeError) {
+      throw new AppError('BAD_REQUEST', `The narration voice "${voice ?? ''}" does not exist.`)
+    }
+    if (err instanceof SpeechError) {
+      throw new AppError('PROVIDER_ERROR', `The voice could not be made: ${err.message}`)
+    }
+    throw err
+  }
+}
+
+/**
+ * The narration voices of the active speech provider (issue 13 item 1: a voice list per
+ * provider), for the Video node's voice picker, sorted by name with the default first.
+ * @throws AppError 502 when the provider cannot list them.
+ */
+export async function listNarrationVoices(
+  deps: Pick<AppDeps, 'env'>,
+  signal: AbortSignal,
+): Promise<VoicesOutput> {
+  const provider = createSpeechProvider(speechSettingsOf(deps.env))
+  try {
+    const voices = await provider.listVoices(signal)
+    const sorted = [...voices].sort(
+      (a, b) =>
+        Number(b.id === provider.defaultVoice) - Number(a.id === provider.defaultVoice) ||
+        a.name.localeCompare(b.name),
+    )
+    return {
+      provider: provider.info,
+      defaultVoice: provider.defaultVoice,
+      voices: sorted.map((v) => ({
+        id: v.id,
+        name: v.name,
+        ...(v.language ? { language: v.language } : {}),
+      })),
+    }
+  } catch (err) {
+    if (err instanceof SpeechError) {
+      throw new AppError('PROVIDER_ERROR', `The voices could not be listed: ${err.message}`)
+    }
+    throw err
+  }
 }

@@ -1,16 +1,18 @@
-import type {
-  Credits,
-  LoginInput,
-  Ok,
-  PasswordResetRequestInput,
-  RegisterInput,
-  ResetPasswordInput,
-  User,
-  VerifyEmailInput,
+import {
+  creditsSchema,
+  type LoginInput,
+  type Ok,
+  okSchema,
+  type PasswordResetRequestInput,
+  type RegisterInput,
+  type ResetPasswordInput,
+  type User,
+  USER_CACHE_TIME_MS,
+  userSchema,
+  type VerifyEmailInput,
 } from '@reelgraph/shared'
-import { USER_CACHE_TIME_MS } from '@reelgraph/shared'
 import { queryOptions } from '@tanstack/react-query'
-import { apiRequest, getQueryFn } from '@/lib/api-client'
+import { apiRequest, getQueryFn, parseAnswer } from '@/lib/api-client'
 import { QUERY_KEYS } from '@/lib/query-keys'
 
 /**
@@ -20,7 +22,7 @@ import { QUERY_KEYS } from '@/lib/query-keys'
  */
 export const userQueryOptions = queryOptions({
   queryKey: QUERY_KEYS.user,
-  queryFn: getQueryFn<User>({ on401: 'returnNull' }),
+  queryFn: getQueryFn({ on401: 'returnNull', schema: userSchema, what: 'your account' }),
   retry: false,
   staleTime: USER_CACHE_TIME_MS,
 })
@@ -32,43 +34,59 @@ export const userQueryOptions = queryOptions({
  */
 export const creditsQueryOptions = queryOptions({
   queryKey: QUERY_KEYS.credits,
-  queryFn: getQueryFn<Credits>({ on401: 'returnNull' }),
+  queryFn: getQueryFn({ on401: 'returnNull', schema: creditsSchema, what: 'your credits' }),
   staleTime: 0,
   refetchOnWindowFocus: true,
   refetchOnMount: true,
 })
 
 /** `POST /api/login`: starts a session. @throws {ApiError} 401 INVALID_CREDENTIALS, 429. */
-export function login(input: LoginInput): Promise<User> {
-  return apiRequest<User>('POST', '/api/login', input)
+export async function login(input: LoginInput): Promise<User> {
+  return parseAnswer(userSchema, await apiRequest('POST', '/api/login', input), 'the sign-in')
 }
 
 /** `POST /api/register`: creates the account (201) and starts a session. @throws 409 EMAIL_TAKEN. */
-export function register(input: RegisterInput): Promise<User> {
-  return apiRequest<User>('POST', '/api/register', input)
+export async function register(input: RegisterInput): Promise<User> {
+  return parseAnswer(
+    userSchema,
+    await apiRequest('POST', '/api/register', input),
+    'the registration',
+  )
 }
 
 /** `POST /api/logout`: ends the session. */
-export function logout(): Promise<Ok> {
-  return apiRequest<Ok>('POST', '/api/logout')
+export async function logout(): Promise<Ok> {
+  return parseAnswer(okSchema, await apiRequest('POST', '/api/logout'), 'the sign-out')
 }
 
 /** `POST /api/request-password-reset`: emails a reset link when the address has an account. */
-export function requestPasswordReset(input: PasswordResetRequestInput): Promise<Ok> {
-  return apiRequest<Ok>('POST', '/api/request-password-reset', input)
+export async function requestPasswordReset(input: PasswordResetRequestInput): Promise<Ok> {
+  return parseAnswer(
+    okSchema,
+    await apiRequest('POST', '/api/request-password-reset', input),
+    'the reset request',
+  )
 }
 
 /** `POST /api/reset-password`: sets a new password with an emailed token. @throws 400 INVALID_TOKEN. */
-export function resetPassword(input: ResetPasswordInput): Promise<Ok> {
-  return apiRequest<Ok>('POST', '/api/reset-password', input)
+export async function resetPassword(input: ResetPasswordInput): Promise<Ok> {
+  return parseAnswer(
+    okSchema,
+    await apiRequest('POST', '/api/reset-password', input),
+    'the password reset',
+  )
 }
 
 /** `POST /api/verify-email`: confirms the address with an emailed token. @throws 400 INVALID_TOKEN. */
-export function verifyEmail(input: VerifyEmailInput): Promise<Ok> {
-  return apiRequest<Ok>('POST', '/api/verify-email', input)
+export async function verifyEmail(input: VerifyEmailInput): Promise<Ok> {
+  return parseAnswer(
+    okSchema,
+    await apiRequest('POST', '/api/verify-email', input),
+    'the verification',
+  )
 }
 
 /** `POST /api/resend-verification`: emails a new verification link to the signed-in user. */
-export function resendVerification(): Promise<Ok> {
-  return apiRequest<Ok>('POST', '/api/resend-verification')
+export async function resendVerification(): Promise<Ok> {
+  return parseAnswer(okSchema, await apiRequest('POST', '/api/resend-verification'), 'the new link')
 }

@@ -32,6 +32,9 @@ import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { LIBRARY_DRAG_MIME } from '../lib/node-defaults'
 import type { CanvasEdge, CanvasNode } from '../lib/node-types'
 import { fitViewport, type Viewport } from '../lib/viewport'
+import { useFollowResults } from '../hooks/use-follow-results'
+import type { PromptQuestion } from '../stores/canvas-store'
+import { ReplacePromptDialog } from './replace-prompt-dialog'
 import { NODE_COMPONENTS } from '../nodes/node-types'
 import { CanvasControls } from './canvas-controls'
 import { toastNodeAdded } from './node-added-toast'
@@ -40,7 +43,7 @@ import { PresenceCursors } from './presence-cursors'
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control']
 const DELETE_KEYS = ['Delete', 'Backspace']
 const SNAP_GRID: [number, number] = [CANVAS_GRID_SIZE, CANVAS_GRID_SIZE]
-const DEFAULT_EDGE_OPTIONS = { type: 'default' } as const
+const DEFAULT_EDGE_OPTIONS = { type: 'smoothstep' } as const
 const DEFAULT_VIEWPORT: Viewport = { x: 0, y: 0, zoom: 1 }
 /** Past this many nodes, only those in view are rendered. */
 const RENDER_VISIBLE_ONLY_FROM = 300
@@ -69,12 +72,24 @@ export function FlowCanvas() {
   useWheelZoom(wrapper)
   useCanvasShortcuts()
 
+  const [promptQuestion, setPromptQuestion] = useState<PromptQuestion | null>(null)
   const onConnect = useCallback(
     (connection: Connection) => {
       const result = actions.connect(connection)
       if (result.promptCopied) toast({ ...CANVAS_TOASTS.promptUpdated })
+      if (result.promptQuestion) setPromptQuestion(result.promptQuestion)
     },
     [actions],
+  )
+  const onPromptAnswer = useCallback(
+    (replace: boolean) => {
+      if (replace && promptQuestion) {
+        actions.updateNodeData(promptQuestion.generatorId, promptQuestion.patch)
+        toast({ ...CANVAS_TOASTS.promptUpdated })
+      }
+      setPromptQuestion(null)
+    },
+    [actions, promptQuestion],
   )
 
   const isValidConnection = useCallback(
@@ -118,6 +133,7 @@ export function FlowCanvas() {
   )
 
   // The cursor others see, in flow coordinates (the channel throttles it); gone on leave.
+  useFollowResults()
   const onPointerMove = useCallback(
     (event: PointerEvent) => {
       presence?.setCursor(screenToFlowPosition({ x: event.clientX, y: event.clientY }))
@@ -177,7 +193,7 @@ export function FlowCanvas() {
           snapGrid={SNAP_GRID}
           defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
           edgesFocusable={false}
-          connectionLineType={ConnectionLineType.Bezier}
+          connectionLineType={ConnectionLineType.SmoothStep}
           onlyRenderVisibleElements={nodes.length > RENDER_VISIBLE_ONLY_FROM}
           aria-label="Project canvas"
         >
@@ -187,6 +203,7 @@ export function FlowCanvas() {
           <PresenceCursors />
         </ReactFlow>
       ) : null}
+      <ReplacePromptDialog question={promptQuestion} onAnswer={onPromptAnswer} />
     </div>
   )
 }

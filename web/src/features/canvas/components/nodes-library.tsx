@@ -1,6 +1,5 @@
 import {
   CANVAS_ASSUMED_NODE_HEIGHT,
-  CANVAS_PASTE_OFFSET,
   CANVAS_ASSUMED_NODE_WIDTH,
   type NodeType,
 } from '@reelgraph/shared'
@@ -38,7 +37,7 @@ const QUICK_TIPS = [
 /** Adds a node of a type in the middle of the visible canvas, with the "Node Added" toast. */
 function useAddInView(): (type: NodeType) => void {
   const { addNode } = useCanvasActions()
-  const { screenToFlowPosition, getNodes } = useReactFlow()
+  const { screenToFlowPosition } = useReactFlow()
   const domNode = useStore((s) => s.domNode)
   return (type: NodeType) => {
     const rect = domNode?.getBoundingClientRect()
@@ -49,12 +48,7 @@ function useAddInView(): (type: NodeType) => void {
       x: Math.round(center.x - CANVAS_ASSUMED_NODE_WIDTH / 2),
       y: Math.round(center.y - CANVAS_ASSUMED_NODE_HEIGHT / 2),
     }
-    // Repeated adds cascade instead of stacking exactly on top of each other.
-    const taken = new Set(getNodes().map((n) => `${n.position.x},${n.position.y}`))
-    while (taken.has(`${position.x},${position.y}`)) {
-      position.x += CANVAS_PASTE_OFFSET
-      position.y += CANVAS_PASTE_OFFSET
-    }
+    // The store moves it to the nearest free place when something is there.
     if (addNode(type, position)) toastNodeAdded(type)
   }
 }

@@ -11,10 +11,10 @@ import { isApiError } from '@/lib/api-client'
 import { useProject, useProjects } from '@/lib/projects-api'
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useAnnounceUser } from '../hooks/use-presence'
-import { useProjectSession } from '../hooks/use-project-session'
+import { useProjectSession } from '../sync/use-project-session'
 import { useRoleBridge } from '../hooks/use-role-bridge'
-import { useSaveStatusBridge } from '../hooks/use-save-status-bridge'
-import { useSessionStatus } from '../hooks/use-session-status'
+import { useUnloadWarning } from '../sync/use-unload-warning'
+import { useSessionStatus } from '../sync/use-session-status'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { CanvasStoreContext } from '../stores/canvas-store-context'
 import { PresenceContext } from '../stores/presence-context'
@@ -87,7 +87,7 @@ function EditorBody({
   const lost = failure === 'access-lost'
   const missing = lost || failure === 'not-found' || isApiError(project.error, 404)
   useRoleBridge(project.data?.role ?? summary?.role ?? null)
-  useSaveStatusBridge()
+  useUnloadWarning()
   useDocumentTitle(name ?? 'Dashboard')
 
   // The session already said so when it was refused (access lost): one toast is enough.
@@ -98,7 +98,7 @@ function EditorBody({
 
   if (missing) return <ProjectUnavailable reason={lost ? 'access-lost' : 'not-found'} />
   return (
-    <div className="flex flex-1 flex-col">
+    <div className="flex min-h-0 flex-1 flex-col">
       <div className="flex h-12 shrink-0 items-center justify-between gap-4 border-b px-4">
         <ProjectBreadcrumb projectId={projectId} name={name} canRename={canEdit} />
         <div className="flex shrink-0 items-center gap-3">
@@ -109,7 +109,8 @@ function EditorBody({
         </div>
       </div>
       {ready && canEdit ? <NodesLibraryBar /> : null}
-      <div className="flex min-h-[32rem] flex-1">
+      {/* Fills what the header leaves; the library scrolls on its own (issue 14 item 4). */}
+      <div className="flex min-h-80 flex-1">
         {canEdit ? <NodesLibrary /> : null}
         <section aria-label="Canvas" className="relative flex-1 bg-muted/30">
           {ready ? <FlowCanvas /> : <PageLoader label="Loading your canvas..." />}

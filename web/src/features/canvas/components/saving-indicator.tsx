@@ -1,9 +1,9 @@
 import { Spinner } from '@/components/ui/spinner'
-import { useSessionStatus } from '../hooks/use-session-status'
+import { useSavingIndicator } from '@/stores/save-status'
 
 /** "Saving changes..." while saving, lingering 2 s after (spec §2, §4 Save status). */
 export function SavingIndicator() {
-  const { savingIndicator } = useSessionStatus()
+  const savingIndicator = useSavingIndicator()
   return (
     <span
       aria-hidden={!savingIndicator}

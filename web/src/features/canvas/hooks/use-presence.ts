@@ -5,7 +5,7 @@ import { useStore } from 'zustand'
 import { createStore } from 'zustand/vanilla'
 import { QUERY_KEYS } from '@/lib/query-keys'
 import type { PresenceUser, RemotePresence } from '../lib/presence'
-import type { PresenceChannel, PresenceState } from '../lib/presence-channel'
+import type { PresenceChannel, PresenceState } from '../sync/presence-channel'
 import { PresenceContext } from '../stores/presence-context'
 
 const NO_COLORS: readonly string[] = []

@@ -111,6 +111,7 @@ export function toFlowData(node: GraphNode): CanvasNode['data'] {
         vttUrl: text(d[VIDEO_DATA_KEYS.vttUrl], ''),
         durationMs: num(d[VIDEO_DATA_KEYS.durationMs], 0),
         inputHash: text(d[VIDEO_DATA_KEYS.inputHash], ''),
+        takesJson: text(d[VIDEO_DATA_KEYS.takes], ''),
         ...readJobFields(d),
       }
     }
@@ -159,7 +160,9 @@ export function toFlowNode(node: GraphNode, previous?: CanvasNode): CanvasNode {
 /** The React Flow edge of a connection: a bezier line ('default') keyed by `connectionKey`. */
 export function toFlowEdge(c: Connection, previous?: CanvasEdge): CanvasEdge {
   if (previous && previous.source === c.source && previous.target === c.target) return previous
-  return { id: connectionKey(c), source: c.source, target: c.target, type: 'default' }
+  // Smooth steps leave by the output side and go round nodes in their way, instead of a
+  // curve back across the source (issue 14 item 5).
+  return { id: connectionKey(c), source: c.source, target: c.target, type: 'smoothstep' }
 }
 
 /**

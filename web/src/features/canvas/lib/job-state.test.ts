@@ -2,6 +2,7 @@ import { JOB_DATA_KEYS, JOB_STATUSES } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import {
   isJobActive,
+  jobActionOf,
   jobFailureAlert,
   type JobState,
   jobStateOf,
@@ -14,6 +15,7 @@ import {
 
 const job = (over: Partial<JobState> = {}): JobState => ({
   id: 'job-1',
+  kind: null,
   status: 'running',
   progress: null,
   stage: '',
@@ -179,5 +181,16 @@ describe('refundText and progressValueText', () => {
   it('speaks the amount, or that it is in progress when unknown', () => {
     expect(progressValueText(40)).toBe('40%')
     expect(progressValueText(null)).toBe('In progress')
+  })
+})
+
+describe('jobActionOf (issue 13 item 6)', () => {
+  it('reads a make-video or render job on a node as a video, anything else as the node’s own action', () => {
+    expect(jobActionOf(job({ kind: 'make-video' }), 'script')).toBe('video')
+    expect(jobActionOf(job({ kind: 'script' }), 'script')).toBe('script')
+    expect(jobActionOf(job(), 'script')).toBe('script')
+    expect(jobActionOf(null, 'scenes')).toBe('scenes')
+    expect(readJobFields({ [JOB_DATA_KEYS.kind]: 'make-video' })).toEqual({ jobKind: 'make-video' })
+    expect(readJobFields({ [JOB_DATA_KEYS.kind]: 'evil' })).toEqual({})
   })
 })

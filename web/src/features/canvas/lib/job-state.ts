@@ -2,7 +2,9 @@ import {
   type GenerationAction,
   isJobFinished,
   JOB_DATA_KEYS,
+  JOB_KINDS,
   JOB_STATUSES,
+  type JobKind,
   type JobStatus,
   type NodeData,
 } from '@reelgraph/shared'
@@ -16,6 +18,7 @@ import {
 /** The job fields a generator node's flow data carries, named as in the doc. */
 export interface JobFields {
   jobId?: string
+  jobKind?: JobKind
   jobStatus?: JobStatus
   jobProgress?: number
   jobStage?: string
@@ -27,6 +30,8 @@ export interface JobFields {
 /** A node's job, normalized. */
 export interface JobState {
   id: string
+  /** What the job makes; null when the node's fields do not say (older jobs). */
+  kind: JobKind | null
   status: JobStatus
   /** 0-100, whole; null when the provider reports none (an indeterminate bar). */
   progress: number | null
@@ -64,6 +69,10 @@ export function readJobFields(data: Readonly<Record<string, unknown>>): JobField
   const out: JobFields = {}
   const id = data[JOB_DATA_KEYS.id]
   if (typeof id === 'string' && id !== '') out.jobId = id
+  const kind = data[JOB_DATA_KEYS.kind]
+  if (typeof kind === 'string' && (JOB_KINDS as readonly string[]).includes(kind)) {
+    out.jobKind = kind as JobKind
+  }
   const status = data[JOB_DATA_KEYS.status]
   if (isJobStatus(status)) out.jobStatus = status
   const progress = finiteNumber(data[JOB_DATA_KEYS.progress])
@@ -98,6 +107,7 @@ export function jobStateOf(fields: Readonly<JobFields>): JobState | null {
       : Math.min(100, Math.max(0, Math.round(fields.jobProgress)))
   return {
     id: fields.jobId,
+    kind: fields.jobKind ?? null,
     status: fields.jobStatus,
     progress,
     stage: fields.jobStage?.trim() ?? '',
@@ -112,8 +122,16 @@ export function isJobActive(job: JobState | null): boolean {
   return job !== null && !isJobFinished(job.status)
 }
 
-/** What a node's job makes: a generation, or a Video node's render (issue 13). */
+/** What a node's job makes: a generation, or a video (a render, or "Make video"; issue 13). */
 export type JobAction = GenerationAction | 'video'
+
+/**
+ * The action a node's job is about: `fallback` (the node's own generation) unless the job
+ * says it makes a video (the Script Generator's "Make video", issue 13 item 6).
+ */
+export function jobActionOf(job: JobState | null, fallback: JobAction): JobAction {
+  return job?.kind === 'make-video' || job?.kind === 'video' ? 'video' : fallback
+}
 
 const ACTION_WORD: Record<JobAction, string> = {
   script: 'script',

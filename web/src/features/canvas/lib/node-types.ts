@@ -72,6 +72,11 @@ export interface VideoNodeData extends BaseNodeData, JobFields {
   durationMs: number
   /** shared `videoInputHash` of what the last render used ('' before the first). */
   inputHash: string
+  /**
+   * The last renders as stored (a JSON string, read with shared `videoTakesOf`): kept as a
+   * string so the node's data stays equal while nothing changed.
+   */
+  takesJson: string
 }
 
 export type ScriptGeneratorNode = Node<ScriptGeneratorData, 'script-generator'>

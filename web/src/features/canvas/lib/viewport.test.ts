@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { clampZoom, fitViewport, stepZoom, zoomAroundPoint, zoomPercent } from './viewport'
+import {
+  clampZoom,
+  fitViewport,
+  isOnScreen,
+  panToInclude,
+  stepZoom,
+  zoomAroundPoint,
+  zoomPercent,
+} from './viewport'
 
 describe('viewport', () => {
   it('keeps zoom within 0.05 to 2.5 and steps by the button step (spec §9)', () => {
@@ -39,5 +47,38 @@ describe('viewport', () => {
       height: 600,
     })
     expect(far?.zoom).toBe(0.05)
+  })
+})
+
+describe('panToInclude (issue 14 item 3)', () => {
+  const size = { width: 1000, height: 600 }
+  it('leaves the view when the box is on screen', () => {
+    expect(
+      panToInclude({ x: 0, y: 0, zoom: 1 }, size, { x: 100, y: 100, width: 300, height: 200 }),
+    ).toBeNull()
+  })
+  it('moves the view as little as needed, keeping the zoom', () => {
+    const next = panToInclude(
+      { x: 0, y: 0, zoom: 0.5 },
+      size,
+      { x: 2400, y: 0, width: 300, height: 400 },
+      48,
+    )
+    // Right edge at (2400 + 300) * 0.5 = 1350 px: left by 1350 - (1000 - 48); top 0 down to 48.
+    expect(next).toEqual({ x: -398, y: 48, zoom: 0.5 })
+  })
+  it('shows the top-left of a box larger than the screen', () => {
+    const next = panToInclude(
+      { x: 0, y: 0, zoom: 1 },
+      size,
+      { x: -500, y: -500, width: 3000, height: 3000 },
+      10,
+    )
+    expect(next).toEqual({ x: 510, y: 510, zoom: 1 })
+  })
+  it('tells a box on screen from one off it', () => {
+    const view = { x: 0, y: 0, zoom: 1 }
+    expect(isOnScreen(view, size, { x: 990, y: 10, width: 50, height: 50 })).toBe(true)
+    expect(isOnScreen(view, size, { x: 1001, y: 10, width: 50, height: 50 })).toBe(false)
   })
 })

@@ -86,3 +86,59 @@ export function fitViewport(
   const cy = (minY + maxY) / 2
   return { x: size.width / 2 - cx * zoom, y: size.height / 2 - cy * zoom, zoom }
 }
+
+/** A box in flow coordinates. */
+export interface FlowBox {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+/** Screen margin kept around a result the view pans to, in px. */
+export const FOLLOW_MARGIN_PX = 48
+
+/**
+ * The viewport, at the same zoom, moved as little as needed to bring `box` (flow
+ * coordinates) on screen with `margin` px around it; when it is larger than the screen, its
+ * top-left is shown. Null when it is on screen already (nothing to move).
+ * @see issue 14 item 3 (the view follows a new result)
+ */
+export function panToInclude(
+  viewport: Viewport,
+  size: { width: number; height: number },
+  box: FlowBox,
+  margin = FOLLOW_MARGIN_PX,
+): Viewport | null {
+  const { zoom } = viewport
+  const left = box.x * zoom + viewport.x
+  const top = box.y * zoom + viewport.y
+  const right = left + box.width * zoom
+  const bottom = top + box.height * zoom
+  const shift = (start: number, end: number, extent: number) => {
+    if (end - start > extent - 2 * margin) return margin - start // too big: its start
+    if (start < margin) return margin - start
+    if (end > extent - margin) return extent - margin - end
+    return 0
+  }
+  const dx = shift(left, right, size.width)
+  const dy = shift(top, bottom, size.height)
+  if (dx === 0 && dy === 0) return null
+  return { x: viewport.x + dx, y: viewport.y + dy, zoom }
+}
+
+/** True when `box` (flow coordinates) is at least partly on screen. */
+export function isOnScreen(
+  viewport: Viewport,
+  size: { width: number; height: number },
+  box: FlowBox,
+): boolean {
+  const left = box.x * viewport.zoom + viewport.x
+  const top = box.y * viewport.zoom + viewport.y
+  return (
+    left < size.width &&
+    top < size.height &&
+    left + box.width * viewport.zoom > 0 &&
+    top + box.height * viewport.zoom > 0
+  )
+}

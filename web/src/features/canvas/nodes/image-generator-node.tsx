@@ -3,6 +3,7 @@ import { ImagePlusIcon } from 'lucide-react'
 import { memo, useEffect, useMemo } from 'react'
 import { useGenerateImage, useImageModels } from '@/lib/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useFeedingScenes } from '../hooks/use-feeding-scenes'
 import { useProjectId } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
 import { useNodeGeneration } from '../hooks/use-node-generation'
@@ -26,11 +27,20 @@ import { NodeShell } from './node-shell'
  * the server's job writes an image node 350 to the right, connected (spec §4, issue 12), and
  * its state on this node.
  */
+/** Under the prompt: where it came from, and which scenes feed it (issue 14 item 6). */
+function promptHint(fromScene: boolean, scenes: string): string | undefined {
+  if (!fromScene) return scenes ? `Connected to ${scenes}.` : undefined
+  return scenes
+    ? `Copied from a scene’s visuals. Fed by ${scenes}.`
+    : 'Copied from a scene’s visuals.'
+}
+
 export const ImageGeneratorNode = memo(function ImageGeneratorNode({
   id,
   selected,
 }: NodeProps<ImageGeneratorFlowNode>) {
   const data = useNodeData(id, 'image-generator')
+  const feedingScenes = useFeedingScenes(id)
   const { updateNodeData, fillNodeDefaults } = useCanvasActions()
   const projectId = useProjectId()
   const { button, generate } = useNodeGeneration(id, 'image', useGenerateImage())
@@ -77,7 +87,7 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
         rows={3}
         value={data.prompt}
         placeholder="Describe the image"
-        hint={data.promptFromScene === 'true' ? 'Copied from a scene’s visuals.' : undefined}
+        hint={promptHint(data.promptFromScene === 'true', feedingScenes)}
         onChange={(prompt) => updateNodeData(id, { prompt })}
       />
       <TextField

@@ -10,12 +10,14 @@ import { useNodeData } from '../hooks/use-node-data'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import type { SceneNode as SceneFlowNode } from '../lib/node-types'
 import { TextField } from './node-fields'
+import { NarrationPreviewButton } from './narration-preview-button'
 import { NodeShell } from './node-shell'
 
 /**
  * Scene: its number, narration and visual instructions (spec §3), and "Create image
  * generator": the Nodes Library offers no image generator (spec §2, "created by the product
  * itself"), so a scene makes one below itself, connected, its visuals copied into the prompt.
+ * Play speaks its narration as the video will (issue 13 item 5).
  */
 export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<SceneFlowNode>) {
   const data = useNodeData(id, 'scene')
@@ -64,17 +66,20 @@ export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<Sce
         hint="Connect an image generator to use these as its prompt."
         onChange={(visuals) => updateNodeData(id, { visuals })}
       />
-      <Button
-        type="button"
-        size="sm"
-        variant="outline"
-        className="nodrag"
-        disabled={!canEdit}
-        onClick={createImageGenerator}
-      >
-        <ImagePlusIcon aria-hidden />
-        Create image generator
-      </Button>
+      <div className="flex gap-2">
+        <NarrationPreviewButton nodeId={id} narration={data.narration} />
+        <Button
+          type="button"
+          size="sm"
+          variant="outline"
+          className="nodrag flex-1"
+          disabled={!canEdit}
+          onClick={createImageGenerator}
+        >
+          <ImagePlusIcon aria-hidden />
+          Create image generator
+        </Button>
+      </div>
     </NodeShell>
   )
 })

@@ -1,15 +1,23 @@
 import { SCRIPT_FORMATS, SCRIPT_STYLES, SCRIPT_TONES } from '@reelgraph/shared'
 import type { NodeProps } from '@xyflow/react'
-import { FileTextIcon } from 'lucide-react'
-import { memo } from 'react'
-import { useGenerateScript } from '@/lib/ai-api'
+import { FileTextIcon, FilmIcon } from 'lucide-react'
+import { memo, useState } from 'react'
+import { Button } from '@/components/ui/button'
+import { toast } from '@/hooks/use-toast'
+import { useAiProviders, useGenerateScript, useMakeVideo } from '@/lib/ai-api'
+import { isApiError } from '@/lib/api-client'
+import { useAccountSnapshot } from '@/lib/billing-api'
+import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useProjectId } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
 import { useNodeGeneration } from '../hooks/use-node-generation'
-import { buildScriptRequest } from '../lib/generation'
+import { buildScriptRequest, generationFailureMessage } from '../lib/generation'
+import { isJobActive, jobActionOf } from '../lib/job-state'
 import type { ScriptGeneratorNode as ScriptGeneratorFlowNode } from '../lib/node-types'
 import { scriptGenerationIssue } from '../lib/validation'
 import { GenerateButton } from './generate-button'
+import { MakeVideoDialog } from './make-video-dialog'
 import { SelectField, TextField } from './node-fields'
 import { NodeShell } from './node-shell'
 
@@ -17,7 +25,8 @@ import { NodeShell } from './node-shell'
  * Script generator: topic, style, tone and format (spec §3, §9 Script choices), and
  * Generate Script, which needs a topic (spec §5); the server's job writes a "Generated
  * Script" text node 350 to the right, connected (spec §4, issue 12), and its state on this
- * node.
+ * node. "Make video" (issue 13 item 6) runs the whole chain from the same topic to a
+ * rendered video as one job, its cost shown in a dialog first and its progress here.
  */
 export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   id,
@@ -26,11 +35,32 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   const data = useNodeData(id, 'script-generator')
   const { updateNodeData } = useCanvasActions()
   const { button, generate } = useNodeGeneration(id, 'script', useGenerateScript())
+  const makeVideo = useMakeVideo()
+  const providers = useAiProviders()
+  const { credits } = useAccountSnapshot()
+  const projectId = useProjectId()
+  const canEdit = useCanEdit()
+  const [dialogOpen, setDialogOpen] = useState(false)
   if (!data) return null
   const issue = scriptGenerationIssue(data)
   const onGenerate = () => {
     if (issue) return
     generate(buildScriptRequest(data))
+  }
+  const busy = button.busy || makeVideo.isPending
+  const onMakeVideo = (choice: { sceneCount: number; preset: '16:9' | '9:16' | '1:1' }) => {
+    if (issue || busy || projectId === null) return
+    makeVideo.mutate(
+      { projectId, nodeId: id, ...choice },
+      {
+        onSuccess: () => setDialogOpen(false),
+        onError: (error) => {
+          if (isApiError(error, 409, 'JOB_CANCELLED')) return
+          console.error('make video failed', error)
+          toast({ title: generationFailureMessage('video', error), variant: 'destructive' })
+        },
+      },
+    )
   }
   return (
     <NodeShell
@@ -65,7 +95,36 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
         options={SCRIPT_FORMATS}
         onChange={(format) => updateNodeData(id, { format })}
       />
-      <GenerateButton label="Generate Script" issue={issue} {...button} onGenerate={onGenerate} />
+      <GenerateButton
+        label="Generate Script"
+        issue={issue}
+        {...button}
+        busy={busy}
+        action={jobActionOf(button.job, 'script')}
+        onGenerate={onGenerate}
+      />
+      <Button
+        type="button"
+        size="sm"
+        variant="secondary"
+        className="nodrag w-full"
+        disabled={issue !== null || busy || isJobActive(button.job) || !canEdit}
+        onClick={() => setDialogOpen(true)}
+      >
+        <FilmIcon aria-hidden />
+        Make video
+      </Button>
+      {dialogOpen ? (
+        <MakeVideoDialog
+          open
+          onOpenChange={setDialogOpen}
+          topic={data.topic.trim()}
+          costs={providers.data?.costs}
+          balance={credits}
+          busy={makeVideo.isPending}
+          onStart={onMakeVideo}
+        />
+      ) : null}
     </NodeShell>
   )
 })

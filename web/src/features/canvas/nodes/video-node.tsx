@@ -1,13 +1,19 @@
-import { VIDEO_PRESET_NAMES, videoRenderCost } from '@reelgraph/shared'
+import {
+  VIDEO_DATA_KEYS,
+  VIDEO_PRESET_NAMES,
+  type VideoTake,
+  videoRenderCost,
+  videoTakesOf,
+} from '@reelgraph/shared'
 import { useQueryClient } from '@tanstack/react-query'
 import type { NodeProps } from '@xyflow/react'
 import { DownloadIcon, FilmIcon } from 'lucide-react'
-import { memo, useEffect, useId, useRef } from 'react'
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { toast } from '@/hooks/use-toast'
-import { refreshCredits, useAiProviders, useRenderVideo } from '@/lib/ai-api'
+import { refreshCredits, useAiProviders, useRenderVideo, useVoices } from '@/lib/ai-api'
 import { isApiError } from '@/lib/api-client'
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
@@ -19,7 +25,7 @@ import { downloadUrl, generationFailureMessage } from '../lib/generation'
 import { isJobActive } from '../lib/job-state'
 import type { VideoNode as VideoFlowNode } from '../lib/node-types'
 import { GenerateButton } from './generate-button'
-import { SelectField, TextField } from './node-fields'
+import { SelectField } from './node-fields'
 import { NodeShell } from './node-shell'
 
 /** A labelled checkbox writing one boolean field. */
@@ -42,13 +48,29 @@ function CheckField(props: { label: string; checked: boolean; onChange: (v: bool
   )
 }
 
+/** "0:45" for 45,000 ms. */
+function clock(ms: number): string {
+  const s = Math.round(ms / 1000)
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
+}
+
+/** "Take 2 · 0:45 · 16:9 · 14:05" for a take's button. */
+function takeLabel(take: VideoTake, index: number, count: number): string {
+  const time = new Date(take.renderedAt).toLocaleTimeString([], {
+    hour: '2-digit',
+    minute: '2-digit',
+  })
+  return `Take ${count - index} · ${clock(take.durationMs)} · ${take.preset} · ${time}`
+}
+
 /**
  * Video (issue 13 item 5): takes the scenes connected to it, or a connected text node's
  * scenes, in `sceneNumber` order, each with its narration and image (scene -> image
  * generator -> image). Lists the scenes without an image; settings (preset, voice, subtitles,
  * music); "Render video · N credits" (COST_VIDEO + COST_VOICE per scene) starts a render job
  * whose stage and progress show while it runs (with Cancel); afterwards a player, the MP4,
- * SRT and VTT downloads, and a Stale badge when an input changed since that render.
+ * SRT and VTT downloads, and a Stale badge when an input changed since that render. The last
+ * five renders are kept as takes: each can be selected (for this viewer) and played.
  */
 export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<VideoFlowNode>) {
   const data = useNodeData(id, 'video')
@@ -57,8 +79,12 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
   const projectId = useProjectId()
   const providers = useAiProviders()
   const render = useRenderVideo()
+  const voices = useVoices()
   const queryClient = useQueryClient()
   const { updateNodeData } = useCanvasActions()
+  const takesJson = data?.takesJson ?? ''
+  const takes = useMemo(() => videoTakesOf({ [VIDEO_DATA_KEYS.takes]: takesJson }), [takesJson])
+  const [selectedUrl, setSelectedUrl] = useState<string | null>(null)
   // Credits may come back when a render ends (a failure or a cancel refunds it).
   const wasActive = useRef(false)
   useEffect(() => {
@@ -78,7 +104,33 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
       : missing.length > 0
         ? 'Every scene needs an image first.'
         : null
-  const stale = data.inputHash !== '' && inputs !== null && inputs.hash !== data.inputHash
+  // The selected take (this viewer's choice), else the newest; a node rendered before takes
+  // existed has only the last render's fields.
+  const current: Pick<VideoTake, 'mp4Url' | 'srtUrl' | 'vttUrl' | 'inputHash'> | null =
+    takes.find((t) => t.mp4Url === selectedUrl) ??
+    takes[0] ??
+    (data.videoUrl
+      ? {
+          mp4Url: data.videoUrl,
+          srtUrl: data.srtUrl,
+          vttUrl: data.vttUrl,
+          inputHash: data.inputHash,
+        }
+      : null)
+  const stale =
+    current !== null &&
+    current.inputHash !== '' &&
+    inputs !== null &&
+    inputs.hash !== current.inputHash
+  const voiceOptions = [
+    {
+      value: '',
+      label: voices.data
+        ? `Default (${voices.data.voices.find((v) => v.id === voices.data.defaultVoice)?.name ?? voices.data.defaultVoice})`
+        : 'Default',
+    },
+    ...(voices.data?.voices ?? []).map((v) => ({ value: v.id, label: v.name })),
+  ]
   const busy = render.isPending || isJobActive(job)
   const onRender = () => {
     if (issue || busy || projectId === null) return
@@ -128,10 +180,11 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
           options={VIDEO_PRESET_NAMES}
           onChange={(preset) => updateNodeData(id, { preset })}
         />
-        <TextField
+        <SelectField
           label="Voice"
           value={data.voice}
-          placeholder="Default"
+          options={voiceOptions}
+          hint={voices.data?.provider.name}
           onChange={(voice) => updateNodeData(id, { voice })}
         />
       </div>
@@ -158,7 +211,7 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
         job={job}
         onGenerate={onRender}
       />
-      {data.videoUrl ? (
+      {current ? (
         <div className="grid gap-2">
           {stale ? (
             <Badge variant="secondary" className="w-fit">
@@ -166,19 +219,22 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
             </Badge>
           ) : null}
           <video
+            key={current.mp4Url}
             controls
             preload="metadata"
-            src={data.videoUrl}
+            src={current.mp4Url}
             className="nodrag nowheel w-full rounded-md border bg-black"
           >
-            {data.vttUrl ? <track kind="subtitles" src={data.vttUrl} label="Subtitles" /> : null}
+            {current.vttUrl ? (
+              <track kind="subtitles" src={current.vttUrl} label="Subtitles" />
+            ) : null}
           </video>
           <div className="flex flex-wrap gap-2">
             {(
               [
-                ['MP4', data.videoUrl],
-                ['SRT', data.srtUrl],
-                ['VTT', data.vttUrl],
+                ['MP4', current.mp4Url],
+                ['SRT', current.srtUrl],
+                ['VTT', current.vttUrl],
               ] as const
             ).map(([name, url]) =>
               url ? (
@@ -191,6 +247,27 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
               ) : null,
             )}
           </div>
+          {takes.length > 1 ? (
+            <div role="group" aria-label="Takes" className="grid gap-1">
+              <p className="font-medium text-xs">Takes</p>
+              {takes.map((take, i) => {
+                const chosen = take.mp4Url === current.mp4Url
+                return (
+                  <Button
+                    key={take.mp4Url}
+                    type="button"
+                    size="sm"
+                    variant={chosen ? 'secondary' : 'ghost'}
+                    className="nodrag justify-start font-normal text-xs"
+                    aria-pressed={chosen}
+                    onClick={() => setSelectedUrl(take.mp4Url)}
+                  >
+                    {takeLabel(take, i, takes.length)}
+                  </Button>
+                )
+              })}
+            </div>
+          ) : null}
         </div>
       ) : null}
     </NodeShell>

@@ -7,6 +7,7 @@ import {
   MAX_CONNECTIONS,
   MAX_NODES,
   moveNodes,
+  NODE_FOOTPRINTS,
   scenesResult,
   updateNodeData,
 } from '@reelgraph/shared'
@@ -67,6 +68,7 @@ describe('canvas store', () => {
     expect(s.connect({ source: script.id, target: scene.id })).toEqual({
       added: true,
       promptCopied: false,
+      promptQuestion: null,
     })
     expect(s.connect({ source: script.id, target: scene.id }).added).toBe(false)
     expect(s.connect({ source: scene.id, target: scene.id }).added).toBe(false)
@@ -90,6 +92,28 @@ describe('canvas store', () => {
     expect(s.connect({ source: generator.id, target: scene.id }).promptCopied).toBe(true)
     const node = docToGraph(doc).nodes.find((n) => n.id === generator.id)
     expect(node?.data).toMatchObject({ prompt: 'A lighthouse at dusk', promptFromScene: 'true' })
+  })
+
+  it('asks before a second scene replaces the prompt, and keeps it meanwhile (issue 14 item 6)', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const first = added(s.addNode('scene', { x: 0, y: 0 }))
+    const second = added(s.addNode('scene', { x: 0, y: 600 }))
+    const generator = added(s.addNode('image-generator', { x: 400, y: 0 }))
+    s.updateNodeData(first.id, { visuals: 'A lighthouse at dusk' })
+    s.updateNodeData(second.id, { visuals: 'A storm at sea' })
+    expect(s.connect({ source: first.id, target: generator.id }).promptCopied).toBe(true)
+    const result = s.connect({ source: second.id, target: generator.id })
+    expect(result).toMatchObject({ added: true, promptCopied: false })
+    expect(result.promptQuestion).toEqual({
+      generatorId: generator.id,
+      currentScene: first.label,
+      newScene: second.label,
+      patch: { prompt: 'A storm at sea', promptFromScene: 'true' },
+    })
+    const node = docToGraph(doc).nodes.find((n) => n.id === generator.id)
+    expect(node?.data.prompt).toBe('A lighthouse at dusk')
   })
 
   it('undoes only this store’s changes, the connect and its prompt copy as one step', () => {
@@ -156,10 +180,33 @@ describe('canvas store', () => {
     expect(graph.connections).toHaveLength(3)
     const selected = store.getState().nodes.filter((n) => n.selected)
     expect(selected).toHaveLength(2)
-    expect(selected.map((n) => n.position)).toEqual([
-      { x: 40, y: 40 },
-      { x: 440, y: 40 },
-    ])
+    // The copies keep their layout and land where they cover nothing (issue 14 item 2).
+    const [p, q] = selected.map((n) => n.position)
+    expect(q!.x - p!.x).toBe(400)
+    expect(q!.y).toBe(p!.y)
+    const { width, height } = NODE_FOOTPRINTS.scene
+    for (const copy of selected) {
+      for (const original of [one, two, three]) {
+        const a = copy.position
+        const b = original.position
+        expect(
+          a.x + width <= b.x || b.x + width <= a.x || a.y + height <= b.y || b.y + height <= a.y,
+        ).toBe(true)
+      }
+    }
+  })
+
+  it('adds a node where another is to the nearest free place, not on top (issue 14 item 2)', () => {
+    const store = createCanvasStore(new Y.Doc())
+    const s = store.getState().actions
+    const first = added(s.addNode('scene', { x: 100, y: 100 }))
+    const second = added(s.addNode('scene', { x: 100, y: 100 }))
+    expect(first.position).toEqual({ x: 100, y: 100 })
+    const { width, height } = NODE_FOOTPRINTS.scene
+    const a = second.position
+    expect(
+      a.x + width <= 100 || 100 + width <= a.x || a.y + height <= 100 || 100 + height <= a.y,
+    ).toBe(true)
   })
 })
 
@@ -312,5 +359,37 @@ describe('limits, checked before writing (issue 11)', () => {
     expect(refusals).toEqual(['too-many-connections'])
     expect(connections.has(connectionKey({ source: b.id, target: c.id }))).toBe(false)
     store.getState().actions.destroy()
+  })
+})
+
+describe('session status', () => {
+  it('applies a change of any one field, and keeps the same object when nothing changed', () => {
+    const store = createCanvasStore(new Y.Doc())
+    const { setSession } = store.getState().actions
+    setSession({ ready: true })
+    setSession({ failure: 'load-failed' })
+    expect(store.getState().session).toEqual({ ready: true, failure: 'load-failed' })
+    const before = store.getState().session
+    setSession({ ready: true, failure: 'load-failed' })
+    expect(store.getState().session).toBe(before)
+  })
+})
+
+describe('what a move recomputes (issue 14 item 12)', () => {
+  it('keeps the data index when nodes only move, and replaces only the edited entry', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const a = added(s.addNode('scene', { x: 0, y: 0 }))
+    const b = added(s.addNode('scene', { x: 0, y: 600 }))
+    const before = store.getState().dataById
+    moveNodes(doc, new Map([[a.id, { x: 40, y: 40 }]]))
+    expect(store.getState().nodes.find((n) => n.id === a.id)?.position).toEqual({ x: 40, y: 40 })
+    expect(store.getState().dataById).toBe(before)
+    s.updateNodeData(a.id, { narration: 'Changed' })
+    const after = store.getState().dataById
+    expect(after).not.toBe(before)
+    expect(after.get(b.id)).toBe(before.get(b.id))
+    expect(after.get(a.id)).toMatchObject({ narration: 'Changed' })
   })
 })

@@ -11,6 +11,8 @@ import {
   getNodesMap,
   moveNodes,
   type NodeData,
+  placeAtNearestFreeSpot,
+  type PlacedNode,
   type NodeType,
   readNode,
   removeConnections,
@@ -21,7 +23,6 @@ import {
 import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange } from '@xyflow/react'
 import * as Y from 'yjs'
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { SaveStatus } from '@/stores/save-status'
 import { type CanvasAccess, INITIAL_ACCESS, nextAccess } from '../lib/access'
 import { type ClipboardContent, copyNodes, remapForPaste } from '../lib/clipboard'
 import { type GraphCounts, limitRefusal } from '../lib/graph-limits'
@@ -48,9 +49,6 @@ export interface SessionStatus {
   /** The canvas can be shown: the device copy is loaded and, without one, the server's too. */
   ready: boolean
   failure: SessionFailure | null
-  saveStatus: SaveStatus
-  /** "Saving changes..." shows while saving and lingers 2 s after (spec §4, §9). */
-  savingIndicator: boolean
 }
 
 /** What {@link CanvasState.connect} did. */
@@ -58,6 +56,20 @@ export interface ConnectResult {
   added: boolean
   /** A scene's visuals were copied into an image generator's prompt (spec §4). */
   promptCopied: boolean
+  /**
+   * The generator's prompt already came from another scene, so nothing was copied: the
+   * canvas asks whether this scene's visuals should replace it (issue 14 item 6).
+   */
+  promptQuestion: PromptQuestion | null
+}
+
+/** "Replace the prompt with this scene's visuals?" after a second scene was connected. */
+export interface PromptQuestion {
+  generatorId: string
+  /** The scene that feeds the prompt now, and the one just connected (their labels). */
+  currentScene: string
+  newScene: string
+  patch: { prompt: string; promptFromScene: 'true' }
 }
 
 /**
@@ -140,6 +152,19 @@ export interface CanvasActions {
   destroy: () => void
 }
 
+/** The canvas's nodes as free-space search sees them: with the size React Flow measured. */
+function placedNodes(nodes: readonly CanvasNode[]): PlacedNode[] {
+  return nodes.map((n) => ({
+    id: n.id,
+    type: n.type,
+    position: n.position,
+    size:
+      n.measured?.width && n.measured.height
+        ? { width: n.measured.width, height: n.measured.height }
+        : undefined,
+  }))
+}
+
 /** A per-project canvas store. */
 export type CanvasStore = StoreApi<CanvasState>
 
@@ -163,6 +188,29 @@ function dataIndex(nodes: readonly CanvasNode[]): Map<string, CanvasNode['data']
 }
 
 /**
+ * `index` after the nodes of `touched` changed: the same map when none of their data did (a
+ * move, a drag: readers of data then do nothing), else a copy with theirs replaced
+ * (issue 14 item 12: nothing per frame is rebuilt for the whole graph).
+ */
+function nextDataIndex(
+  index: ReadonlyMap<string, CanvasNode['data']>,
+  nodes: readonly CanvasNode[],
+  touched: ReadonlySet<string>,
+): ReadonlyMap<string, CanvasNode['data']> {
+  const byId = new Map<string, CanvasNode>()
+  for (const n of nodes) if (touched.has(n.id)) byId.set(n.id, n)
+  let next: Map<string, CanvasNode['data']> | null = null
+  for (const id of touched) {
+    const node = byId.get(id)
+    if (node ? index.get(id) === node.data : !index.has(id)) continue
+    next ??= new Map(index)
+    if (node) next.set(id, node.data)
+    else next.delete(id)
+  }
+  return next ?? index
+}
+
+/**
  * Creates the canvas store of one project's doc. While `access.canEdit` is false every
  * action that writes to the doc does nothing (the view-only canvas, issue 6 item 1). An
  * edit that would take the project past a limit (MAX_NODES, MAX_CONNECTIONS) is not made
@@ -179,6 +227,17 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
     captureTimeout: CANVAS_UNDO_CAPTURE_MS,
   })
   const readGraphNode = (id: string) => readNode(id, nodesMap.get(id))
+  /** The scenes connected to node `id`, either way, as they are in the doc. */
+  const feedingScenes = (id: string): GraphNode[] => {
+    const scenes: GraphNode[] = []
+    for (const value of connectionsMap.values()) {
+      const c = value as Connection
+      const other = c.source === id ? c.target : c.target === id ? c.source : null
+      const node = other === null ? null : readGraphNode(other)
+      if (node?.type === 'scene') scenes.push(node)
+    }
+    return scenes
+  }
   const readConnection = (key: string): Connection | null => {
     const c = connectionsMap.get(key)
     return c && typeof c.source === 'string' && typeof c.target === 'string' ? c : null
@@ -222,7 +281,7 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
       dataById: dataIndex(initialNodes),
       canUndo: false,
       canRedo: false,
-      session: { ready: false, failure: null, saveStatus: 'saved', savingIndicator: false },
+      session: { ready: false, failure: null },
       access: INITIAL_ACCESS,
       actions: {
         onNodesChange: (changes) => {
@@ -262,8 +321,14 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
             type: n.type,
             data: n.data as unknown as NodeData,
           }))
-          const node = createGraphNode(type, position, existing)
+          const wanted = createGraphNode(type, position, existing)
           if (!canEdit() || !fits({ nodes: 1, connections: 0 })) return null
+          // Never on top of another node (issue 14 item 2): the nearest free place.
+          const [node] = placeAtNearestFreeSpot(
+            { nodes: [wanted], connections: [] },
+            placedNodes(get().nodes),
+          ).nodes
+          if (!node) return null
           ownStep(() => addNode(doc, node, origin))
           return node
         },
@@ -291,18 +356,32 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
         },
 
         connect: ({ source, target }) => {
-          const result: ConnectResult = { added: false, promptCopied: false }
+          const result: ConnectResult = { added: false, promptCopied: false, promptQuestion: null }
           if (!source || !target || !canEdit()) return result
           const isNew = !connectionsMap.has(connectionKey({ source, target }))
           if (isNew && !fits({ nodes: 0, connections: 1 })) return result
           ownStep(() => {
             if (!addConnection(doc, { source, target }, origin)) return
             result.added = true
-            const update = scenePromptUpdate(readGraphNode(source), readGraphNode(target))
-            if (update) {
-              updateNodeData(doc, update.generatorId, update.patch, origin)
-              result.promptCopied = true
+            const a = readGraphNode(source)
+            const b = readGraphNode(target)
+            const update = scenePromptUpdate(a, b)
+            if (!update) return
+            const generator = readGraphNode(update.generatorId)
+            const sceneId = update.generatorId === source ? target : source
+            // Another scene already feeds a prompt that differs: ask, do not overwrite.
+            const other = feedingScenes(update.generatorId).find((scene) => scene.id !== sceneId)
+            if (other && generator?.data.prompt && generator.data.prompt !== update.patch.prompt) {
+              result.promptQuestion = {
+                generatorId: update.generatorId,
+                currentScene: other.label,
+                newScene: readGraphNode(sceneId)?.label ?? 'this scene',
+                patch: update.patch,
+              }
+              return
             }
+            updateNodeData(doc, update.generatorId, update.patch, origin)
+            result.promptCopied = true
           })
           return result
         },
@@ -344,7 +423,11 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
             return 0
           clipboard.pastes += 1
           const step = CANVAS_PASTE_OFFSET * clipboard.pastes
-          const copy = remapForPaste(content, { x: step, y: step })
+          // Beside the originals, then moved as a block to the nearest free place.
+          const copy = placeAtNearestFreeSpot(
+            remapForPaste(content, { x: step, y: step }),
+            placedNodes(get().nodes),
+          )
           ownStep(() => {
             for (const node of copy.nodes) addNode(doc, node, origin)
             for (const c of copy.connections) addConnection(doc, c, origin)
@@ -387,14 +470,11 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
         },
 
         setSession: (patch) => {
-          const session = { ...get().session, ...patch }
           const prev = get().session
-          if (
-            session.ready === prev.ready &&
-            session.failure === prev.failure &&
-            session.saveStatus === prev.saveStatus
-          )
-            return
+          const session = { ...prev, ...patch }
+          // A new object only when a field changed, so readers re-render only then.
+          const keys = Object.keys(session) as (keyof SessionStatus)[]
+          if (keys.every((key) => session[key] === prev[key])) return
           set({ session })
         },
 
@@ -416,7 +496,9 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
     if (touched.size === 0) return
     const { nodes } = store.getState()
     const next = reconcileNodes(nodes, touched, readGraphNode)
-    if (next !== nodes) store.setState({ nodes: next, dataById: dataIndex(next) })
+    if (next === nodes) return
+    const { dataById } = store.getState()
+    store.setState({ nodes: next, dataById: nextDataIndex(dataById, next, touched) })
   }
   const onConnections = (event: Y.YMapEvent<Connection>) => {
     const { edges } = store.getState()

@@ -9,6 +9,7 @@ import { memo, useId } from 'react'
 import { Link } from 'wouter'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
+import { ProjectPreviewImage } from './project-preview'
 
 /** Props of {@link ProjectCard}. */
 export interface ProjectCardProps {
@@ -30,8 +31,8 @@ export function projectHref(id: number): string {
 }
 
 /**
- * One project on the /projects grid: name, description, last updated (long US date),
- * node count, and Open, Rename and Delete. An `article` named by its title, so each card
+ * One project on the /projects grid: a small preview of its graph, name, description, last
+ * updated (long US date), node count, and Open, Rename and Delete. An `article` named by its title, so each card
  * is a landmark-like unit for assistive technology and tests. A project shared with the
  * user says "Shared by <owner>" with their role; editors may rename it, only its owner
  * delete it (issue 6 item 1).
@@ -48,6 +49,7 @@ export const ProjectCard = memo(function ProjectCard({
       aria-labelledby={titleId}
       className="flex min-w-0 flex-col gap-4 rounded-xl border bg-card p-5 text-card-foreground shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md"
     >
+      <ProjectPreviewImage nodes={project.preview} />
       <div className="flex min-w-0 flex-col gap-1.5">
         <h2
           id={titleId}

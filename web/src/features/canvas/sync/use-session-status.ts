@@ -1,5 +1,5 @@
 import type { SessionStatus } from '../stores/canvas-store'
-import { useCanvasStore } from './use-canvas-store'
+import { useCanvasStore } from '../hooks/use-canvas-store'
 
 /** Whether the open project is ready, refused, and its save status. */
 export function useSessionStatus(): SessionStatus {

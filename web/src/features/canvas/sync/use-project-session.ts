@@ -6,7 +6,7 @@ import { projectMembersKey, QUERY_KEYS } from '@/lib/query-keys'
 import { UNREACHABLE_MESSAGE } from '@/stores/save-status'
 import { ACCESS_TOASTS } from '../lib/access'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
-import { ProjectSession } from '../lib/project-session'
+import { ProjectSession } from './project-session'
 
 /**
  * The session of one project (its doc, canvas store and connections), connected while the

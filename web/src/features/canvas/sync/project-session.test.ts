@@ -3,8 +3,9 @@ import { type HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider'
 import { createGraphNode, MAX_NODES, UPDATE_REFUSAL_MESSAGES } from '@reelgraph/shared'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
-import { CHANGE_REFUSED_FALLBACK } from './canvas-messages'
+import { CHANGE_REFUSED_FALLBACK } from '../lib/canvas-messages'
 import { ProjectSession, type ProjectSessionEvents } from './project-session'
+import { useSaveStatusStore } from '@/stores/save-status'
 import { UNREACHABLE_GRACE_MS } from './save-tracker'
 
 // The session in Node: the real provider (never connected: `autoConnect: false`), the doc
@@ -190,21 +191,21 @@ describe('ProjectSession (issue 11)', () => {
     await vi.advanceTimersByTimeAsync(0)
     provider.authenticatedHandler('read-write')
     actions.addNode('scene', { x: 0, y: 0 })
-    expect(session.store.getState().session.saveStatus).toBe('saving')
+    expect(session.saveStatus).toBe('saving')
 
     // The browser goes offline: at once, and once.
     window.dispatchEvent(new Event('offline'))
-    expect(session.store.getState().session.saveStatus).toBe('unreachable')
+    expect(session.saveStatus).toBe('unreachable')
     await vi.advanceTimersByTimeAsync(UNREACHABLE_GRACE_MS * 3)
     expect(seen).toEqual(['unreachable'])
 
     // Back and authenticated: saving again; the next outage waits out the grace period.
     provider.authenticatedHandler('read-write')
-    expect(session.store.getState().session.saveStatus).toBe('saving')
+    expect(session.saveStatus).toBe('saving')
     provider.configuration.onStatus({ status: WebSocketStatus.Disconnected })
-    expect(session.store.getState().session.saveStatus).toBe('unsaved')
+    expect(session.saveStatus).toBe('unsaved')
     await vi.advanceTimersByTimeAsync(UNREACHABLE_GRACE_MS)
-    expect(session.store.getState().session.saveStatus).toBe('unreachable')
+    expect(session.saveStatus).toBe('unreachable')
     expect(seen).toEqual(['unreachable', 'reauthenticated', 'unreachable'])
     session.stop()
   })
@@ -213,8 +214,36 @@ describe('ProjectSession (issue 11)', () => {
     const { session, seen, provider, actions } = startSession()
     actions.addNode('scene', { x: 0, y: 0 })
     provider.permissionDeniedHandler('load-failed')
-    expect(session.store.getState().session.saveStatus).toBe('unreachable')
+    expect(session.saveStatus).toBe('unreachable')
     expect(seen).toEqual(['load failed', 'unreachable'])
     session.stop()
+  })
+
+  it('writes the one save-status store once ready, lingers "Saving changes..." 2 s, and rests at Saved when stopped (issue 14 item 1)', async () => {
+    vi.useFakeTimers()
+    const store = useSaveStatusStore
+    store.getState().set({ status: 'saved', savingIndicator: false })
+    const { session, provider, actions } = startSession()
+    provider.authenticatedHandler('read-write')
+    actions.addNode('scene', { x: 0, y: 0 })
+    // Not ready yet (the device copy is still being read): nothing is known, the pill rests.
+    expect(session.saveStatus).toBe('saving')
+    expect(store.getState()).toMatchObject({ status: 'saved', savingIndicator: false })
+
+    await vi.advanceTimersByTimeAsync(0)
+    provider.configuration.onSynced({ state: true })
+    expect(session.store.getState().session.ready).toBe(true)
+    expect(store.getState()).toMatchObject({ status: 'saving', savingIndicator: true })
+
+    // Saving ends (here: the link drops): the status at once, the indicator 2 s later.
+    provider.configuration.onStatus({ status: WebSocketStatus.Disconnected })
+    expect(store.getState()).toMatchObject({ status: 'unsaved', savingIndicator: true })
+    await vi.advanceTimersByTimeAsync(1_900)
+    expect(store.getState().savingIndicator).toBe(true)
+    await vi.advanceTimersByTimeAsync(200)
+    expect(store.getState().savingIndicator).toBe(false)
+
+    session.stop()
+    expect(store.getState()).toMatchObject({ status: 'saved', savingIndicator: false })
   })
 })

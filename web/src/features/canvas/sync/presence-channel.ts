@@ -9,8 +9,8 @@ import {
   sameIds,
   sameSelections,
   selectionColors,
-} from './presence'
-import { type Throttled, throttle } from './throttle'
+} from '../lib/presence'
+import { type Throttled, throttle } from '../lib/throttle'
 
 /** What the awareness of a Yjs provider offers that presence needs (y-protocols' `Awareness`). */
 export interface AwarenessLike {

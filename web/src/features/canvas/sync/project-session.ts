@@ -13,10 +13,10 @@ import {
 import { IndexeddbPersistence } from 'y-indexeddb'
 import * as Y from 'yjs'
 import { clearDeviceCopy, deviceCopyName } from '@/lib/device-copies'
-import type { SaveStatus } from '@/stores/save-status'
+import { type SaveStatus, useSaveStatusStore } from '@/stores/save-status'
 import { type CanvasStore, createCanvasStore } from '../stores/canvas-store'
-import { type ACCESS_TOASTS, accessChangeToast, isAccessChangedClose } from './access'
-import { CHANGE_REFUSED_FALLBACK } from './canvas-messages'
+import { type ACCESS_TOASTS, accessChangeToast, isAccessChangedClose } from '../lib/access'
+import { CHANGE_REFUSED_FALLBACK } from '../lib/canvas-messages'
 import { keepClockMoving } from './clock-bump'
 import { pendingStoreOf, readPendingChanges } from './pending-changes'
 import { PresenceChannel } from './presence-channel'
@@ -69,6 +69,8 @@ interface Connections {
   stopPresence: () => void
   timers: Set<ReturnType<typeof setTimeout>>
   lingerTimer: ReturnType<typeof setTimeout> | null
+  /** The tracker's latest status, shown once the canvas is ready. */
+  saveStatus: SaveStatus
   deviceLoaded: boolean
   remoteSynced: boolean
   loadFailedShown: boolean
@@ -116,6 +118,14 @@ export class ProjectSession {
     this.store = createCanvasStore(this.doc, {
       onRefused: (reason) => this.events?.onChangeRefused(UPDATE_REFUSAL_MESSAGES[reason]),
     })
+  }
+
+  /**
+   * The save tracker's latest status (what the pill shows once the canvas is ready: the one
+   * save-status store, `@/stores/save-status`); Saved while not started.
+   */
+  get saveStatus(): SaveStatus {
+    return this.running?.saveStatus ?? 'saved'
   }
 
   /** Opens the device copy and connects to the sync server. */
@@ -169,6 +179,7 @@ export class ProjectSession {
       stopPresence: this.sharePresence(provider),
       timers: new Set(),
       lingerTimer: null,
+      saveStatus: 'saved',
       deviceLoaded: false,
       remoteSynced: false,
       loadFailedShown: false,
@@ -211,6 +222,8 @@ export class ProjectSession {
     run.stopPresence()
     run.tracker.destroy()
     run.stopClock()
+    // Nothing open, nothing unsaved to show.
+    useSaveStatusStore.getState().set({ status: 'saved', savingIndicator: false })
     return run.persistence.destroy().catch(() => {})
   }
 
@@ -237,20 +250,24 @@ export class ProjectSession {
     void halted.then(() => clearDeviceCopy(this.projectId)).then(() => events.onReopen())
   }
 
-  // The pill shows the status as it is; "Saving changes..." stays 2 s after saving ends.
+  // The one save-status store shows the status as it is, once the canvas is ready (until
+  // then nothing is known: it keeps its resting Saved); "Saving changes..." stays 2 s after
+  // saving ends.
   private showStatus(run: Connections, saveStatus: SaveStatus): void {
-    const { setSession } = this.store.getState().actions
+    run.saveStatus = saveStatus
+    if (this.running !== run || !this.store.getState().session.ready) return
+    const saveState = useSaveStatusStore.getState()
     if (run.lingerTimer) clearTimeout(run.lingerTimer)
     run.lingerTimer = null
     if (saveStatus === 'saving') {
-      setSession({ saveStatus, savingIndicator: true })
+      saveState.set({ status: saveStatus, savingIndicator: true })
       return
     }
-    setSession({ saveStatus })
-    if (!this.store.getState().session.savingIndicator) return
+    saveState.set({ status: saveStatus })
+    if (!saveState.savingIndicator) return
     run.lingerTimer = setTimeout(() => {
       run.lingerTimer = null
-      if (this.running === run) setSession({ savingIndicator: false })
+      if (this.running === run) useSaveStatusStore.getState().set({ savingIndicator: false })
     }, SAVING_INDICATOR_LINGER_MS)
   }
 
@@ -299,7 +316,9 @@ export class ProjectSession {
     const offline = navigator.onLine === false
     const ready =
       timedOut || (run.deviceLoaded && (run.remoteSynced || !isDocEmpty(this.doc) || offline))
-    if (ready) this.store.getState().actions.setSession({ ready: true })
+    if (!ready) return
+    this.store.getState().actions.setSession({ ready: true })
+    this.showStatus(run, run.saveStatus)
   }
 
   // The connection's scope is the authority on editing (a viewer's is read-only). A

@@ -1,0 +1,287 @@
+import {
+  addConnection,
+  addNode,
+  docToGraph,
+  type GraphNode,
+  moveNodes,
+  removeNodes,
+  updateNodeData,
+} from '@reelgraph/shared'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { insertProjectWithOwner } from './project-access.ts'
+import {
+  appendProjectUpdate,
+  compactProjectDocument,
+  mergeStoredDocument,
+  projectDocumentIsStale,
+  readProjectDocument,
+  type StoredProjectDocument,
+} from './project-document-log.ts'
+import type { DB } from './schema.ts'
+import { type TestDatabase, testDatabaseKinds } from './testing.ts'
+import type { Kysely } from 'kysely'
+
+/** One editing step on a project's document, as a canvas or another server makes it. */
+type Op =
+  | { kind: 'add'; id: number; x: number }
+  | { kind: 'move'; id: number; x: number; y: number }
+  | { kind: 'text'; id: number; text: string }
+  | { kind: 'remove'; id: number }
+  | { kind: 'connect'; source: number; target: number }
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('add' as const), id: fc.nat(7), x: fc.integer() }),
+  fc.record({
+    kind: fc.constant('move' as const),
+    id: fc.nat(7),
+    x: fc.integer({ min: -5000, max: 5000 }),
+    y: fc.integer({ min: -5000, max: 5000 }),
+  }),
+  fc.record({ kind: fc.constant('text' as const), id: fc.nat(7), text: fc.string() }),
+  fc.record({ kind: fc.constant('remove' as const), id: fc.nat(7) }),
+  fc.record({ kind: fc.constant('connect' as const), source: fc.nat(7), target: fc.nat(7) }),
+)
+
+const nodeId = (n: number) => `editable-text-1-node${n}`
+
+function textNode(n: number, x: number): GraphNode {
+  return {
+    id: nodeId(n),
+    type: 'editable-text',
+    label: 'Text',
+    position: { x, y: 0 },
+    data: { content: `node ${n}` },
+    connectionPoints: 'both',
+  }
+}
+
+/** Applies `ops` on two docs (two editors), each op on one of them, and syncs them now and then. */
+function edit(ops: { op: Op; editor: 0 | 1; sync: boolean }[]): {
+  updates: Uint8Array[]
+  final: Y.Doc
+} {
+  const docs = [new Y.Doc(), new Y.Doc()] as const
+  const updates: Uint8Array[] = []
+  // What a server sees: every update of both editors, in the order it arrives.
+  docs[0].on('update', (u: Uint8Array, origin: unknown) => {
+    if (origin !== 'sync') updates.push(u)
+  })
+  docs[1].on('update', (u: Uint8Array, origin: unknown) => {
+    if (origin !== 'sync') updates.push(u)
+  })
+  for (const { op, editor, sync } of ops) {
+    const doc = docs[editor]
+    const has = (n: number) => docToGraph(doc).nodes.some((node) => node.id === nodeId(n))
+    if (op.kind === 'add' && !has(op.id)) addNode(doc, textNode(op.id, op.x))
+    if (op.kind === 'move' && has(op.id)) {
+      moveNodes(doc, new Map([[nodeId(op.id), { x: op.x, y: op.y }]]))
+    }
+    if (op.kind === 'text' && has(op.id)) updateNodeData(doc, nodeId(op.id), { content: op.text })
+    if (op.kind === 'remove') removeNodes(doc, [nodeId(op.id)])
+    if (op.kind === 'connect' && op.source !== op.target && has(op.source) && has(op.target)) {
+      addConnection(doc, { source: nodeId(op.source), target: nodeId(op.target) })
+    }
+    if (sync) {
+      Y.applyUpdate(docs[0], Y.encodeStateAsUpdate(docs[1]), 'sync')
+      Y.applyUpdate(docs[1], Y.encodeStateAsUpdate(docs[0]), 'sync')
+    }
+  }
+  const final = new Y.Doc()
+  for (const u of updates) Y.applyUpdate(final, u)
+  docs[0].destroy()
+  docs[1].destroy()
+  return { updates, final }
+}
+
+const editsArb = fc.array(
+  fc.record({
+    op: opArb,
+    editor: fc.constantFrom(0 as const, 1 as const),
+    sync: fc.boolean(),
+  }),
+  { minLength: 1, maxLength: 40 },
+)
+
+/** Cuts `items` into consecutive groups at the given (sorted, deduplicated) cut points. */
+function cut<T>(items: T[], cuts: number[]): T[][] {
+  const points = [...new Set(cuts.map((c) => c % (items.length + 1)))].sort((a, b) => a - b)
+  const groups: T[][] = []
+  let start = 0
+  for (const p of [...points, items.length]) {
+    if (p > start) groups.push(items.slice(start, p))
+    start = Math.max(start, p)
+  }
+  return groups
+}
+
+function loadGraph(stored: StoredProjectDocument) {
+  const doc = new Y.Doc()
+  Y.applyUpdate(doc, mergeStoredDocument(stored))
+  const graph = docToGraph(doc)
+  doc.destroy()
+  return graph
+}
+
+describe('the stored document: snapshot merged with its update log (issue 15 item 1)', () => {
+  it('loads to the same document for any snapshot point, any split of the log, repeats and order', () => {
+    fc.assert(
+      fc.property(
+        editsArb,
+        fc.nat(),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        fc.boolean(),
+        (ops, snapshotAt, cuts, repeats, reverse) => {
+          const { updates, final } = edit(ops)
+          const k = snapshotAt % (updates.length + 1)
+          const snapshotDoc = new Y.Doc()
+          for (const u of updates.slice(0, k)) Y.applyUpdate(snapshotDoc, u)
+          let log = cut(updates.slice(k), cuts).map((group) => Y.mergeUpdates(group))
+          // Another server appended some of the same updates again; rows in any order.
+          for (const r of repeats) if (log.length > 0) log.push(log[r % log.length]!)
+          if (reverse) log = log.reverse()
+          const stored: StoredProjectDocument = {
+            snapshot: Y.encodeStateAsUpdate(snapshotDoc),
+            updates: log,
+            ids: log.map((_, i) => String(i + 1)),
+            savedAt: new Date(),
+            logBytes: 0,
+          }
+          const loaded = new Y.Doc()
+          Y.applyUpdate(loaded, mergeStoredDocument(stored))
+          expect(docToGraph(loaded)).toEqual(docToGraph(final))
+          expect(Y.encodeStateVector(loaded)).toEqual(Y.encodeStateVector(final))
+          expect(Y.equalSnapshots(Y.snapshot(loaded), Y.snapshot(final))).toBe(true)
+          snapshotDoc.destroy()
+          loaded.destroy()
+          final.destroy()
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+})
+
+describe.each(testDatabaseKinds())('the project document log on $name (issue 15)', (kind) => {
+  let database: TestDatabase
+  let db: Kysely<DB>
+  let userId: number
+  beforeAll(async () => {
+    database = await kind.create()
+    db = database.db
+    const user = await db
+      .insertInto('users')
+      .values({ name: 'Log', email: `log-${kind.name}@example.com`, password_hash: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    userId = user.id
+  })
+  afterAll(() => database.dispose())
+
+  /** A project whose snapshot is `snapshot` and whose JSON mirrors it (as a seed leaves it). */
+  async function newProject(snapshot: Uint8Array): Promise<number> {
+    const doc = new Y.Doc()
+    Y.applyUpdate(doc, snapshot)
+    const graph = docToGraph(doc)
+    doc.destroy()
+    const projectId = await insertProjectWithOwner(db, {
+      user_id: userId,
+      name: 'log',
+      description: '',
+      nodes: JSON.stringify(graph.nodes),
+      connections: JSON.stringify(graph.connections),
+      created_at: new Date(),
+      updated_at: new Date(),
+    })
+    await db
+      .insertInto('project_documents')
+      .values({ project_id: projectId, state: snapshot })
+      .execute()
+    return projectId
+  }
+
+  it('compaction never changes the loaded document, and materializes the REST JSON', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        editsArb,
+        fc.nat(),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.nat(),
+        async (ops, snapshotAt, cuts, compactAfter) => {
+          const { updates, final } = edit(ops)
+          const k = snapshotAt % (updates.length + 1)
+          const snapshotDoc = new Y.Doc()
+          for (const u of updates.slice(0, k)) Y.applyUpdate(snapshotDoc, u)
+          const projectId = await newProject(Y.encodeStateAsUpdate(snapshotDoc))
+          snapshotDoc.destroy()
+          const rows = cut(updates.slice(k), cuts).map((group) => Y.mergeUpdates(group))
+          // Compaction in the middle of the appends, then again at the end.
+          const middle = compactAfter % (rows.length + 1)
+          for (const [i, update] of rows.entries()) {
+            if (i === middle) await compactProjectDocument({ db, projectId })
+            expect(await appendProjectUpdate({ db, projectId, update })).toBe(true)
+          }
+          const before = loadGraph((await readProjectDocument({ db, projectId }))!)
+          expect(before).toEqual(docToGraph(final))
+          const result = await compactProjectDocument({ db, projectId })
+          const after = await readProjectDocument({ db, projectId })
+          expect(after?.updates).toEqual([])
+          expect(loadGraph(after!)).toEqual(before)
+          // The rows appended after the middle compaction (all of them when there was none).
+          expect(result?.merged).toBe(middle < rows.length ? rows.length - middle : rows.length)
+          expect(await projectDocumentIsStale({ db, projectId })).toBe(false)
+          const project = await db
+            .selectFrom('projects')
+            .select(['nodes', 'connections'])
+            .where('id', '=', projectId)
+            .executeTakeFirstOrThrow()
+          expect({ nodes: project.nodes, connections: project.connections }).toEqual(before)
+          final.destroy()
+        },
+      ),
+      { numRuns: 25 },
+    )
+  })
+
+  it('two compactions of one project at once merge each row once and lose no append', async () => {
+    const base = new Y.Doc()
+    addNode(base, textNode(0, 0))
+    const projectId = await newProject(Y.encodeStateAsUpdate(base))
+    const editor = new Y.Doc()
+    Y.applyUpdate(editor, Y.encodeStateAsUpdate(base))
+    const appends: Promise<boolean>[] = []
+    editor.on('update', (update: Uint8Array) => {
+      appends.push(appendProjectUpdate({ db, projectId, update }))
+    })
+    const compactions: Promise<unknown>[] = []
+    for (let i = 1; i <= 30; i++) {
+      addNode(editor, textNode(i, i * 10))
+      if (i % 5 === 0) {
+        compactions.push(compactProjectDocument({ db, projectId }))
+        compactions.push(compactProjectDocument({ db, projectId }))
+      }
+    }
+    expect(await Promise.all(appends)).toEqual(appends.map(() => true))
+    await Promise.all(compactions)
+    expect(loadGraph((await readProjectDocument({ db, projectId }))!)).toEqual(docToGraph(editor))
+    await compactProjectDocument({ db, projectId })
+    const stored = (await readProjectDocument({ db, projectId }))!
+    expect(stored.updates).toEqual([])
+    expect(loadGraph(stored)).toEqual(docToGraph(editor))
+    expect(docToGraph(editor).nodes).toHaveLength(31)
+  })
+
+  it('appends nothing to a deleted project, and reports it', async () => {
+    const projectId = await newProject(Y.encodeStateAsUpdate(new Y.Doc()))
+    await db.deleteFrom('projects').where('id', '=', projectId).execute()
+    const doc = new Y.Doc()
+    addNode(doc, textNode(1, 0))
+    expect(await appendProjectUpdate({ db, projectId, update: Y.encodeStateAsUpdate(doc) })).toBe(
+      false,
+    )
+    expect(await compactProjectDocument({ db, projectId })).toBeNull()
+    expect(await readProjectDocument({ db, projectId })).toBeNull()
+  })
+})

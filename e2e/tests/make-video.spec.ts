@@ -1,0 +1,130 @@
+import { expect, type Page, test } from '@playwright/test'
+import { canvasNode, joinProject, notifications, registerFreshUser } from '../support/app.ts'
+
+// "Make video" (issue 13 item 6) on the builtin offline providers: a topic typed and three
+// clicks (Add Script Generator, Make video, and the dialog's "Make video · N credits") give a
+// narrated, subtitled MP4 that plays in the page and downloads, charged the one total the
+// dialog showed; a second member watches the chain's progress and sees the video live.
+
+test.use({ viewport: { width: 1600, height: 1200 } })
+
+const PROJECT = 'Honey'
+
+function creditsPill(page: Page, credits: number) {
+  return page.getByRole('banner').getByText(`${credits} Credits`, { exact: true })
+}
+
+test('a topic becomes a playable, downloadable video in three clicks, and a second member sees it happen', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(300_000)
+  await registerFreshUser(page.request, baseURL, 'Agnes Varda')
+  const { costs } = (await (await page.request.get('/api/ai/providers')).json()) as {
+    costs: { script: number; scenes: number; image: number; voice: number; video: number }
+  }
+
+  await page.goto('/')
+  await page.getByLabel('Project name').fill(PROJECT)
+  await page.getByRole('button', { name: 'Create Project' }).click()
+  await expect(notifications(page).getByText('Project Created')).toBeVisible()
+  const projectId = Number(new URL(page.url()).searchParams.get('id'))
+
+  // A second member, on the same project in their own browser.
+  const linCtx = await browser.newContext({ viewport: { width: 1600, height: 1200 } })
+  const lin = await linCtx.newPage()
+  try {
+    await joinProject({
+      owner: page,
+      page: lin,
+      projectId,
+      projectName: PROJECT,
+      name: 'Lin Editor',
+      role: 'editor',
+      baseURL: baseURL ?? '',
+    })
+
+    // Click 1: a Script Generator; the topic is typed.
+    await page.getByRole('button', { name: 'Add Script Generator' }).click()
+    const generator = canvasNode(page, 'Script Generator')
+    await generator.getByLabel('Topic').fill('How honey bees make honey')
+    await lin.goto(`/?id=${projectId}`)
+    const linGenerator = canvasNode(lin, 'Script Generator')
+    await expect(linGenerator.getByLabel('Topic')).toHaveValue('How honey bees make honey')
+
+    // Click 2: Make video. The dialog shows the total before anything is charged.
+    await generator.getByRole('button', { name: 'Make video' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Make a video' })
+    await expect(dialog).toBeVisible()
+    // 20 credits pay for at most 4 scenes at the default costs; 2 keep the test short.
+    await dialog.getByLabel(/^Number of scenes/).fill('2')
+    const total = costs.script + costs.scenes + 2 * costs.image + 2 * costs.voice + costs.video
+    await expect(dialog.getByRole('table', { name: 'Cost' })).toContainText(`${total} credits`)
+    await expect(creditsPill(page, 20)).toBeVisible()
+
+    // Click 3: start. Charged the total once; the chain's progress shows on the generator,
+    // for the other member too.
+    await dialog.getByRole('button', { name: `Make video · ${total} credits` }).click()
+    await expect(dialog).toBeHidden()
+    await expect(creditsPill(page, 20 - total)).toBeVisible()
+    await expect(
+      linGenerator.getByRole('progressbar', { name: 'Generation progress' }),
+    ).toBeVisible({ timeout: 60_000 })
+    await expect(linGenerator.getByRole('status')).toHaveText(
+      /Writing the script|Splitting|Images|Voices|Rendering scenes|Mixing|Joining/,
+    )
+
+    // The video plays in the page: its length is the render's, to a tenth of a second.
+    await page.getByRole('button', { name: 'Fit view' }).click()
+    const video = canvasNode(page, 'Video')
+    const player = video.locator('video')
+    await expect(player).toBeVisible({ timeout: 240_000 })
+    const jobs = (await (await page.request.get(`/api/projects/${projectId}`)).json()) as {
+      nodes: { type: string; data: Record<string, unknown> }[]
+    }
+    const stored = jobs.nodes.find((n) => n.type === 'video')!
+    const durationMs = Number(stored.data.videoDurationMs)
+    expect(durationMs).toBeGreaterThan(2000)
+    // (The browser's media element, typed here without the DOM library.)
+    type Media = {
+      readyState: number
+      duration: number
+      addEventListener(event: string, listener: () => void): void
+    }
+    const duration = await player.evaluate(
+      (el) =>
+        new Promise<number>((resolve, reject) => {
+          const media = el as unknown as Media
+          if (media.readyState >= 1) resolve(media.duration)
+          media.addEventListener('loadedmetadata', () => resolve(media.duration))
+          media.addEventListener('error', () => reject(new Error('the video did not load')))
+        }),
+    )
+    expect(Math.abs(duration * 1000 - durationMs)).toBeLessThanOrEqual(100)
+
+    // It downloads as <project name>.mp4, with its subtitles beside it.
+    const download = page.waitForEvent('download')
+    await video.getByRole('link', { name: 'MP4' }).click()
+    expect((await download).suggestedFilename()).toBe(`${PROJECT}.mp4`)
+    await expect(video.getByRole('link', { name: 'SRT' })).toBeVisible()
+    await expect(video.getByRole('link', { name: 'VTT' })).toBeVisible()
+
+    // The other member has the same video, live.
+    await lin.getByRole('button', { name: 'Fit view' }).click()
+    const linPlayer = canvasNode(lin, 'Video').locator('video')
+    await expect(linPlayer).toBeVisible({ timeout: 30_000 })
+    expect(await linPlayer.getAttribute('src')).toBe(await player.getAttribute('src'))
+    await expect(linGenerator.getByRole('progressbar')).toHaveCount(0)
+
+    // Each scene plays its narration.
+    const scene = canvasNode(page, 'Scene 1')
+    const preview = page.waitForResponse((r) => r.url().endsWith('/api/video/narration-preview'))
+    await scene.getByRole('button', { name: 'Play scene' }).click()
+    const answer = await preview
+    expect(answer.status()).toBe(200)
+    expect(answer.headers()['content-type']).toBe('audio/wav')
+  } finally {
+    await linCtx.close()
+  }
+})

@@ -1,0 +1,147 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { GraphNode } from './graph.ts'
+import {
+  affordableSceneCount,
+  type MadeVideoIds,
+  makeVideoCost,
+  makeVideoCostParts,
+  planMadeVideo,
+} from './make-video.ts'
+import { createGraphNode } from './node-defaults.ts'
+import { NODE_FOOTPRINTS } from './placement.ts'
+import { addVideoTake, MAX_VIDEO_TAKES, type VideoTake, videoTakesOf } from './video.ts'
+
+const costs = { script: 1, scenes: 1, image: 2, voice: 1, video: 5 }
+
+function ids(n: number): MadeVideoIds {
+  const list = (type: string) => Array.from({ length: n }, (_, i) => `${type}-1-p${i}`)
+  return {
+    text: 'editable-text-1-p',
+    scenes: list('scene'),
+    imageGenerators: list('image-generator'),
+    images: list('image'),
+    video: 'video-1-p',
+  }
+}
+
+function overlaps(
+  a: Pick<GraphNode, 'type' | 'position'>,
+  b: Pick<GraphNode, 'type' | 'position'>,
+) {
+  const sa = NODE_FOOTPRINTS[a.type]
+  const sb = NODE_FOOTPRINTS[b.type]
+  return (
+    a.position.x < b.position.x + sb.width &&
+    b.position.x < a.position.x + sa.width &&
+    a.position.y < b.position.y + sb.height &&
+    b.position.y < a.position.y + sa.height
+  )
+}
+
+describe('make video cost (issue 13 item 6)', () => {
+  it('is the sum of the single steps: script, scenes, an image and a voice per scene, the render', () => {
+    expect(makeVideoCost(costs, 6)).toBe(1 + 1 + 12 + 6 + 5)
+    expect(makeVideoCostParts(costs, 1).map((p) => p.label)).toEqual([
+      'Script',
+      'Scenes',
+      '1 image',
+      '1 narrated scene',
+      'Video render',
+    ])
+  })
+
+  it('starts the dialog at the most scenes the balance pays for, at most the default', () => {
+    expect(affordableSceneCount(costs, 100, 6)).toBe(6)
+    expect(affordableSceneCount(costs, 20, 6)).toBe(4) // 19 credits
+    expect(affordableSceneCount(costs, 10, 6)).toBe(1) // 10 credits
+    expect(affordableSceneCount(costs, 9, 6)).toBe(0)
+  })
+})
+
+describe('planMadeVideo', () => {
+  it('stacks scene, image generator and image per column, the Video node at the end, nothing overlapping', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 25 }),
+        fc.array(
+          fc.record({
+            x: fc.integer({ min: -3000, max: 12000 }),
+            y: fc.integer({ min: -3000, max: 4000 }),
+          }),
+          { maxLength: 30 },
+        ),
+        (n, others) => {
+          const existing = others.map((p, i) => createGraphNode('scene', p, [], 0, `scene-2-o${i}`))
+          const plan = planMadeVideo({ position: { x: 0, y: 0 } }, ids(n), existing)
+          const placed = [
+            { type: 'editable-text' as const, position: plan.text },
+            ...plan.scenes.map((position) => ({ type: 'scene' as const, position })),
+            ...plan.imageGenerators.map((position) => ({
+              type: 'image-generator' as const,
+              position,
+            })),
+            ...plan.images.map((position) => ({ type: 'image' as const, position })),
+            { type: 'video' as const, position: plan.video },
+          ]
+          for (const [i, a] of placed.entries()) {
+            for (const b of placed.slice(i + 1)) expect(overlaps(a, b)).toBe(false)
+            for (const b of existing) expect(overlaps(a, b)).toBe(false)
+          }
+          for (let i = 0; i < n; i++) {
+            expect(plan.imageGenerators[i]!.x).toBe(plan.scenes[i]!.x)
+            expect(plan.images[i]!.x).toBe(plan.scenes[i]!.x)
+            expect(plan.imageGenerators[i]!.y).toBeGreaterThan(plan.scenes[i]!.y)
+            expect(plan.images[i]!.y).toBeGreaterThan(plan.imageGenerators[i]!.y)
+          }
+          expect(plan.video.x).toBeGreaterThan(plan.images[n - 1]!.x)
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+
+  it('ignores its own nodes from an earlier attempt', () => {
+    const first = planMadeVideo({ position: { x: 0, y: 0 } }, ids(3), [])
+    const own = createGraphNode('editable-text', first.text, [], 0, ids(3).text)
+    expect(planMadeVideo({ position: { x: 0, y: 0 } }, ids(3), [own])).toEqual(first)
+  })
+})
+
+describe('video takes', () => {
+  const take = (n: number): VideoTake => ({
+    mp4Url: `/api/assets/m${n}`,
+    srtUrl: `/api/assets/s${n}`,
+    vttUrl: `/api/assets/v${n}`,
+    durationMs: 1000 * n,
+    inputHash: `h${n}`,
+    renderedAt: new Date(n * 1000).toISOString(),
+    preset: '16:9',
+  })
+
+  it('keeps the newest five, newest first, and says which fell off', () => {
+    let takes: VideoTake[] = []
+    const dropped: VideoTake[] = []
+    for (let n = 1; n <= 7; n++) {
+      const next = addVideoTake(takes, take(n))
+      takes = next.kept
+      dropped.push(...next.dropped)
+    }
+    expect(MAX_VIDEO_TAKES).toBe(5)
+    expect(takes.map((t) => t.durationMs)).toEqual([7000, 6000, 5000, 4000, 3000])
+    expect(dropped.map((t) => t.mp4Url)).toEqual(['/api/assets/m1', '/api/assets/m2'])
+  })
+
+  it('writing one render twice keeps one take', () => {
+    const once = addVideoTake([], take(1)).kept
+    expect(addVideoTake(once, take(1))).toEqual({ kept: once, dropped: [] })
+  })
+
+  it('reads takes from node data, skipping what does not parse', () => {
+    expect(videoTakesOf({})).toEqual([])
+    expect(videoTakesOf({ videoTakes: 'not json' })).toEqual([])
+    expect(videoTakesOf({ videoTakes: JSON.stringify([take(2), { mp4Url: 3 }, take(1)]) })).toEqual(
+      [take(2), take(1)],
+    )
+  })
+})
