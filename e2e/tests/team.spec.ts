@@ -85,6 +85,9 @@ test('two people share a project: invite, accept, edit live, view only, removed'
     )
     await ada.page.getByRole('button', { name: 'Add Scene' }).click()
     await expect(canvasNode(lin.page, 'Scene 1')).toBeVisible()
+    // Ada's scene lands in free space by her view, maybe off Lin's screen (a canvas one screen
+    // high clips it): Lin brings both nodes into view, as a person would.
+    await lin.page.getByRole('button', { name: 'Fit view' }).click()
     await canvasNode(ada.page, 'Scene 1').getByLabel('Narration').fill('Written by Ada')
     await expect(canvasNode(lin.page, 'Scene 1').getByLabel('Narration')).toHaveValue(
       'Written by Ada',
