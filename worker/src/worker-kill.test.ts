@@ -160,7 +160,12 @@ describe.skipIf(!postgres || !redisUrl)(
       )
       expect(stored.nodes.filter((n) => n.type === 'editable-text')).toHaveLength(1)
       expect(stored.connections).toHaveLength(1)
-      const live = docToGraph(watcher.document!)
+      // Stored and broadcast are two paths (the store may commit before Redis delivers).
+      const live = await until(
+        async () => docToGraph(watcher.document!),
+        (g) => g.nodes.some((n) => n.type === 'editable-text'),
+        10_000,
+      )
       expect(live.nodes.find((n) => n.type === 'editable-text')?.data.content).toBe(
         'The script, written by the second worker.',
       )
