@@ -81,19 +81,20 @@ export type GenerateScriptInput = z.infer<typeof generateScriptInput>
 export const generateScriptOutput = z.object({ script: z.string() }).meta({ id: 'GeneratedScript' })
 export type GenerateScriptOutput = z.infer<typeof generateScriptOutput>
 
+/** A number of scenes: a whole number from 1 to 25 (spec §5, §9). */
+export const sceneCountSchema = z
+  .number({
+    error: `The number of scenes must be a whole number from ${SCENE_COUNT_MIN} to ${SCENE_COUNT_MAX}.`,
+  })
+  .int(`The number of scenes must be a whole number from ${SCENE_COUNT_MIN} to ${SCENE_COUNT_MAX}.`)
+  .min(SCENE_COUNT_MIN, `The number of scenes must be at least ${SCENE_COUNT_MIN}.`)
+  .max(SCENE_COUNT_MAX, `The number of scenes can be at most ${SCENE_COUNT_MAX}.`)
+
 /** `POST /api/ai/generate-scenes` body (spec §7): exactly `sceneCount` scenes come back. */
 export const generateScenesInput = z
   .object({
     script: longText(GENERATION_MESSAGES.contentRequired),
-    sceneCount: z
-      .number({
-        error: `The number of scenes must be a whole number from ${SCENE_COUNT_MIN} to ${SCENE_COUNT_MAX}.`,
-      })
-      .int(
-        `The number of scenes must be a whole number from ${SCENE_COUNT_MIN} to ${SCENE_COUNT_MAX}.`,
-      )
-      .min(SCENE_COUNT_MIN, `The number of scenes must be at least ${SCENE_COUNT_MIN}.`)
-      .max(SCENE_COUNT_MAX, `The number of scenes can be at most ${SCENE_COUNT_MAX}.`),
+    sceneCount: sceneCountSchema,
     seed: draftSeed,
     // Where the result goes (issue 12): the worker writes it into the project's document.
     ...jobTargetSchema.shape,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { GenerationCosts } from './ai.ts'
+import { type GenerationCosts, sceneCountSchema } from './ai.ts'
 import { SCENE_COUNT_MAX, SCENE_COUNT_MIN } from './constants.ts'
 import type { GraphNode } from './graph.ts'
 import { NODE_FOOTPRINTS, PLACEMENT_GAP, placeInFreeSpace, RESULT_OFFSET_X } from './placement.ts'
@@ -18,15 +18,7 @@ export const makeVideoInput = z
   .object({
     projectId: z.number().int().positive(),
     nodeId: z.string().min(1).max(64),
-    sceneCount: z
-      .number({
-        error: `The number of scenes must be a whole number from ${SCENE_COUNT_MIN} to ${SCENE_COUNT_MAX}.`,
-      })
-      .int(
-        `The number of scenes must be a whole number from ${SCENE_COUNT_MIN} to ${SCENE_COUNT_MAX}.`,
-      )
-      .min(SCENE_COUNT_MIN, `The number of scenes must be at least ${SCENE_COUNT_MIN}.`)
-      .max(SCENE_COUNT_MAX, `The number of scenes can be at most ${SCENE_COUNT_MAX}.`),
+    sceneCount: sceneCountSchema,
     preset: z.enum(VIDEO_PRESET_NAMES, {
       error: `The format must be one of ${VIDEO_PRESET_NAMES.join(', ')}.`,
     }),

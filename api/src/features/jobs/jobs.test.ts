@@ -10,6 +10,7 @@ import {
 } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import { balance, jobAs as job } from '../../testing/jobs.ts'
 import { addMember, addUser, type TestUser } from '../../testing/members.ts'
 import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/test-app.ts'
 import { settleDeadJob } from './job-settle.ts'
@@ -59,9 +60,6 @@ async function projectWith(
   return { projectId: (await res.json()).id as number, node }
 }
 
-const job = async (t: TestApp, user: Pick<TestUser, 'cookie'>, id: string) =>
-  (await t.request('GET', `/api/jobs/${id}`, { cookie: user.cookie })).json()
-
 async function ledger(t: TestApp, userId: number) {
   return t.deps.db
     .selectFrom('credit_transactions')
@@ -69,15 +67,6 @@ async function ledger(t: TestApp, userId: number) {
     .where('user_id', '=', userId)
     .orderBy('id')
     .execute()
-}
-
-async function balance(t: TestApp, userId: number): Promise<number> {
-  const row = await t.deps.db
-    .selectFrom('users')
-    .select(['plan_credits', 'purchased_credits'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow()
-  return row.plan_credits + row.purchased_credits
 }
 
 describe.each(testDatabaseKinds())('jobs with builtin providers on $name', (kind) => {

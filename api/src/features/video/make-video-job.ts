@@ -185,7 +185,10 @@ export async function produceMadeVideo(
       `Splitting the script into ${n} ${n === 1 ? 'scene' : 'scenes'}`,
       PROGRESS_AFTER.script,
     )
-    scenes = await deps.ai.text.generateScenes({ script, sceneCount: n }, signal)
+    scenes = await deps.ai.text.generateScenes(
+      { script, sceneCount: n, seed: input.script.seed },
+      signal,
+    )
     if (scenes.length !== n) {
       throw new ProviderError(
         'malformed',

@@ -3,8 +3,6 @@ import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { decodeWav } from '@reelgraph/media'
 import {
   createGraphNode,
-  docToGraph,
-  type Graph,
   type GraphNode,
   JOB_DATA_KEYS,
   makeVideoCost,
@@ -13,6 +11,7 @@ import {
   videoTakesOf,
 } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { balance, jobAs as job, liveGraph } from '../../testing/jobs.ts'
 import { addMember, addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { until as poll } from '../../testing/until.ts'
@@ -33,21 +32,6 @@ const COSTS = {
 }
 const costs = { script: 1, scenes: 1, image: 2, voice: 1, video: 3 }
 const CHAIN_DONE_MS = 150_000
-
-async function balance(t: TestApp, userId: number): Promise<number> {
-  const row = await t.deps.db
-    .selectFrom('users')
-    .select(['plan_credits', 'purchased_credits'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow()
-  return row.plan_credits + row.purchased_credits
-}
-
-const liveGraph = (t: TestApp, projectId: number): Promise<Graph> =>
-  t.deps.documents.transact(projectId, (doc) => docToGraph(doc))
-
-const job = async (t: TestApp, user: TestUser, id: string) =>
-  (await t.request('GET', `/api/jobs/${id}`, { cookie: user.cookie })).json()
 
 const finished = (t: TestApp, user: TestUser, id: string) =>
   poll(

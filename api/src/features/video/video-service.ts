@@ -8,6 +8,7 @@ import {
   collectVideoInputs,
   docToGraph,
   generateScriptInput,
+  IMAGE_SEED_MAX,
   makeVideoCost,
   type MakeVideoInput,
   type NarrationPreviewInput,
@@ -16,6 +17,7 @@ import {
 } from '@reelgraph/shared'
 import type { AppDeps } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
+import { randomSeed } from '../generation/generation-service.ts'
 import { submitGeneration } from '../jobs/job-service.ts'
 import type { JobRow } from '../jobs/job-store.ts'
 import { requireProjectRole } from '../projects/project-access.ts'
@@ -113,7 +115,8 @@ export async function submitMakeVideo(
     nodeId,
     sceneCount,
     preset,
-    script: { topic, style, tone, format },
+    // One seed for the chain's drafts, so a retry writes the same text (issue 14 item 10).
+    script: { topic, style, tone, format, seed: randomSeed(IMAGE_SEED_MAX) },
   }
   return submitGeneration(deps, {
     userId,

@@ -7,14 +7,13 @@ import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   collectVideoInputs,
   createGraphNode,
-  docToGraph,
-  type Graph,
   type GraphNode,
   JOB_DATA_KEYS,
   updateNodeData,
   VIDEO_DATA_KEYS,
 } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { balance, jobAs as job, liveGraph } from '../../testing/jobs.ts'
 import { addMember, addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
@@ -35,22 +34,6 @@ const RENDER_TEST_MS = 120_000
 const COSTS = { COST_VIDEO: '3', COST_VOICE: '2' }
 /** 3 + 2 x 3 scenes. */
 const RENDER_COST = 9
-
-async function balance(t: TestApp, userId: number): Promise<number> {
-  const row = await t.deps.db
-    .selectFrom('users')
-    .select(['plan_credits', 'purchased_credits'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow()
-  return row.plan_credits + row.purchased_credits
-}
-
-/** The live document's graph. */
-const liveGraph = (t: TestApp, projectId: number): Promise<Graph> =>
-  t.deps.documents.transact(projectId, (doc) => docToGraph(doc))
-
-const job = async (t: TestApp, user: TestUser, id: string) =>
-  (await t.request('GET', `/api/jobs/${id}`, { cookie: user.cookie })).json()
 
 /**
  * A project "Tide pools" with a text node -> three scenes (numbered 3, 1, 2 on purpose), a
