@@ -76,6 +76,8 @@ describe.each(testDatabaseKinds())('convergence on $name', (kind) => {
       host: '127.0.0.1',
       secureCookies: false,
       storeThrottleMs: 50,
+      // The test reads the REST JSON, which compaction writes: soon after the edits stop.
+      compactIdleMs: 100,
       retryBaseMs: 50,
       redisUrl,
       redisPrefix: redisUrl ? prefix : undefined,
