@@ -69,6 +69,10 @@ function appEnv(port: number): Record<string, string> {
     DATA_DIR,
     APP_URL: `http://localhost:${port}`,
     NODE_ENV: 'test',
+    // One proxy hop: setup registrations say their own client address (support/app.ts
+    // `setupHeaders`), so the suite's accounts stay under the per-address limit; the
+    // browser's own requests send none and count as 127.0.0.1, as before.
+    TRUST_PROXY: '1',
   }
 }
 

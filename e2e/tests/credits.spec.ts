@@ -37,6 +37,8 @@ test('at 0 credits Generate is disabled with the reason and a link to /subscript
   await expect(generate).toHaveAccessibleDescription(
     'Not enough credits: this needs 1 credit; you have 0. Get credits',
   )
+  // The canvas is one screen high: bring the generator's foot (and its link) into view.
+  await page.getByRole('button', { name: 'Fit view' }).click()
   await generator.getByRole('link', { name: 'Get credits' }).click()
   await expect(page).toHaveURL(/\/subscription$/)
   await expect(page.getByRole('heading', { name: 'Subscription', level: 1 })).toBeVisible()
