@@ -27,7 +27,7 @@ import {
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import { ApiError, apiRequest, getQueryFn, NetworkError, parseAnswer } from './api-client'
+import { apiBlob, apiRequest, getQueryFn, parseAnswer } from './api-client'
 import { QUERY_KEYS } from './query-keys'
 
 /**
@@ -234,25 +234,9 @@ export function useVoices(enabled = true) {
  * narration (the scene play button, issue 13 item 5).
  * @throws {ApiError} 400 (no narration, unknown voice), 404, 429; {NetworkError} offline.
  */
-export async function fetchNarrationPreview(
+export function fetchNarrationPreview(
   input: NarrationPreviewInput,
   signal?: AbortSignal,
 ): Promise<Blob> {
-  let res: Response
-  try {
-    res = await fetch('/api/video/narration-preview', {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(input),
-      signal,
-    })
-  } catch (error) {
-    if (signal?.aborted) throw error
-    throw new NetworkError(error)
-  }
-  if (!res.ok) {
-    throw new ApiError(res.status, res.statusText, await res.text().catch(() => ''))
-  }
-  return res.blob()
+  return apiBlob('POST', '/api/video/narration-preview', input, { signal })
 }

@@ -99,6 +99,16 @@ export async function apiRequest<T = unknown>(
   body?: unknown,
   init?: { signal?: AbortSignal },
 ): Promise<T> {
+  return (await readBody(await call(method, url, body, init))) as T
+}
+
+/** Sends a call with the session cookie (and a JSON body when given); a non-success throws. */
+async function call(
+  method: HttpMethod,
+  url: string,
+  body: unknown,
+  init: { signal?: AbortSignal } | undefined,
+): Promise<Response> {
   const res = await send(url, {
     method,
     credentials: 'include',
@@ -106,11 +116,23 @@ export async function apiRequest<T = unknown>(
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: init?.signal,
   })
-  await throwIfNotOk(res)
-  return (await readBody(res)) as T
+  return throwIfNotOk(res)
 }
 
 /** What a reading call does with a 401: raise it, or resolve with null (spec §7, §8). */
+/**
+ * {@link apiRequest} for an answer that is a file (audio, an image): the body as a Blob.
+ * @throws {ApiError} for any non-success status; {NetworkError} when no answer arrives.
+ */
+export async function apiBlob(
+  method: HttpMethod,
+  url: string,
+  body?: unknown,
+  init?: { signal?: AbortSignal },
+): Promise<Blob> {
+  return (await call(method, url, body, init)).blob()
+}
+
 export type UnauthorizedBehavior = 'returnNull' | 'throw'
 
 /**

@@ -55,14 +55,11 @@ function assertProjectSize(graph: Graph): void {
 
 /** A stored preview, without entries a hand-edited row could make unreadable. */
 function previewOf(raw: unknown): ProjectPreview {
-  const parsed = projectPreviewSchema.safeParse(raw ?? [])
-  if (parsed.success) return parsed.data
-  return Array.isArray(raw)
-    ? raw.flatMap((entry) => {
-        const one = projectPreviewSchema.element.safeParse(entry)
-        return one.success ? [one.data] : []
-      })
-    : []
+  if (!Array.isArray(raw)) return []
+  return raw.flatMap((entry) => {
+    const one = projectPreviewSchema.element.safeParse(entry)
+    return one.success ? [one.data] : []
+  })
 }
 
 /** Who calls on which project: the signed-in user's id and the project's, by name (issue 14). */

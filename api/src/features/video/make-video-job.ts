@@ -127,19 +127,23 @@ export async function produceMadeVideo(
   const costs = deps.env.costs
   const createdAt = row.created_at.getTime()
   const ids = madeVideoIds(row, n)
-  const readGraph = () => deps.documents.transact(projectId, (doc) => docToGraph(doc))
   const nodeIn = (graph: Graph, id: string) => graph.nodes.find((node) => node.id === id)
   const progress = (stage: string, percent: number) =>
     hooks.onProgress({ stage, percent: Math.round(percent) })
 
-  /** Adds `build`'s nodes beside `sourceId`, unless they are there already. */
+  /**
+   * Adds `build`'s nodes beside `sourceId`, unless they are there already.
+   * @returns the document's graph after the write (each open of an unloaded document loads
+   *   it from the database, so the chain reads the graph from its writes, not again).
+   */
   const write = async (
     sourceId: string,
     build: (source: PlacementSource) => GraphAddition,
-  ): Promise<void> => {
-    const outcome = await deps.documents.transact(projectId, (doc, origin) =>
-      writeJobResult(doc, sourceId, build, null, origin),
-    )
+  ): Promise<Graph> => {
+    const { outcome, after } = await deps.documents.transact(projectId, (doc, origin) => ({
+      outcome: writeJobResult(doc, sourceId, build, null, origin),
+      after: docToGraph(doc),
+    }))
     if (outcome === 'source-missing') {
       throw new AppError(
         'NOT_FOUND',
@@ -152,9 +156,10 @@ export async function produceMadeVideo(
         `${UPDATE_REFUSAL_MESSAGES['too-many-nodes']} The video was not made.`,
       )
     }
+    return after
   }
 
-  let graph = await readGraph()
+  let graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
   const generator = nodeIn(graph, input.nodeId)
   if (!generator) {
     throw new AppError('NOT_FOUND', 'The Script Generator was deleted, so the video was not made.')
@@ -166,7 +171,7 @@ export async function produceMadeVideo(
   if (script.trim() === '') {
     progress('Writing the script', 0)
     script = await deps.ai.text.generateScript(input.script, signal)
-    await write(input.nodeId, (source) => {
+    graph = await write(input.nodeId, (source) => {
       const addition = at(scriptResult(source, script, createdAt, [ids.text]), layout.text)
       addition.nodes[0]!.data.sceneCount = n
       return addition
@@ -175,7 +180,6 @@ export async function produceMadeVideo(
   await hooks.delivered(costs.script)
 
   // 2. The scenes, in a row under the text node.
-  graph = await readGraph()
   let scenes: Scene[] = ids.scenes.map((id) => {
     const node = nodeIn(graph, id)
     return { narration: textOf(node, 'narration'), visuals: textOf(node, 'visuals') }
@@ -195,7 +199,7 @@ export async function produceMadeVideo(
         `The AI provider returned ${scenes.length} scenes instead of ${n}.`,
       )
     }
-    await write(ids.text, (source) => {
+    graph = await write(ids.text, (source) => {
       const addition = scenesResult(source, scenes, createdAt, ids.scenes)
       return {
         ...addition,
@@ -220,7 +224,6 @@ export async function produceMadeVideo(
     const sceneId = ids.scenes[i]!
     const generatorId = ids.imageGenerators[i]!
     const imageId = ids.images[i]!
-    graph = await readGraph()
     if (!textOf(nodeIn(graph, imageId), 'imageUrl')) {
       const start = PROGRESS_AFTER.scenes + i * imageShare
       progress(`Images ${i + 1}/${n}`, start)
@@ -230,7 +233,7 @@ export async function produceMadeVideo(
           (text) => text.trim() !== '',
         ) ?? input.script.topic
       if (!nodeIn(graph, generatorId)) {
-        await write(sceneId, (source) => {
+        graph = await write(sceneId, (source) => {
           const addition = imageGeneratorForScene({ ...source, visuals: prompt }, createdAt)
           const node = addition.nodes[0]!
           node.id = generatorId
@@ -261,7 +264,7 @@ export async function produceMadeVideo(
         projectId,
         image,
       })
-      await write(generatorId, (source) =>
+      graph = await write(generatorId, (source) =>
         at(
           imageResult(source, request, { imageUrl: stored.url }, createdAt, [imageId]),
           layout.images[i]!,
@@ -272,14 +275,12 @@ export async function produceMadeVideo(
   }
 
   // 4. The Video node, fed by the text node (all of its scenes), and the render.
-  graph = await readGraph()
   if (!nodeIn(graph, ids.video)) {
-    await write(ids.text, () => {
+    graph = await write(ids.text, () => {
       const node = createGraphNode('video', layout.video, [], createdAt, ids.video)
       node.data.preset = preset
       return { nodes: [node], connections: [{ source: ids.text, target: ids.video }] }
     })
-    graph = await readGraph()
   }
   const inputs = collectVideoInputs(graph, ids.video)
   if (!inputs || inputs.scenes.length === 0 || inputs.missing.length > 0) {
