@@ -24,7 +24,13 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
 import { createDb, migrateToLatest } from '@reelgraph/db'
-import { getNodesMap, moveNodes, SYNC_PATH, syncMessageSchema } from '@reelgraph/shared'
+import {
+  decodeSavedSnapshot,
+  getNodesMap,
+  moveNodes,
+  SYNC_PATH,
+  syncMessageSchema,
+} from '@reelgraph/shared'
 import * as Y from 'yjs'
 import {
   cookieWebSocket,
@@ -116,9 +122,7 @@ for (const k of EDITORS) {
         const message = syncMessageSchema.safeParse(JSON.parse(payload))
         if (!message.success || message.data.type !== 'saved') return
         if (measuring) savedMessages += 1
-        const covered =
-          Y.decodeStateVector(Buffer.from(message.data.stateVector, 'base64')).get(doc.clientID) ??
-          0
+        const covered = decodeSavedSnapshot(message.data.snapshot)?.sv.get(doc.clientID) ?? 0
         const now = performance.now()
         while (editor.pending.length > 0 && editor.pending[0]!.clock <= covered) {
           latencies.push(now - editor.pending.shift()!.at)

@@ -23,13 +23,11 @@ import { textProblem } from './text.ts'
  *
  * The document shape (`graph-doc.ts`): top-level Y.Maps `nodes` (id -> Y.Map with `type`,
  * `label`, `position` {x, y}, `data` Y.Map of string | number | boolean, `connectionPoints`)
- * and `connections` ("source->target" -> {source, target}); and, until the canvas stops
- * writing it, the `editor` map whose one key `deletedBy` (a client id) moves a client's
- * clock after a deletion (`web/src/features/canvas/lib/clock-bump.ts`).
+ * and `connections` ("source->target" -> {source, target}). Nothing else: a document
+ * stored before issue 14 may hold an `editor` map (a clock bump the canvas no longer
+ * writes, replaced by the `saved` snapshot of `save-ack.ts`); it loads as it is, and a
+ * change to it is refused like any other unknown top-level type.
  */
-
-/** The top-level map that only moves the canvas's Yjs clock: `deletedBy` -> client id. */
-export const DOC_EDITOR_KEY = 'editor'
 
 /** Why a change was refused: a reason code from `shared/sync.ts` and what exactly, for logs. */
 export interface DocRefusal {
@@ -255,14 +253,6 @@ export function validateDocChange(
       for (const k of keys) {
         if (k === null) return shape('"connections" holds list content; it is a map')
         touchedConnections.add(k)
-      }
-    } else if (name === DOC_EDITOR_KEY) {
-      if (type !== root) return shape('"editor" holds a nested type')
-      for (const k of keys) {
-        const value = k === null ? null : doc.getMap<unknown>(DOC_EDITOR_KEY).get(k)
-        if (k !== 'deletedBy' || (value !== undefined && typeof value !== 'number')) {
-          return shape('"editor" holds something other than deletedBy')
-        }
       }
     } else {
       return shape(`unknown top-level type ${shown(name ?? '?')}`)

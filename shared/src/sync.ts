@@ -115,17 +115,13 @@ export const UPDATE_REFUSAL_MESSAGES: Record<UpdateRefusalReason, string> = {
 export const SYNC_UPDATE_REFUSED = { code: 4422, reason: 'update-refused' } as const
 
 /**
- * Sent after every successful store (and to each client as it connects): the state vector of
- * what reached Postgres (base64 of `Y.encodeStateVector`), so a client knows which of its
- * changes are saved. A state vector does not move on a pure deletion (removing a node or a
- * connection adds no item), so `snapshot` (base64 of `Y.encodeSnapshot(Y.snapshot(doc))`:
- * state vector plus delete set) is sent too: `Y.snapshotContainsUpdate(snapshot, update)`
- * tells whether a pending local update, deletions included, is stored.
+ * Sent after every successful store (and to each client as it connects): `snapshot` is the
+ * base64 `Y.encodeSnapshot` of the document as stored (state vector plus delete set), so a
+ * client knows which of its changes, deletions included, are saved (`save-ack.ts`).
  */
 export const savedMessageSchema = z.object({
   type: z.literal(SYNC_MESSAGE_TYPES.saved),
-  stateVector: z.string(),
-  snapshot: z.string().optional(),
+  snapshot: z.string(),
   savedAt: z.string(),
 })
 export type SavedMessage = z.infer<typeof savedMessageSchema>

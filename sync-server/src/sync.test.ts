@@ -1,6 +1,7 @@
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   addNode,
+  decodeSavedSnapshot,
   docToGraph,
   getNodesMap,
   moveNodes,
@@ -248,8 +249,7 @@ describe.each(testDatabaseKinds())('sync server on $name', (kind) => {
         client.messages.find(
           (m) =>
             m.type === 'saved' &&
-            (Y.decodeStateVector(Buffer.from(m.stateVector, 'base64')).get(client.doc.clientID) ??
-              0) >= clock,
+            (decodeSavedSnapshot(m.snapshot)?.sv.get(client.doc.clientID) ?? 0) >= clock,
         ),
       'a saved message covering the change',
     )

@@ -17,6 +17,7 @@ import {
 import {
   applyGraphToDoc,
   type Graph,
+  encodeSavedSnapshot,
   PERSIST_MAX_ATTEMPTS,
   PERSIST_RETRY_BASE_MS,
   PERSIST_RETRY_MAX_MS,
@@ -87,13 +88,11 @@ interface StoreWaiter {
 /** The origin of the load's `applyUpdate`: local, and never a reason to store. */
 const LOAD_ORIGIN: LocalTransactionOrigin = { source: 'local', skipStoreHooks: true }
 
-/** The state vector and snapshot of `document` now, as a `saved` message sent later. */
+/** The snapshot of `document` now (`shared/save-ack.ts`), as a `saved` message sent later. */
 function savedMessageOf(document: Y.Doc): (savedAt: Date) => SavedMessage {
-  const stateVector = Buffer.from(Y.encodeStateVector(document)).toString('base64')
-  const snapshot = Buffer.from(Y.encodeSnapshot(Y.snapshot(document))).toString('base64')
+  const snapshot = encodeSavedSnapshot(document)
   return (savedAt) => ({
     type: SYNC_MESSAGE_TYPES.saved,
-    stateVector,
     snapshot,
     savedAt: savedAt.toISOString(),
   })

@@ -21,6 +21,7 @@ import {
 import type { TestDatabaseKind } from '@reelgraph/db/testing'
 import {
   createNodeId,
+  decodeSavedSnapshot,
   docToGraph,
   type Graph,
   type GraphNode,
@@ -297,9 +298,8 @@ export function connectClient(options: {
     isAcknowledged: () => provider.isSynced && !provider.hasUnsyncedChanges,
     isSaved: () => {
       const saved = messages.findLast((m) => m.type === 'saved')
-      if (!saved?.snapshot) return false
-      const snapshot = Y.decodeSnapshot(Buffer.from(saved.snapshot, 'base64'))
-      return Y.snapshotContainsUpdate(snapshot, Y.encodeStateAsUpdate(doc))
+      const snapshot = saved && decodeSavedSnapshot(saved.snapshot)
+      return !!snapshot && Y.snapshotContainsUpdate(snapshot, Y.encodeStateAsUpdate(doc))
     },
     destroy() {
       provider.destroy()

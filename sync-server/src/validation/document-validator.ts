@@ -1,7 +1,6 @@
 import {
   type ChangedTypes,
   DOC_CONNECTIONS_KEY,
-  DOC_EDITOR_KEY,
   DOC_NODES_KEY,
   type DocRefusal,
   docCounts,
@@ -110,7 +109,6 @@ export class DocumentValidator {
     // these names shows up as what it is (list content) instead of failing the cast.
     copy.getMap(DOC_NODES_KEY)
     copy.getMap(DOC_CONNECTIONS_KEY)
-    copy.getMap(DOC_EDITOR_KEY)
     Y.applyUpdate(copy, state)
     this.estimatedBytes = state.byteLength
     return copy

@@ -17,7 +17,6 @@ import { type SaveStatus, useSaveStatusStore } from '@/stores/save-status'
 import { type CanvasStore, createCanvasStore } from '../stores/canvas-store'
 import { type ACCESS_TOASTS, accessChangeToast, isAccessChangedClose } from '../lib/access'
 import { CHANGE_REFUSED_FALLBACK } from '../lib/canvas-messages'
-import { keepClockMoving } from './clock-bump'
 import { pendingStoreOf, readPendingChanges } from './pending-changes'
 import { PresenceChannel } from './presence-channel'
 import { parseSyncMessage, SaveTracker } from './save-tracker'
@@ -64,7 +63,6 @@ interface Connections {
   persistence: IndexeddbPersistence
   provider: HocuspocusProvider
   tracker: SaveTracker
-  stopClock: () => void
   stopNetworkEvents: () => void
   stopPresence: () => void
   timers: Set<ReturnType<typeof setTimeout>>
@@ -140,7 +138,6 @@ export class ProjectSession {
       onSaveFailed: (message) => events.onSaveFailed(message),
       onUnreachable: () => events.onUnreachable(),
     })
-    const stopClock = keepClockMoving(this.doc)
     const provider = new HocuspocusProvider({
       url: syncUrl(window.location),
       name: projectDocumentName(this.projectId),
@@ -174,7 +171,6 @@ export class ProjectSession {
       persistence,
       provider,
       tracker,
-      stopClock,
       stopNetworkEvents: this.followNetwork(provider, tracker),
       stopPresence: this.sharePresence(provider),
       timers: new Set(),
@@ -221,7 +217,6 @@ export class ProjectSession {
     run.stopNetworkEvents()
     run.stopPresence()
     run.tracker.destroy()
-    run.stopClock()
     // Nothing open, nothing unsaved to show.
     useSaveStatusStore.getState().set({ status: 'saved', savingIndicator: false })
     return run.persistence.destroy().catch(() => {})

@@ -1,21 +1,28 @@
-import { addNode, createGraphNode, getNodesMap, removeNodes } from '@reelgraph/shared'
+import {
+  addConnection,
+  addNode,
+  createGraphNode,
+  encodeSavedSnapshot,
+  getNodesMap,
+  type PendingChange,
+  removeConnections,
+  removeNodes,
+} from '@reelgraph/shared'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import type { SaveStatus } from '@/stores/save-status'
-import { keepClockMoving } from './clock-bump'
 import {
-  decodeStateVector,
   deriveSaveStatus,
   parseSyncMessage,
   SaveTracker,
   UNREACHABLE_GRACE_MS,
 } from './save-tracker'
 
+/** The `saved` message the sync server sends once `doc` (its copy) is stored. */
 function savedMessage(doc: Y.Doc): string {
-  const sv = Y.encodeStateVector(doc)
   return JSON.stringify({
     type: 'saved',
-    stateVector: btoa(String.fromCharCode(...sv)),
+    snapshot: encodeSavedSnapshot(doc),
     savedAt: new Date().toISOString(),
   })
 }
@@ -24,7 +31,7 @@ function setup() {
   const doc = new Y.Doc()
   const statuses: SaveStatus[] = []
   const failures: string[] = []
-  const stored = new Map<number, number>()
+  const stored = new Map<number, PendingChange>()
   const outages = { reported: 0 }
   const tracker = new SaveTracker({
     doc,
@@ -33,7 +40,7 @@ function setup() {
     onUnreachable: () => {
       outages.reported += 1
     },
-    store: { put: (c, clock) => stored.set(c, clock), remove: (c) => stored.delete(c) },
+    store: { put: (c, change) => stored.set(c, change), remove: (c) => stored.delete(c) },
   })
   return { doc, tracker, statuses, failures, stored, outages }
 }
@@ -87,7 +94,7 @@ describe('SaveTracker', () => {
     expect(tracker.status).toBe('saved')
     addScene(doc)
     expect(tracker.status).toBe('unsaved')
-    expect(stored.get(doc.clientID)).toBe(Y.getState(doc.store, doc.clientID))
+    expect(stored.get(doc.clientID)?.clock).toBe(Y.getState(doc.store, doc.clientID))
     tracker.setLinkUp(true)
     expect(tracker.status).toBe('saving')
 
@@ -128,7 +135,8 @@ describe('SaveTracker', () => {
     addScene(doc)
     tracker.receive('not json')
     tracker.receive(JSON.stringify({ type: 'hello' }))
-    tracker.receive(JSON.stringify({ type: 'saved', stateVector: '***', savedAt: 'x' }))
+    tracker.receive(JSON.stringify({ type: 'saved', snapshot: '***', savedAt: 'x' }))
+    tracker.receive(JSON.stringify({ type: 'saved', snapshot: btoa('junk'), savedAt: 'x' }))
     expect(tracker.status).toBe('saving')
   })
 
@@ -137,7 +145,8 @@ describe('SaveTracker', () => {
     addScene(earlier)
     const { doc, tracker } = setup()
     Y.applyUpdate(doc, Y.encodeStateAsUpdate(earlier))
-    tracker.restore([[earlier.clientID, Y.getState(earlier.store, earlier.clientID)]])
+    const clock = Y.getState(earlier.store, earlier.clientID)
+    tracker.restore([[earlier.clientID, { clock, deletes: null }]])
     expect(tracker.status).toBe('unsaved')
     tracker.setLinkUp(true)
     expect(tracker.status).toBe('saving')
@@ -147,7 +156,7 @@ describe('SaveTracker', () => {
 
   it('settles earlier-load edits the server already had when no store follows in time', () => {
     const { tracker } = setup()
-    tracker.restore([[12345, 3]])
+    tracker.restore([[12345, { clock: 3, deletes: null }]])
     tracker.setLinkUp(true)
     tracker.setUnsyncedChanges(1)
     vi.advanceTimersByTime(60_000)
@@ -159,19 +168,52 @@ describe('SaveTracker', () => {
     expect(tracker.status).toBe('saved')
   })
 
-  it('counts a delete-only edit once the clock bump runs', () => {
-    const { doc, tracker } = setup()
-    const stop = keepClockMoving(doc)
+  it('counts a delete-only edit (no clock moves) until a snapshot holds the deletion', () => {
+    const { doc, tracker, stored } = setup()
     const node = addScene(doc)
+    const other = addScene(doc)
+    addConnection(doc, { source: node.id, target: other.id })
     tracker.setLinkUp(true)
     tracker.receive(savedMessage(doc))
     expect(tracker.status).toBe('saved')
+    const clock = Y.getState(doc.store, doc.clientID)
+
+    // The server's copy as stored before the deletion.
+    const server = new Y.Doc()
+    Y.applyUpdate(server, Y.encodeStateAsUpdate(doc))
+    removeConnections(doc, [`${node.id}->${other.id}`])
     removeNodes(doc, [node.id])
-    expect(getNodesMap(doc).size).toBe(0)
+    expect(Y.getState(doc.store, doc.clientID)).toBe(clock)
+    expect(getNodesMap(doc).size).toBe(1)
     expect(tracker.status).toBe('saving')
-    tracker.receive(savedMessage(doc))
+    expect(stored.get(doc.clientID)?.deletes?.clients.size).toBe(1)
+
+    // Same state vector, without the deletion: not saved yet.
+    tracker.receive(savedMessage(server))
+    expect(tracker.status).toBe('saving')
+    Y.applyUpdate(server, Y.encodeStateAsUpdate(doc, Y.encodeStateVector(server)))
+    tracker.receive(savedMessage(server))
     expect(tracker.status).toBe('saved')
-    stop()
+    expect(stored.size).toBe(0)
+    tracker.destroy()
+  })
+
+  it('keeps a deletion pending while the stored snapshot holds only some of it', () => {
+    const { doc, tracker } = setup()
+    const [a, b] = [addScene(doc), addScene(doc)]
+    tracker.setLinkUp(true)
+    const server = new Y.Doc()
+    Y.applyUpdate(server, Y.encodeStateAsUpdate(doc))
+    tracker.receive(savedMessage(server))
+    removeNodes(doc, [a.id])
+    // The server stores the first deletion.
+    Y.applyUpdate(server, Y.encodeStateAsUpdate(doc, Y.encodeStateVector(server)))
+    removeNodes(doc, [b.id])
+    tracker.receive(savedMessage(server))
+    expect(tracker.status).toBe('saving')
+    Y.applyUpdate(server, Y.encodeStateAsUpdate(doc, Y.encodeStateVector(server)))
+    tracker.receive(savedMessage(server))
+    expect(tracker.status).toBe('saved')
     tracker.destroy()
   })
 
@@ -184,13 +226,6 @@ describe('SaveTracker', () => {
     )
     expect(tracker.status).toBe('saving')
     expect(failures).toEqual([])
-  })
-
-  it('decodes a base64 state vector', () => {
-    const doc = new Y.Doc()
-    addScene(doc)
-    const sv = decodeStateVector(JSON.parse(savedMessage(doc)).stateVector)
-    expect(sv.get(doc.clientID)).toBe(Y.getState(doc.store, doc.clientID))
   })
 })
 

@@ -1,8 +1,12 @@
 import {
+  decodeSavedSnapshot,
+  type PendingChange,
   SAVE_ACK_TIMEOUT_MS,
+  snapshotCovers,
   SYNC_MESSAGE_TYPES,
   type SyncMessage,
   syncMessageSchema,
+  withDeletes,
 } from '@reelgraph/shared'
 import * as Y from 'yjs'
 import type { SaveStatus } from '@/stores/save-status'
@@ -12,10 +16,11 @@ import type { SaveStatus } from '@/stores/save-status'
  * decision 6, spec §4 Save status).
  *
  * A change is this device's when its Yjs client made it. The tracker keeps, per client id,
- * the clock of the latest change not yet known to be stored ("pending"). The sync server
- * sends `{type: 'saved', stateVector}` after each store; a pending entry is settled once
- * that state vector reaches its clock. Pending entries are also kept on the device (the
- * `store`), so edits made offline still read Unsaved after a reload.
+ * a `PendingChange` (shared `save-ack.ts`): the clock of its latest insertion and the items
+ * it deleted, not yet known to be stored. The sync server sends `{type: 'saved', snapshot}`
+ * after each store; a pending entry is settled once that snapshot covers it, deletions
+ * included. Pending entries are also kept on the device (the `store`), so edits made
+ * offline still read Unsaved after a reload.
  *
  * - saved: nothing pending;
  * - saving: something pending and the connection is up, so it is on its way or stored
@@ -47,7 +52,7 @@ export function parseSyncMessage(payload: string): SyncMessage | null {
 
 /** Where pending entries are kept between page loads (the project's IndexedDB copy). */
 export interface PendingStore {
-  put: (clientId: number, clock: number) => void
+  put: (clientId: number, change: PendingChange) => void
   remove: (clientId: number) => void
 }
 
@@ -63,25 +68,6 @@ export function deriveSaveStatus(facts: {
   if (!facts.linkUp && facts.outage) return 'unreachable'
   if (facts.saveFailed || !facts.linkUp) return 'unsaved'
   return 'saving'
-}
-
-/** Decodes the base64 `Y.encodeStateVector` of a `saved` message: client id -> clock. */
-export function decodeStateVector(base64: string): Map<number, number> {
-  const binary = atob(base64)
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return Y.decodeStateVector(bytes)
-}
-
-/** Pending entries that `saved` (a decoded state vector) does not reach yet. */
-export function unsettled(
-  pending: ReadonlyMap<number, number>,
-  saved: ReadonlyMap<number, number>,
-): Map<number, number> {
-  const left = new Map<number, number>()
-  for (const [client, clock] of pending)
-    if ((saved.get(client) ?? 0) < clock) left.set(client, clock)
-  return left
 }
 
 /** Options of {@link SaveTracker}. */
@@ -105,7 +91,7 @@ export interface SaveTrackerOptions {
 export class SaveTracker {
   private readonly doc: Y.Doc
   private readonly options: SaveTrackerOptions
-  private readonly pending = new Map<number, number>()
+  private readonly pending = new Map<number, PendingChange>()
   private ownClock: number
   private linkUp = false
   private unsyncedChanges = 0
@@ -138,9 +124,16 @@ export class SaveTracker {
   }
 
   /** Adds entries kept on the device by an earlier page load. */
-  restore(entries: Iterable<readonly [number, number]>): void {
-    for (const [client, clock] of entries) {
-      if (clock > (this.pending.get(client) ?? 0)) this.pending.set(client, clock)
+  restore(entries: Iterable<readonly [number, PendingChange]>): void {
+    for (const [client, change] of entries) {
+      const known = this.pending.get(client)
+      if (!known) {
+        this.pending.set(client, change)
+        continue
+      }
+      const clock = Math.max(known.clock, change.clock)
+      const merged = change.deletes ? withDeletes(known, change.deletes) : known
+      this.pending.set(client, { clock, deletes: merged.deletes })
     }
     this.update()
   }
@@ -194,18 +187,12 @@ export class SaveTracker {
     if (message.type === SYNC_MESSAGE_TYPES.updateRefused) return
     this.clearAckTimer()
     if (message.type === SYNC_MESSAGE_TYPES.saved) {
-      let saved: Map<number, number>
-      try {
-        saved = decodeStateVector(message.stateVector)
-      } catch {
-        return
-      }
-      const left = unsettled(this.pending, saved)
-      for (const client of this.pending.keys()) {
-        if (!left.has(client)) {
-          this.pending.delete(client)
-          this.options.store?.remove(client)
-        }
+      const snapshot = decodeSavedSnapshot(message.snapshot)
+      if (!snapshot) return
+      for (const [client, change] of [...this.pending]) {
+        if (!snapshotCovers(snapshot, client, change)) continue
+        this.pending.delete(client)
+        this.options.store?.remove(client)
       }
       this.saveFailed = false
     } else {
@@ -222,13 +209,18 @@ export class SaveTracker {
     this.doc.off('afterTransaction', this.afterTransaction)
   }
 
+  // A local transaction that inserted something moves this client's clock; one that only
+  // deleted (a node, a connection, an undone add) leaves it, so its deletions are kept too.
   private readonly afterTransaction = (tr: Y.Transaction): void => {
     if (!tr.local) return
-    const clock = Y.getState(this.doc.store, this.doc.clientID)
-    if (clock <= this.ownClock) return
-    this.ownClock = clock
-    this.pending.set(this.doc.clientID, clock)
-    this.options.store?.put(this.doc.clientID, clock)
+    const client = this.doc.clientID
+    const clock = Y.getState(this.doc.store, client)
+    if (clock <= this.ownClock && tr.deleteSet.clients.size === 0) return
+    this.ownClock = Math.max(clock, this.ownClock)
+    const before = this.pending.get(client) ?? { clock: 0, deletes: null }
+    const change = withDeletes({ clock: this.ownClock, deletes: before.deletes }, tr.deleteSet)
+    this.pending.set(client, change)
+    this.options.store?.put(client, change)
     this.update()
   }
 
