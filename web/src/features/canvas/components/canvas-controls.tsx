@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button'
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useUndoRedoState } from '../hooks/use-undo-redo-state'
-import { fitViewport, stepZoom, zoomPercent } from '../lib/viewport'
+import { fitCanvasViewport, stepZoom, zoomPercent } from '../lib/viewport'
 
 const ANIMATION_MS = 150
 
@@ -44,13 +44,13 @@ function ControlButton({
   )
 }
 
-/** Fits every node in view with 100 px around them (spec §9). */
+/** Fits every node in view with 100 px around them (spec §9), clear of the minimap. */
 export function useFitView(): () => void {
   const { getNodes, setViewport } = useReactFlow()
   const store = useStoreApi()
   return () => {
     const { width, height } = store.getState()
-    const viewport = fitViewport(getNodes(), { width, height })
+    const viewport = fitCanvasViewport(getNodes(), { width, height })
     if (viewport) void setViewport(viewport, { duration: ANIMATION_MS })
   }
 }

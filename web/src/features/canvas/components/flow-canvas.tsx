@@ -31,7 +31,7 @@ import { useWheelZoom } from '../hooks/use-wheel-zoom'
 import { CANVAS_TOASTS } from '../lib/canvas-messages'
 import { LIBRARY_DRAG_MIME } from '../lib/node-defaults'
 import type { CanvasEdge, CanvasNode } from '../lib/node-types'
-import { fitViewport, type Viewport } from '../lib/viewport'
+import { fitCanvasViewport, MINIMAP_SIZE, type Viewport } from '../lib/viewport'
 import { useFollowResults } from '../hooks/use-follow-results'
 import type { PromptQuestion } from '../stores/canvas-store'
 import { ReplacePromptDialog } from './replace-prompt-dialog'
@@ -153,7 +153,7 @@ export function FlowCanvas() {
       setInitialViewport(
         (current) =>
           current ??
-          fitViewport(store.getState().nodes, element.getBoundingClientRect()) ??
+          fitCanvasViewport(store.getState().nodes, element.getBoundingClientRect()) ??
           DEFAULT_VIEWPORT,
       )
     },
@@ -198,7 +198,13 @@ export function FlowCanvas() {
           aria-label="Project canvas"
         >
           <Background variant={BackgroundVariant.Dots} gap={CANVAS_GRID_SIZE} size={1.5} />
-          <MiniMap pannable zoomable ariaLabel="Minimap" className="hidden sm:block" />
+          <MiniMap
+            pannable
+            zoomable
+            ariaLabel="Minimap"
+            className="hidden sm:block"
+            style={{ width: MINIMAP_SIZE.width, height: MINIMAP_SIZE.height }}
+          />
           <CanvasControls />
           <PresenceCursors />
         </ReactFlow>

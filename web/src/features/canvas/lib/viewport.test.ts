@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   clampZoom,
+  fitCanvasViewport,
   fitViewport,
+  overlayBottomPx,
   isOnScreen,
   panToInclude,
   stepZoom,
@@ -47,6 +49,32 @@ describe('viewport', () => {
       height: 600,
     })
     expect(far?.zoom).toBe(0.05)
+  })
+})
+
+describe('fitViewport clear of the overlays (issue 14 item 3: the minimap covered nodes)', () => {
+  const nodes = [
+    { position: { x: 0, y: 0 } },
+    { position: { x: 2000, y: 900 }, measured: { width: 300, height: 200 } },
+  ]
+  it('keeps every node above the minimap where it shows, and pads 100 where it does not', () => {
+    for (const size of [
+      { width: 1280, height: 720 },
+      { width: 1440, height: 900 },
+      { width: 500, height: 700 },
+    ]) {
+      const vp = fitCanvasViewport(nodes, size)!
+      const bottom = vp.y + 1100 * vp.zoom
+      const right = vp.x + 2300 * vp.zoom
+      expect(bottom).toBeLessThanOrEqual(
+        size.height - Math.max(100, overlayBottomPx(size.width)) + 1e-6,
+      )
+      expect(vp.y).toBeGreaterThanOrEqual(100 - 1e-6)
+      expect(vp.x).toBeGreaterThanOrEqual(100 - 1e-6)
+      expect(right).toBeLessThanOrEqual(size.width - 100 + 1e-6)
+    }
+    expect(overlayBottomPx(1280)).toBeGreaterThan(100)
+    expect(overlayBottomPx(500)).toBe(0)
   })
 })
 

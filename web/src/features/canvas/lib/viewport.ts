@@ -54,14 +54,42 @@ export interface FitNode {
 }
 
 /**
+ * The minimap's size and its panel margin in px (React Flow's MiniMap in the bottom-right
+ * corner, shown from the `sm` breakpoint): fit view keeps nodes clear of it.
+ */
+export const MINIMAP_SIZE = { width: 200, height: 150, margin: 15 } as const
+/** Canvas width from which the minimap shows (Tailwind's `sm`). */
+export const MINIMAP_MIN_CANVAS_WIDTH = 640
+/** Space between the fitted nodes and the overlays at the bottom, in px. */
+const OVERLAY_GAP_PX = 16
+
+/**
+ * How much of the canvas' bottom edge the overlays take, for a canvas `width` px wide: the
+ * minimap with its margin and a gap (issue 14 item 3: it covered nodes), or nothing where
+ * the minimap is hidden (the toolbar is lower than the fit padding).
+ */
+export function overlayBottomPx(width: number): number {
+  if (width < MINIMAP_MIN_CANVAS_WIDTH) return 0
+  return MINIMAP_SIZE.height + MINIMAP_SIZE.margin + OVERLAY_GAP_PX
+}
+
+/** Options of {@link fitViewport}. */
+export interface FitOptions {
+  /** Space around the nodes in px; spec §9: 100. */
+  padding?: number
+  /** Px at the bottom that overlays cover: the nodes stay above max(padding, this). */
+  reserveBottom?: number
+}
+
+/**
  * The viewport that shows every node with `padding` px around them (spec §9: padding 100,
- * nodes not yet measured count as 300 x 200), centred, within the zoom limits. Null when
- * there are no nodes.
+ * nodes not yet measured count as 300 x 200) and clear of `reserveBottom`, centred in what
+ * is left, within the zoom limits. Null when there are no nodes.
  */
 export function fitViewport(
   nodes: readonly FitNode[],
   size: { width: number; height: number },
-  padding = CANVAS_FIT_VIEW_PADDING_PX,
+  { padding = CANVAS_FIT_VIEW_PADDING_PX, reserveBottom = 0 }: FitOptions = {},
 ): Viewport | null {
   if (nodes.length === 0 || size.width <= 0 || size.height <= 0) return null
   let minX = Infinity
@@ -76,15 +104,25 @@ export function fitViewport(
     maxX = Math.max(maxX, n.position.x + w)
     maxY = Math.max(maxY, n.position.y + h)
   }
+  const bottom = Math.max(padding, reserveBottom)
   const availableW = Math.max(1, size.width - 2 * padding)
-  const availableH = Math.max(1, size.height - 2 * padding)
+  const availableH = Math.max(1, size.height - padding - bottom)
   const zoom = Math.min(
     CANVAS_MAX_ZOOM,
     Math.max(CANVAS_MIN_ZOOM, Math.min(availableW / (maxX - minX), availableH / (maxY - minY))),
   )
   const cx = (minX + maxX) / 2
   const cy = (minY + maxY) / 2
-  return { x: size.width / 2 - cx * zoom, y: size.height / 2 - cy * zoom, zoom }
+  const screenCy = padding + (size.height - padding - bottom) / 2
+  return { x: size.width / 2 - cx * zoom, y: screenCy - cy * zoom, zoom }
+}
+
+/** {@link fitViewport} on a canvas `size`, clear of the overlays it shows at that width. */
+export function fitCanvasViewport(
+  nodes: readonly FitNode[],
+  size: { width: number; height: number },
+): Viewport | null {
+  return fitViewport(nodes, size, { reserveBottom: overlayBottomPx(size.width) })
 }
 
 /** A box in flow coordinates. */
