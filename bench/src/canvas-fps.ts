@@ -14,7 +14,8 @@
  *
  * Run: npm run canvas -w bench   (CHROMIUM_PATH overrides /usr/bin/chromium;
  *      BENCH_GRAPH_SCRIPT overrides the graph generator; BENCH_SIZES="100,500" the sizes;
- *      BENCH_RUNS the drags per size; BENCH_TRACE=1 adds a traced drag's main-thread breakdown)
+ *      BENCH_RUNS the drags per size; BENCH_TRACE=1 adds a traced drag's main-thread breakdown
+ *      and a profiled drag's React commits: which parts of the tree re-render per frame)
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -77,6 +78,26 @@ interface PageWindow {
   }
   CSS: { escape(value: string): string }
   __benchMeter?: { stop: () => { frames: number[]; longTasks: number[] } }
+  __benchRenders?: RenderProbe
+}
+
+/** What the React commit probe (see {@link installRenderProbe}) counts while `on`. */
+interface RenderProbe {
+  on: boolean
+  /** Per commit: components rendered outside any node, and per node id inside one. */
+  commits: { outside: number; nodes: Record<string, number> }[]
+}
+
+/** A React profile of one drag: what re-renders per commit (medians and maxima). */
+interface RenderProfile {
+  commits: number
+  commitsPerFrame: number
+  /** Function, memo and forwardRef components that ran, outside the node subtrees. */
+  componentsOutsideNodes: { p50: number; max: number }
+  /** Node subtrees (React Flow node wrappers) in which any component ran. */
+  nodeSubtrees: { p50: number; max: number }
+  /** Components that ran inside node subtrees. */
+  componentsInNodes: { p50: number; max: number }
 }
 
 /** One measured drag. */
@@ -108,6 +129,8 @@ interface Result extends DragRun {
   fpsRuns: number[]
   /** BENCH_TRACE=1 only: the renderer main thread's busiest trace events (self ms) in one drag. */
   mainThreadSelfMs?: Record<string, number>
+  /** BENCH_TRACE=1 only: React's commits during one more drag. */
+  reactCommits?: RenderProfile
   /** The machine's 1-minute load average before and after (other work skews the figures). */
   loadAverage: { before: number; after: number }
 }
@@ -297,6 +320,96 @@ async function measureDrag(page: Page): Promise<DragRun> {
   }
 }
 
+/**
+ * Installs, before the app loads, a stand-in for the React DevTools hook that React calls
+ * on every commit (`onCommitFiberRoot`, production builds included). While
+ * `__benchRenders.on`, each commit's changed part of the fiber tree is walked the way
+ * DevTools does: a subtree whose child list is the previous one was reused (bailed out),
+ * and a component ran when its fiber carries React's `PerformedWork` flag (1). Components
+ * under a React Flow node wrapper (`.react-flow__node` with `data-id`) count for that node.
+ */
+async function installRenderProbe(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    interface Fiber {
+      tag: number
+      flags: number
+      child: Fiber | null
+      sibling: Fiber | null
+      alternate: Fiber | null
+      memoizedProps: Record<string, unknown> | null
+    }
+    const COMPONENT_TAGS = new Set([0, 1, 11, 14, 15])
+    const PERFORMED_WORK = 1
+    const probe: RenderProbe = { on: false, commits: [] }
+    const w = globalThis as unknown as PageWindow & Record<string, unknown>
+    w.__benchRenders = probe
+    w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true,
+      renderers: new Map(),
+      inject: () => 1,
+      checkDCE: () => {},
+      onScheduleFiberRoot: () => {},
+      onCommitFiberUnmount: () => {},
+      onPostCommitFiberRoot: () => {},
+      onCommitFiberRoot: (_id: number, root: { current: Fiber }) => {
+        if (!probe.on) return
+        const commit = { outside: 0, nodes: {} as Record<string, number> }
+        const walk = (fiber: Fiber, nodeId: string | null) => {
+          const previous = fiber.alternate
+          let id = nodeId
+          const props = fiber.memoizedProps
+          if (
+            fiber.tag === 5 &&
+            typeof props?.className === 'string' &&
+            props.className.includes('react-flow__node ') &&
+            typeof props['data-id'] === 'string'
+          ) {
+            id = props['data-id']
+          }
+          if (COMPONENT_TAGS.has(fiber.tag) && (!previous || fiber.flags & PERFORMED_WORK)) {
+            if (id === null) commit.outside++
+            else commit.nodes[id] = (commit.nodes[id] ?? 0) + 1
+          }
+          if (previous && previous.child === fiber.child) return
+          for (let c = fiber.child; c; c = c.sibling) walk(c, id)
+        }
+        walk(root.current, null)
+        probe.commits.push(commit)
+      },
+    }
+  })
+}
+
+/** One more drag with the render probe on; `frames` is the drag's frame count, for the rate. */
+async function profiledDrag(page: Page): Promise<RenderProfile> {
+  await page.evaluate(() => {
+    const probe = (globalThis as unknown as PageWindow).__benchRenders
+    if (!probe) throw new Error('the render probe is not installed')
+    probe.commits = []
+    probe.on = true
+  })
+  await startMeter(page)
+  await drag(page, await findDragPoint(page), DRAG_MS)
+  const { frames } = await stopMeter(page)
+  const commits = await page.evaluate(() => {
+    const probe = (globalThis as unknown as PageWindow).__benchRenders!
+    probe.on = false
+    return probe.commits
+  })
+  const stats = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    return { p50: percentile(sorted, 50), max: sorted.at(-1) ?? 0 }
+  }
+  const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0)
+  return {
+    commits: commits.length,
+    commitsPerFrame: round(commits.length / Math.max(1, frames.length), 2),
+    componentsOutsideNodes: stats(commits.map((c) => c.outside)),
+    nodeSubtrees: stats(commits.map((c) => Object.keys(c.nodes).length)),
+    componentsInNodes: stats(commits.map((c) => sum(c.nodes))),
+  }
+}
+
 /** A Chrome trace event, as far as {@link tracedDrag} reads one. */
 interface TraceEvent {
   name: string
@@ -366,6 +479,7 @@ async function measureSize(
   try {
     await context.addCookies([{ name: cookieName, value: rest.join('='), url }])
     const page = await context.newPage()
+    if (TRACE) await installRenderProbe(page)
     page.on('pageerror', (error) => console.error(`page error (${size} nodes):`, error.message))
     const loadBefore = round(loadavg()[0] ?? 0, 2)
     const opened = performance.now()
@@ -414,7 +528,9 @@ async function measureSize(
       ...median,
       fpsRuns: runs.map((r) => r.fps),
       loadAverage: { before: loadBefore, after: round(loadavg()[0] ?? 0, 2) },
-      ...(TRACE ? { mainThreadSelfMs: await tracedDrag(page) } : {}),
+      ...(TRACE
+        ? { mainThreadSelfMs: await tracedDrag(page), reactCommits: await profiledDrag(page) }
+        : {}),
     }
   } finally {
     await context.close()
