@@ -45,6 +45,15 @@ export async function registerFreshUser(
   expect(res.status(), await res.text()).toBe(201)
 }
 
+/**
+ * The screens issue 14's browser tests run at: the smallest the layout promises (1280x720)
+ * and a common laptop (1440x900).
+ */
+export const ISSUE_14_VIEWPORTS = [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+] as const
+
 /** Creates a project through the API (setup only) and returns its id. */
 export async function createProject(
   request: APIRequestContext,

@@ -1,5 +1,11 @@
 import { expect, type Page, test } from '@playwright/test'
-import { canvasNode, notifications, registerFreshUser } from '../support/app.ts'
+import {
+  canvasNode,
+  createProject,
+  notifications,
+  registerFreshUser,
+  ISSUE_14_VIEWPORTS,
+} from '../support/app.ts'
 
 // Issue 14 items 2 and 4: the canvas fits the screen people use (its toolbar and minimap on
 // screen with the email banner showing, the page never scrolls past the viewport), and
@@ -52,138 +58,182 @@ for (const viewport of [
       )) as { scroll: number; inner: number }
       expect(heights.scroll).toBeLessThanOrEqual(heights.inner)
     })
+
+    test('fit view keeps every node clear of the minimap and the toolbar (issue 14 item 3)', async ({
+      page,
+      baseURL,
+    }) => {
+      await registerFreshUser(page.request, baseURL, 'Radia Perlman')
+      const id = await createProject(page.request, baseURL, 'Spread out')
+      // Twelve text nodes in a wide grid: the fitted view reaches the bottom-right corner.
+      const nodes = Array.from({ length: 12 }, (_, i) => ({
+        id: `editable-text-17000000000${String(i).padStart(2, '0')}-abcd`,
+        type: 'editable-text',
+        label: `Note ${i + 1}`,
+        position: { x: (i % 4) * 900, y: Math.floor(i / 4) * 600 },
+        data: { content: `Note ${i + 1}`, sceneCount: 6 },
+        connectionPoints: 'both',
+      }))
+      const res = await page.request.patch(`/api/projects/${id}`, {
+        headers: { origin: baseURL ?? '' },
+        data: { nodes, connections: [] },
+      })
+      expect(res.ok(), await res.text()).toBe(true)
+      await page.goto(`/?id=${id}`)
+      await expect(canvasNode(page, 'Note 12')).toBeVisible()
+      await page.getByRole('button', { name: 'Fit view' }).click()
+      const minimap = page.locator('.react-flow__minimap')
+      const toolbar = page.getByRole('toolbar', { name: 'Canvas controls' })
+      // The fit animates: check until it has settled.
+      await expect(async () => {
+        const overlays = [await minimap.boundingBox(), await toolbar.boundingBox()]
+        for (const label of nodes.map((n) => n.label)) {
+          const box = await canvasNode(page, label).boundingBox()
+          expect(box, label).not.toBeNull()
+          for (const overlay of overlays) {
+            expect(overlay).not.toBeNull()
+            expect(intersects(box!, overlay!), `${label} under an overlay`).toBe(false)
+          }
+        }
+      }).toPass({ timeout: 5_000 })
+    })
   })
 }
 
-test.describe('at 1280x720', () => {
-  test.use({ viewport: { width: 1280, height: 720 } })
+for (const viewport of ISSUE_14_VIEWPORTS) {
+  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport })
 
-  test('two scripts from one generator, and two added nodes, never overlap (issue 14 item 2)', async ({
-    page,
-    baseURL,
-  }) => {
-    test.setTimeout(90_000)
-    await openNewProject(page, baseURL, 'Barbara Liskov')
-    const add = page.getByRole('button', { name: 'Add Scene' })
-    await add.click()
-    await add.click()
-    const scenes = page.getByRole('group', { name: /^Scene \d+$/ })
-    await expect(scenes).toHaveCount(2)
-    const [s1, s2] = [await scenes.nth(0).boundingBox(), await scenes.nth(1).boundingBox()]
-    expect(intersects(s1!, s2!)).toBe(false)
+    test('two scripts from one generator, and two added nodes, never overlap (issue 14 item 2)', async ({
+      page,
+      baseURL,
+    }) => {
+      test.setTimeout(90_000)
+      await openNewProject(page, baseURL, 'Barbara Liskov')
+      const add = page.getByRole('button', { name: 'Add Scene' })
+      await add.click()
+      await add.click()
+      const scenes = page.getByRole('group', { name: /^Scene \d+$/ })
+      await expect(scenes).toHaveCount(2)
+      const [s1, s2] = [await scenes.nth(0).boundingBox(), await scenes.nth(1).boundingBox()]
+      expect(intersects(s1!, s2!)).toBe(false)
 
-    await page.getByRole('button', { name: 'Add Script Generator' }).click()
-    const generator = canvasNode(page, 'Script Generator')
-    await generator.getByLabel('Topic').fill('Why the sky is blue')
-    const generate = generator.getByRole('button', { name: /^Generate Script/ })
-    await generate.click()
-    await expect(canvasNode(page, 'Generated Script')).toHaveCount(1)
-    await expect(generate).toBeEnabled()
-    await generate.click()
-    await expect(canvasNode(page, 'Generated Script')).toHaveCount(2)
-    await page.getByRole('button', { name: 'Fit view' }).click()
-    const all = page.locator('.react-flow__node')
-    const boxes = []
-    for (let i = 0; i < (await all.count()); i++) boxes.push((await all.nth(i).boundingBox())!)
-    for (const [i, a] of boxes.entries()) {
-      for (const b of boxes.slice(i + 1)) expect(intersects(a, b)).toBe(false)
-    }
+      await page.getByRole('button', { name: 'Add Script Generator' }).click()
+      const generator = canvasNode(page, 'Script Generator')
+      await generator.getByLabel('Topic').fill('Why the sky is blue')
+      const generate = generator.getByRole('button', { name: /^Generate Script/ })
+      await generate.click()
+      await expect(canvasNode(page, 'Generated Script')).toHaveCount(1)
+      await expect(generate).toBeEnabled()
+      await generate.click()
+      await expect(canvasNode(page, 'Generated Script')).toHaveCount(2)
+      await page.getByRole('button', { name: 'Fit view' }).click()
+      const all = page.locator('.react-flow__node')
+      const boxes = []
+      for (let i = 0; i < (await all.count()); i++) boxes.push((await all.nth(i).boundingBox())!)
+      for (const [i, a] of boxes.entries()) {
+        for (const b of boxes.slice(i + 1)) expect(intersects(a, b)).toBe(false)
+      }
+    })
   })
-})
+}
 
-test.describe('following results at 1280x720', () => {
-  test.use({ viewport: { width: 1280, height: 720 } })
+for (const viewport of ISSUE_14_VIEWPORTS) {
+  test.describe(`following results at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport })
 
-  test('the view pans to a result that lands off screen (issue 14 item 3)', async ({
-    page,
-    baseURL,
-  }) => {
-    await registerFreshUser(page.request, baseURL, 'Ada Lovelace')
-    const res = await page.request.post('/api/projects', {
-      headers: { origin: baseURL ?? '' },
-      data: {
-        name: 'Follow',
-        nodes: [
-          {
-            id: `script-generator-${Date.now()}-follow`,
-            type: 'script-generator',
-            label: 'Script Generator',
-            // Its result goes 350 to the right: past the canvas's right edge at 100 %.
-            position: { x: 700, y: 40 },
-            data: {
-              topic: 'Tides',
-              style: 'Professional',
-              tone: 'Conversational',
-              format: 'Explainer',
+    test('the view pans to a result that lands off screen (issue 14 item 3)', async ({
+      page,
+      baseURL,
+    }) => {
+      await registerFreshUser(page.request, baseURL, 'Ada Lovelace')
+      const res = await page.request.post('/api/projects', {
+        headers: { origin: baseURL ?? '' },
+        data: {
+          name: 'Follow',
+          nodes: [
+            {
+              id: `script-generator-${Date.now()}-follow`,
+              type: 'script-generator',
+              label: 'Script Generator',
+              // Its result goes 350 to the right: past the canvas's right edge at 100 %.
+              position: { x: 700, y: 40 },
+              data: {
+                topic: 'Tides',
+                style: 'Professional',
+                tone: 'Conversational',
+                format: 'Explainer',
+              },
+              connectionPoints: 'output',
             },
-            connectionPoints: 'output',
-          },
-        ],
-      },
-    })
-    expect(res.status(), await res.text()).toBe(201)
-    const { id } = (await res.json()) as { id: number }
-    await page.goto(`/?id=${id}`)
-    await page.getByRole('button', { name: 'Reset view' }).click()
-    await expect(page.getByRole('status', { name: 'Zoom level' })).toHaveText('100%')
-    await canvasNode(page, 'Script Generator')
-      .getByRole('button', { name: /^Generate Script/ })
-      .click()
-    const result = canvasNode(page, 'Generated Script')
-    await expect(result).toHaveCount(1)
-    const canvas = (await page.getByRole('region', { name: 'Canvas' }).boundingBox())!
-    await expect
-      .poll(async () => {
-        const box = await result.boundingBox()
-        return !!box && box.x >= canvas.x && box.x + box.width <= canvas.x + canvas.width
+          ],
+        },
       })
-      .toBe(true)
-  })
-})
-
-test.describe('connections at 1280x720', () => {
-  test.use({ viewport: { width: 1280, height: 720 } })
-
-  test('are drawn at 3:1 contrast or more, and never back across their source (issue 14 item 5)', async ({
-    page,
-    baseURL,
-  }) => {
-    await registerFreshUser(page.request, baseURL, 'Hedy Lamarr')
-    const now = Date.now()
-    const text = {
-      id: `editable-text-${now}-t`,
-      type: 'editable-text',
-      label: 'Text',
-      position: { x: 400, y: 0 },
-      data: { content: 'A script', sceneCount: 2 },
-      connectionPoints: 'both',
-    }
-    // A scene below and to the left: a curve from the right handle would cross the text node.
-    const scene = {
-      id: `scene-${now}-s`,
-      type: 'scene',
-      label: 'Scene 1',
-      position: { x: 0, y: 550 },
-      data: { sceneNumber: '1', narration: 'One', visuals: 'A shot' },
-      connectionPoints: 'both',
-    }
-    const res = await page.request.post('/api/projects', {
-      headers: { origin: baseURL ?? '' },
-      data: {
-        name: 'Lines',
-        nodes: [text, scene],
-        connections: [{ source: text.id, target: scene.id }],
-      },
+      expect(res.status(), await res.text()).toBe(201)
+      const { id } = (await res.json()) as { id: number }
+      await page.goto(`/?id=${id}`)
+      await page.getByRole('button', { name: 'Reset view' }).click()
+      await expect(page.getByRole('status', { name: 'Zoom level' })).toHaveText('100%')
+      await canvasNode(page, 'Script Generator')
+        .getByRole('button', { name: /^Generate Script/ })
+        .click()
+      const result = canvasNode(page, 'Generated Script')
+      await expect(result).toHaveCount(1)
+      const canvas = (await page.getByRole('region', { name: 'Canvas' }).boundingBox())!
+      await expect
+        .poll(async () => {
+          const box = await result.boundingBox()
+          return !!box && box.x >= canvas.x && box.x + box.width <= canvas.x + canvas.width
+        })
+        .toBe(true)
     })
-    expect(res.status(), await res.text()).toBe(201)
-    const { id } = (await res.json()) as { id: number }
-    await page.goto(`/?id=${id}`)
-    await expect(canvasNode(page, 'Scene 1')).toBeVisible()
-    await expect(page.locator('.react-flow__edge-path')).toHaveCount(1)
+  })
+}
 
-    // In the page: the line's colour and width, the canvas's colour, and whether any point
-    // of the line lies inside the text node (a string: typed without the DOM library).
-    const measured = (await page.evaluate(`(() => {
+for (const viewport of ISSUE_14_VIEWPORTS) {
+  test.describe(`connections at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport })
+
+    test('are drawn at 3:1 contrast or more, and never back across their source (issue 14 item 5)', async ({
+      page,
+      baseURL,
+    }) => {
+      await registerFreshUser(page.request, baseURL, 'Hedy Lamarr')
+      const now = Date.now()
+      const text = {
+        id: `editable-text-${now}-t`,
+        type: 'editable-text',
+        label: 'Text',
+        position: { x: 400, y: 0 },
+        data: { content: 'A script', sceneCount: 2 },
+        connectionPoints: 'both',
+      }
+      // A scene below and to the left: a curve from the right handle would cross the text node.
+      const scene = {
+        id: `scene-${now}-s`,
+        type: 'scene',
+        label: 'Scene 1',
+        position: { x: 0, y: 550 },
+        data: { sceneNumber: '1', narration: 'One', visuals: 'A shot' },
+        connectionPoints: 'both',
+      }
+      const res = await page.request.post('/api/projects', {
+        headers: { origin: baseURL ?? '' },
+        data: {
+          name: 'Lines',
+          nodes: [text, scene],
+          connections: [{ source: text.id, target: scene.id }],
+        },
+      })
+      expect(res.status(), await res.text()).toBe(201)
+      const { id } = (await res.json()) as { id: number }
+      await page.goto(`/?id=${id}`)
+      await expect(canvasNode(page, 'Scene 1')).toBeVisible()
+      await expect(page.locator('.react-flow__edge-path')).toHaveCount(1)
+
+      // In the page: the line's colour and width, the canvas's colour, and whether any point
+      // of the line lies inside the text node (a string: typed without the DOM library).
+      const measured = (await page.evaluate(`(() => {
       const rgb = (s) => (s.match(/[\\d.]+/g) || []).slice(0, 3).map(Number)
       const lum = ([r, g, b]) => {
         const c = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4 })
@@ -206,64 +256,67 @@ test.describe('connections at 1280x720', () => {
       }
       return { contrast, width: parseFloat(style.strokeWidth), inside }
     })()`)) as { contrast: number; width: number; inside: number }
-    expect(measured.contrast).toBeGreaterThanOrEqual(3)
-    expect(measured.width).toBeGreaterThanOrEqual(2)
-    expect(measured.inside).toBe(0)
-  })
-})
-
-test.describe('an image generator fed by scenes at 1280x720', () => {
-  test.use({ viewport: { width: 1280, height: 720 } })
-
-  test('says which scene feeds its prompt, and asks before a second one replaces it (issue 14 item 6)', async ({
-    page,
-    baseURL,
-  }) => {
-    await registerFreshUser(page.request, baseURL, 'Rosalind Franklin')
-    const now = Date.now()
-    const scene = (n: number, y: number, visuals: string) => ({
-      id: `scene-${now}-s${n}`,
-      type: 'scene',
-      label: `Scene ${n}`,
-      position: { x: 0, y },
-      data: { sceneNumber: String(n), narration: `Scene ${n}`, visuals },
-      connectionPoints: 'both',
+      expect(measured.contrast).toBeGreaterThanOrEqual(3)
+      expect(measured.width).toBeGreaterThanOrEqual(2)
+      expect(measured.inside).toBe(0)
     })
-    const first = scene(1, 0, 'A lighthouse at dusk')
-    const second = scene(2, 420, 'A storm at sea')
-    const generator = {
-      id: `image-generator-${now}-g`,
-      type: 'image-generator',
-      label: 'Image Generator',
-      position: { x: 420, y: 0 },
-      data: { prompt: 'A lighthouse at dusk', promptFromScene: 'true' },
-      connectionPoints: 'both',
-    }
-    const res = await page.request.post('/api/projects', {
-      headers: { origin: baseURL ?? '' },
-      data: {
-        name: 'Prompts',
-        nodes: [first, second, generator],
-        connections: [{ source: first.id, target: generator.id }],
-      },
-    })
-    expect(res.status(), await res.text()).toBe(201)
-    const { id } = (await res.json()) as { id: number }
-    await page.goto(`/?id=${id}`)
-    const node = canvasNode(page, 'Image Generator')
-    await expect(node.getByText('Fed by Scene 1.')).toBeVisible()
-
-    // Scene 2's output handle to the generator's input handle.
-    const from = page.locator(`[data-id="${second.id}"] .react-flow__handle-right`)
-    const to = page.locator(`[data-id="${generator.id}"] .react-flow__handle-left`)
-    await from.dragTo(to)
-    const dialog = page.getByRole('alertdialog', { name: 'Replace the image prompt?' })
-    await expect(dialog).toBeVisible()
-    await expect(dialog).toContainText('Scene 1')
-    await expect(dialog).toContainText('Scene 2')
-    await dialog.getByRole('button', { name: 'Keep prompt' }).click()
-    const prompt = node.getByLabel('Prompt', { exact: true })
-    await expect(prompt).toHaveValue('A lighthouse at dusk')
-    await expect(node.getByText('Fed by Scene 1, Scene 2.')).toBeVisible()
   })
-})
+}
+
+for (const viewport of ISSUE_14_VIEWPORTS) {
+  test.describe(`an image generator fed by scenes at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport })
+
+    test('says which scene feeds its prompt, and asks before a second one replaces it (issue 14 item 6)', async ({
+      page,
+      baseURL,
+    }) => {
+      await registerFreshUser(page.request, baseURL, 'Rosalind Franklin')
+      const now = Date.now()
+      const scene = (n: number, y: number, visuals: string) => ({
+        id: `scene-${now}-s${n}`,
+        type: 'scene',
+        label: `Scene ${n}`,
+        position: { x: 0, y },
+        data: { sceneNumber: String(n), narration: `Scene ${n}`, visuals },
+        connectionPoints: 'both',
+      })
+      const first = scene(1, 0, 'A lighthouse at dusk')
+      const second = scene(2, 420, 'A storm at sea')
+      const generator = {
+        id: `image-generator-${now}-g`,
+        type: 'image-generator',
+        label: 'Image Generator',
+        position: { x: 420, y: 0 },
+        data: { prompt: 'A lighthouse at dusk', promptFromScene: 'true' },
+        connectionPoints: 'both',
+      }
+      const res = await page.request.post('/api/projects', {
+        headers: { origin: baseURL ?? '' },
+        data: {
+          name: 'Prompts',
+          nodes: [first, second, generator],
+          connections: [{ source: first.id, target: generator.id }],
+        },
+      })
+      expect(res.status(), await res.text()).toBe(201)
+      const { id } = (await res.json()) as { id: number }
+      await page.goto(`/?id=${id}`)
+      const node = canvasNode(page, 'Image Generator')
+      await expect(node.getByText('Fed by Scene 1.')).toBeVisible()
+
+      // Scene 2's output handle to the generator's input handle.
+      const from = page.locator(`[data-id="${second.id}"] .react-flow__handle-right`)
+      const to = page.locator(`[data-id="${generator.id}"] .react-flow__handle-left`)
+      await from.dragTo(to)
+      const dialog = page.getByRole('alertdialog', { name: 'Replace the image prompt?' })
+      await expect(dialog).toBeVisible()
+      await expect(dialog).toContainText('Scene 1')
+      await expect(dialog).toContainText('Scene 2')
+      await dialog.getByRole('button', { name: 'Keep prompt' }).click()
+      const prompt = node.getByLabel('Prompt', { exact: true })
+      await expect(prompt).toHaveValue('A lighthouse at dusk')
+      await expect(node.getByText('Fed by Scene 1, Scene 2.')).toBeVisible()
+    })
+  })
+}
