@@ -142,7 +142,7 @@ for (const viewport of ISSUE_14_VIEWPORTS) {
   test.describe(`following results at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport })
 
-    test('the view pans to a result that lands off screen (issue 14 item 3)', async ({
+    test('the view pans to a result that lands off screen or cut by its edge (issue 14 item 3)', async ({
       page,
       baseURL,
     }) => {

@@ -27,8 +27,8 @@ function union(boxes: readonly FlowBox[]): FlowBox {
 }
 
 /**
- * The view follows a new result (issue 14 item 3): when nodes appear off screen that are
- * connected to a node on screen (a generation's result beside its generator, a made video's
+ * The view follows a new result (issue 14 item 3): when nodes appear off screen, or cut by
+ * its edge, that are connected to a node on screen (a generation's result beside its generator, a made video's
  * next step), the view pans, animated and at the same zoom, as little as needed to show
  * them (their top-left when they do not fit). Nodes that appear unconnected (another person's additions), or while this
  * person is dragging, never move the view.
@@ -49,7 +49,6 @@ export function useFollowResults(): void {
       if (state.nodes.some((n) => n.dragging)) return
       const size = { width, height }
       const viewport = getViewport()
-      if (fresh.some((n) => isOnScreen(viewport, size, boxOf(n)))) return
       const freshIds = new Set(fresh.map((n) => n.id))
       const byId = new Map(state.nodes.map((n) => [n.id, n]))
       const results = fresh.filter((n) =>
