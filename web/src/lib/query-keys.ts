@@ -21,8 +21,3 @@ export const QUERY_KEYS = {
 export function projectMembersKey(projectId: number): readonly [string] {
   return [`/api/projects/${String(projectId)}/members`] as const
 }
-
-/** `GET /api/invitations/:token`: what an invitation link offers (issue 6 item 1). */
-export function invitationPreviewKey(token: string): readonly [string] {
-  return [`/api/invitations/${encodeURIComponent(token)}`] as const
-}
