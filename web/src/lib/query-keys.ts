@@ -11,6 +11,8 @@ export const QUERY_KEYS = {
   projects: ['/api/projects'],
   /** `GET /api/subscription/status`: invalidated on logout (spec §4 Auth). */
   subscriptionStatus: ['/api/subscription/status'],
+  /** `GET /api/ai/providers`: the active providers and the costs (the canvas, billing's FAQ). */
+  aiProviders: ['/api/ai/providers'],
 } as const
 
 /**
