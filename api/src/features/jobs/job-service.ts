@@ -199,6 +199,11 @@ export function resultOf(row: JobRow): unknown {
   throw new AppError(code, row.message ?? 'The generation failed. Please try again.')
 }
 
+/** The answer to a job that does not exist and to one the user may not see: 404 NOT_FOUND. */
+export function jobNotFound(): AppError {
+  return new AppError('NOT_FOUND', 'This job does not exist, or it is not yours.')
+}
+
 /**
  * Job `id` if `userId` may see it: a member of its project, or its creator when it has none.
  * @param needed `editor` to change it (cancel): a viewer gets 403.
@@ -210,17 +215,16 @@ export async function requireJob(
   id: string,
   needed: 'member' | 'editor' = 'member',
 ): Promise<JobRow> {
-  const notFound = () => new AppError('NOT_FOUND', 'This job does not exist, or it is not yours.')
   const row = await findJob(db, id)
-  if (!row) throw notFound()
+  if (!row) throw jobNotFound()
   if (row.project_id === null) {
-    if (row.user_id !== userId) throw notFound()
+    if (row.user_id !== userId) throw jobNotFound()
     return row
   }
   try {
     await requireProjectRole(db, userId, row.project_id, needed)
   } catch (err) {
-    if (err instanceof AppError && err.code === 'NOT_FOUND') throw notFound()
+    if (err instanceof AppError && err.code === 'NOT_FOUND') throw jobNotFound()
     throw err
   }
   return row
