@@ -20,7 +20,8 @@ import { requireProjectRole } from '../projects/project-access.ts'
  * signed-in account with the invited address.
  */
 
-function invitationInvalid(): AppError {
+/** A 404 NOT_FOUND (MEMBER_MESSAGES.invitationInvalid) for an invitation link. */
+export function invitationInvalid(): AppError {
   return new AppError('NOT_FOUND', MEMBER_MESSAGES.invitationInvalid)
 }
 
