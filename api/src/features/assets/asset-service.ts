@@ -103,7 +103,7 @@ export async function storeGeneratedImage(
       },
     )
   }
-  await requireProjectRole(db, userId, projectId, 'editor')
+  await requireProjectRole(db, { userId, projectId, needed: 'editor' })
 
   const assetId = createAssetId()
   const key = `projects/${projectId}/${assetId}.${type.ext}`

@@ -81,7 +81,11 @@ export async function submitGeneration(
   }
   // Into a project the user may edit, checked before charging (issue 6).
   if (request.projectId !== undefined) {
-    await requireProjectRole(db, request.userId, request.projectId, 'editor')
+    await requireProjectRole(db, {
+      userId: request.userId,
+      projectId: request.projectId,
+      needed: 'editor',
+    })
   }
   await jobs.start()
   const id = randomUUID()
@@ -222,7 +226,7 @@ export async function requireJob(
     return row
   }
   try {
-    await requireProjectRole(db, userId, row.project_id, needed)
+    await requireProjectRole(db, { userId, projectId: row.project_id, needed })
   } catch (err) {
     if (err instanceof AppError && err.code === 'NOT_FOUND') throw jobNotFound()
     throw err

@@ -56,7 +56,7 @@ export async function createInvitation(
   input: InviteMemberInput,
   now = new Date(),
 ): Promise<CreatedInvitation> {
-  await requireProjectRole(db, inviter.id, projectId, 'owner')
+  await requireProjectRole(db, { userId: inviter.id, projectId, needed: 'owner' })
   const email = normalizeEmail(input.email)
   if (email === normalizeEmail(inviter.email)) {
     throw new AppError('VALIDATION_FAILED', MEMBER_MESSAGES.inviteSelf, {
@@ -131,7 +131,7 @@ export async function revokeInvitation(
     invitationId: number
   },
 ): Promise<void> {
-  await requireProjectRole(db, ownerId, projectId, 'owner')
+  await requireProjectRole(db, { userId: ownerId, projectId, needed: 'owner' })
   const deleted = await db
     .deleteFrom('project_invitations')
     .where('id', '=', invitationId)

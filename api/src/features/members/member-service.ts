@@ -87,7 +87,7 @@ export async function listMembers(
   projectId: number,
   now = new Date(),
 ): Promise<ProjectMembers> {
-  const role = await requireProjectRole(db, userId, projectId, 'member')
+  const role = await requireProjectRole(db, { userId, projectId, needed: 'member' })
   const rows = await membersQuery(db, projectId)
     .orderBy(sql`m.role = 'owner'`, 'desc')
     .orderBy(sql`lower(u.name)`)
@@ -122,7 +122,7 @@ export async function changeMemberRole(
   documents: DocumentGateway,
   { ownerId, projectId, memberId, role }: MemberRoleChange,
 ): Promise<ProjectMember> {
-  await requireProjectRole(db, ownerId, projectId, 'owner')
+  await requireProjectRole(db, { userId: ownerId, projectId, needed: 'owner' })
   const updated = await db
     .updateTable('project_members')
     .set({ role })
@@ -166,7 +166,7 @@ export async function removeMember(
   documents: DocumentGateway,
   { actorId, projectId, memberId }: MemberRemoval,
 ): Promise<void> {
-  const actorRole = await requireProjectRole(db, actorId, projectId, 'member')
+  const actorRole = await requireProjectRole(db, { userId: actorId, projectId, needed: 'member' })
   if (memberId === actorId) {
     if (actorRole === 'owner') throw new AppError('BAD_REQUEST', MEMBER_MESSAGES.ownerCannotLeave)
   } else if (actorRole !== 'owner') {
