@@ -33,7 +33,8 @@ export const jobRoutes = new Hono<AppEnv>()
     validateJobParams(),
     async (c) => {
       const { user } = requireAuth(c)
-      return c.json(toJobJson(await requireJob(c.var.db, user.id, c.req.valid('param').id)))
+      const jobId = c.req.valid('param').id
+      return c.json(toJobJson(await requireJob(c.var.db, { userId: user.id, jobId })))
     },
   )
   .post(
@@ -47,6 +48,7 @@ export const jobRoutes = new Hono<AppEnv>()
     validateJobParams(),
     async (c) => {
       const { user } = requireAuth(c)
-      return c.json(toJobJson(await cancelJob(c.var.deps, user.id, c.req.valid('param').id)))
+      const jobId = c.req.valid('param').id
+      return c.json(toJobJson(await cancelJob(c.var.deps, { userId: user.id, jobId })))
     },
   )
