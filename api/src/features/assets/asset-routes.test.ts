@@ -172,7 +172,9 @@ describe.each(testDatabaseKinds())('assets on $name', (kind) => {
     }
     const anonymous = await t.request('GET', url)
     expect(anonymous.status).toBe(401)
-    await expect(readAsset(t.deps.db, t.deps.assets, ownerId, assetId)).resolves.toMatchObject({
+    await expect(
+      readAsset(t.deps.db, t.deps.assets, { userId: ownerId, assetId }),
+    ).resolves.toMatchObject({
       id: assetId,
       mimeType: 'image/png',
     })

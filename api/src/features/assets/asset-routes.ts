@@ -91,7 +91,7 @@ export const assetRoutes = new Hono<AppEnv>().get(
     const { user } = requireAuth(c)
     const { db } = c.var
     const storage = c.var.deps.assets
-    const info = await findAsset(db, user.id, c.req.valid('param').id)
+    const info = await findAsset(db, { userId: user.id, assetId: c.req.valid('param').id })
     const download = c.req.query('download') === '1'
     const asJpeg = download && info.mimeType.startsWith('image/')
     const etag = `"${info.id}${download ? '-download' : ''}"`
@@ -108,7 +108,9 @@ export const assetRoutes = new Hono<AppEnv>().get(
     if (download) headers['Content-Disposition'] = contentDisposition(info)
     if (asJpeg) {
       // Converted on the fly: its length is known only once made, so no ranges.
-      const bytes = await toJpeg(await readAsset(db, storage, user.id, info.id))
+      const bytes = await toJpeg(
+        await readAsset(db, storage, { userId: user.id, assetId: info.id }),
+      )
       headers['Content-Length'] = String(bytes.byteLength)
       return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers)
     }

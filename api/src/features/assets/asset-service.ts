@@ -229,8 +229,7 @@ export interface AssetInfo {
  */
 export async function findAsset(
   db: Kysely<DB>,
-  userId: number,
-  assetId: string,
+  { userId, assetId }: { userId: number; assetId: string },
 ): Promise<AssetInfo> {
   if (!ASSET_ID_PATTERN.test(assetId)) throw assetNotFound()
   const row = await db
@@ -265,10 +264,9 @@ export async function findAsset(
 export async function readAsset(
   db: Kysely<DB>,
   storage: AssetStorage,
-  userId: number,
-  assetId: string,
+  { userId, assetId }: { userId: number; assetId: string },
 ): Promise<AssetContent> {
-  const info = await findAsset(db, userId, assetId)
+  const info = await findAsset(db, { userId, assetId })
   const bytes = await storage.get(info.storageKey)
   if (!bytes) throw assetNotFound()
   return { id: info.id, bytes, mimeType: info.mimeType, projectName: info.projectName }

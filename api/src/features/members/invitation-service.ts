@@ -51,9 +51,11 @@ export interface CreatedInvitation {
  */
 export async function createInvitation(
   db: Kysely<DB>,
-  inviter: { id: number; email: string },
-  projectId: number,
-  input: InviteMemberInput,
+  {
+    inviter,
+    projectId,
+    input,
+  }: { inviter: { id: number; email: string }; projectId: number; input: InviteMemberInput },
   now = new Date(),
 ): Promise<CreatedInvitation> {
   await requireProjectRole(db, { userId: inviter.id, projectId, needed: 'owner' })

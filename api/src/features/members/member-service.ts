@@ -10,6 +10,7 @@ import { type Kysely, sql } from 'kysely'
 import type { DocumentGateway } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { requireProjectRole } from '../projects/project-access.ts'
+import type { ProjectCaller } from '../projects/project-service.ts'
 
 /**
  * Project members (issue 6 item 1): the list, a member's role change and removal (or a
@@ -83,8 +84,7 @@ export async function listOpenInvitations(
  */
 export async function listMembers(
   db: Kysely<DB>,
-  userId: number,
-  projectId: number,
+  { userId, projectId }: ProjectCaller,
   now = new Date(),
 ): Promise<ProjectMembers> {
   const role = await requireProjectRole(db, { userId, projectId, needed: 'member' })

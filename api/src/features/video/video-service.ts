@@ -12,6 +12,7 @@ import {
   makeVideoCost,
   type MakeVideoInput,
   type NarrationPreviewInput,
+  type RenderVideoInput,
   type VoicesOutput,
   videoRenderCost,
 } from '@reelgraph/shared'
@@ -35,10 +36,9 @@ import { speechSettingsOf, type VideoJobInput } from './video-job.ts'
  */
 export async function submitVideoRender(
   deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'logger' | 'tasks'>,
-  userId: number,
-  target: { projectId: number; nodeId: string },
+  request: RenderVideoInput & { userId: number },
 ): Promise<JobRow> {
-  const { projectId, nodeId } = target
+  const { userId, projectId, nodeId } = request
   await requireProjectRole(deps.db, { userId, projectId, needed: 'editor' })
   const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
   const inputs = collectVideoInputs(graph, nodeId)
