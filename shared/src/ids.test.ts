@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_SERIAL_ID, parseSerialId, serialIdSchema } from './ids.ts'
+import { assetIdSchema, jobIdSchema, MAX_SERIAL_ID, parseSerialId, serialIdSchema } from './ids.ts'
 
 describe('parseSerialId', () => {
   it('reads positive decimal ids up to the int4 maximum', () => {
@@ -32,6 +32,25 @@ describe('serialIdSchema (issue 14: path params through validate)', () => {
     expect(serialIdSchema.parse('42')).toBe(42)
     for (const raw of ['', '0', '007', '2147483648', 'abc']) {
       expect(serialIdSchema.safeParse(raw).success, raw).toBe(false)
+    }
+  })
+})
+
+describe('jobIdSchema and assetIdSchema (issue 14: path params through validate)', () => {
+  it('accepts a UUID in either case as a job id, and nothing else', () => {
+    const id = '0b0e9d5c-3f1a-4c2e-9a7b-5d6e7f8a9b0c'
+    expect(jobIdSchema.parse(id)).toBe(id)
+    expect(jobIdSchema.parse(id.toUpperCase())).toBe(id.toUpperCase())
+    for (const raw of ['', 'not-a-job', `${id}0`, ` ${id}`, id.replaceAll('-', '')]) {
+      expect(jobIdSchema.safeParse(raw).success, raw).toBe(false)
+    }
+  })
+
+  it('accepts 32 lower-case base32 characters as an asset id, and nothing else', () => {
+    const id = 'abcdefghijklmnopqrstuvwxyz234567'
+    expect(assetIdSchema.parse(id)).toBe(id)
+    for (const raw of ['', id.toUpperCase(), `${id}a`, id.slice(1), `${id.slice(1)}1`]) {
+      expect(assetIdSchema.safeParse(raw).success, raw).toBe(false)
     }
   })
 })

@@ -27,3 +27,26 @@ export const serialIdSchema = z.string().transform((raw, ctx) => {
   }
   return id
 })
+
+/**
+ * What a generation job's id looks like: a UUID, in either case (the api makes them with
+ * `randomUUID`; the `generation_jobs.id` column is a uuid).
+ */
+export const JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * A job id in a URL path (`/api/jobs/:id`), as a zod schema for the api's
+ * `validate('param', ...)`: anything not shaped like {@link JOB_ID_PATTERN} fails (the routes
+ * answer it as a job that does not exist).
+ */
+export const jobIdSchema = z.string().regex(JOB_ID_PATTERN, 'Not a job id.')
+
+/** What a generated file's id looks like: 32 lower-case RFC 4648 base32 characters. */
+export const ASSET_ID_PATTERN = /^[a-z2-7]{32}$/
+
+/**
+ * An asset id in a URL path (`/api/assets/:id`), as a zod schema for the api's
+ * `validate('param', ...)`: anything not shaped like {@link ASSET_ID_PATTERN} fails (the route
+ * answers it as a file that does not exist).
+ */
+export const assetIdSchema = z.string().regex(ASSET_ID_PATTERN, 'Not a file id.')

@@ -34,3 +34,13 @@ export function requireAuth(c: Context<AppEnv>): ValidSession {
   if (!auth) throw new AppError('UNAUTHENTICATED', 'You are not signed in. Sign in to continue.')
   return auth
 }
+
+/**
+ * {@link requireAuth} as a route's first middleware: 401 UNAUTHENTICATED to the anonymous
+ * before the route's validators run, so a signed-out caller gets 401 whatever the path's id
+ * looks like (the job and asset routes; their handlers still call `requireAuth` for the user).
+ */
+export const requireSignedIn = createMiddleware<AppEnv>(async (c, next) => {
+  requireAuth(c)
+  await next()
+})

@@ -11,6 +11,8 @@ export const QUERY_KEYS = {
   projects: ['/api/projects'],
   /** `GET /api/subscription/status`: invalidated on logout (spec §4 Auth). */
   subscriptionStatus: ['/api/subscription/status'],
+  /** `GET /api/ai/providers`: the active providers and the costs (the canvas, billing's FAQ). */
+  aiProviders: ['/api/ai/providers'],
 } as const
 
 /**
@@ -20,9 +22,4 @@ export const QUERY_KEYS = {
  */
 export function projectMembersKey(projectId: number): readonly [string] {
   return [`/api/projects/${String(projectId)}/members`] as const
-}
-
-/** `GET /api/invitations/:token`: what an invitation link offers (issue 6 item 1). */
-export function invitationPreviewKey(token: string): readonly [string] {
-  return [`/api/invitations/${encodeURIComponent(token)}`] as const
 }

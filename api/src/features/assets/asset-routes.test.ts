@@ -1,5 +1,5 @@
 import { testDatabaseKinds } from '@reelgraph/db/testing'
-import { GENERATED_IMAGE_FILENAME } from '@reelgraph/shared'
+import { ASSET_ID_PATTERN, GENERATED_IMAGE_FILENAME } from '@reelgraph/shared'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, addUser } from '../../testing/members.ts'
@@ -7,7 +7,6 @@ import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/te
 import { createBuiltinImageProvider } from '../generation/providers/builtin-image.ts'
 import { ProviderError } from '../generation/providers/types.ts'
 import {
-  ASSET_ID_PATTERN,
   createAssetId,
   deleteProjectAssets,
   readAsset,
@@ -162,11 +161,20 @@ describe.each(testDatabaseKinds())('assets on $name', (kind) => {
     expect((await asStranger.json()).error.code).toBe('NOT_FOUND')
     const unknown = await t.request('GET', `/api/assets/${createAssetId()}`, { cookie: owner })
     expect(unknown.status).toBe(404)
-    const malformed = await t.request('GET', '/api/assets/..%2F..%2Fetc', { cookie: owner })
-    expect(malformed.status).toBe(404)
+    for (const id of ['..%2F..%2Fetc', 'abc', assetId.toUpperCase(), `${assetId}a`]) {
+      const malformed = await t.request('GET', `/api/assets/${id}`, { cookie: owner })
+      expect(malformed.status, id).toBe(404)
+      expect((await malformed.json()).error).toMatchObject({
+        code: 'NOT_FOUND',
+        message: 'This image does not exist, or you do not have access to it.',
+      })
+      expect((await t.request('GET', `/api/assets/${id}`)).status, `anonymous ${id}`).toBe(401)
+    }
     const anonymous = await t.request('GET', url)
     expect(anonymous.status).toBe(401)
-    await expect(readAsset(t.deps.db, t.deps.assets, ownerId, assetId)).resolves.toMatchObject({
+    await expect(
+      readAsset(t.deps.db, t.deps.assets, { userId: ownerId, assetId }),
+    ).resolves.toMatchObject({
       id: assetId,
       mimeType: 'image/png',
     })

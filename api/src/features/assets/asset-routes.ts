@@ -1,10 +1,19 @@
-import { GENERATED_IMAGE_FILENAME } from '@reelgraph/shared'
+import { assetIdSchema, GENERATED_IMAGE_FILENAME } from '@reelgraph/shared'
 import { Hono } from 'hono'
+import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { docs } from '../../lib/openapi.ts'
-import { requireAuth } from '../../middleware/session.ts'
-import { type AssetInfo, findAsset, MEDIA_ASSET_TYPES, readAsset, toJpeg } from './asset-service.ts'
+import { validate } from '../../lib/validate.ts'
+import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
+import {
+  type AssetInfo,
+  assetNotFound,
+  findAsset,
+  MEDIA_ASSET_TYPES,
+  readAsset,
+  toJpeg,
+} from './asset-service.ts'
 
 const TAG = 'Assets'
 
@@ -75,11 +84,14 @@ export const assetRoutes = new Hono<AppEnv>().get(
       'The bytes with their content type; single `Range` requests answer 206. `?download=1` answers an attachment: generated-image.jpg (JPEG) for images, `<project name>.mp4|.srt|.vtt` for a render.',
     tag: TAG,
   }),
+  requireSignedIn,
+  // `:id` through shared's `assetIdSchema`; any other id is a file that does not exist (404).
+  validate('param', z.object({ id: assetIdSchema }), { onInvalid: () => assetNotFound() }),
   async (c) => {
     const { user } = requireAuth(c)
     const { db } = c.var
     const storage = c.var.deps.assets
-    const info = await findAsset(db, user.id, c.req.param('id'))
+    const info = await findAsset(db, { userId: user.id, assetId: c.req.valid('param').id })
     const download = c.req.query('download') === '1'
     const asJpeg = download && info.mimeType.startsWith('image/')
     const etag = `"${info.id}${download ? '-download' : ''}"`
@@ -96,7 +108,9 @@ export const assetRoutes = new Hono<AppEnv>().get(
     if (download) headers['Content-Disposition'] = contentDisposition(info)
     if (asJpeg) {
       // Converted on the fly: its length is known only once made, so no ranges.
-      const bytes = await toJpeg(await readAsset(db, storage, user.id, info.id))
+      const bytes = await toJpeg(
+        await readAsset(db, storage, { userId: user.id, assetId: info.id }),
+      )
       headers['Content-Length'] = String(bytes.byteLength)
       return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers)
     }

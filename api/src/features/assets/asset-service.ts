@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import type { DB } from '@reelgraph/db'
+import { ASSET_ID_PATTERN } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import sharp from 'sharp'
 import { AppError } from '../../lib/app-error.ts'
@@ -19,10 +20,15 @@ import type { AssetStorage } from './asset-storage.ts'
 const ASSET_ID_BYTES = 20
 /** RFC 4648 base32, lower case: URL- and file-safe. */
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
-/** What an asset id looks like (32 base32 characters); anything else is not found. */
-export const ASSET_ID_PATTERN = /^[a-z2-7]{32}$/
-
 const NOT_FOUND_MESSAGE = 'This image does not exist, or you do not have access to it.'
+
+/**
+ * The answer to an asset that does not exist (or whose id is not shaped like shared's
+ * `ASSET_ID_PATTERN`) and to one of a project the user is not a member of: 404 NOT_FOUND.
+ */
+export function assetNotFound(): AppError {
+  return new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+}
 
 /** Image types we store and serve, by the magic bytes that start them. */
 const IMAGE_TYPES: { mimeType: string; ext: string; test: (b: Uint8Array) => boolean }[] = [
@@ -97,7 +103,7 @@ export async function storeGeneratedImage(
       },
     )
   }
-  await requireProjectRole(db, userId, projectId, 'editor')
+  await requireProjectRole(db, { userId, projectId, needed: 'editor' })
 
   const assetId = createAssetId()
   const key = `projects/${projectId}/${assetId}.${type.ext}`
@@ -223,10 +229,9 @@ export interface AssetInfo {
  */
 export async function findAsset(
   db: Kysely<DB>,
-  userId: number,
-  assetId: string,
+  { userId, assetId }: { userId: number; assetId: string },
 ): Promise<AssetInfo> {
-  if (!ASSET_ID_PATTERN.test(assetId)) throw new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+  if (!ASSET_ID_PATTERN.test(assetId)) throw assetNotFound()
   const row = await db
     .selectFrom('assets')
     .innerJoin('project_members as m', 'm.project_id', 'assets.project_id')
@@ -241,7 +246,7 @@ export async function findAsset(
     .where('assets.id', '=', assetId)
     .where('m.user_id', '=', userId)
     .executeTakeFirst()
-  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+  if (!row) throw assetNotFound()
   return {
     id: row.id,
     storageKey: row.storage_key,
@@ -259,12 +264,11 @@ export async function findAsset(
 export async function readAsset(
   db: Kysely<DB>,
   storage: AssetStorage,
-  userId: number,
-  assetId: string,
+  { userId, assetId }: { userId: number; assetId: string },
 ): Promise<AssetContent> {
-  const info = await findAsset(db, userId, assetId)
+  const info = await findAsset(db, { userId, assetId })
   const bytes = await storage.get(info.storageKey)
-  if (!bytes) throw new AppError('NOT_FOUND', NOT_FOUND_MESSAGE)
+  if (!bytes) throw assetNotFound()
   return { id: info.id, bytes, mimeType: info.mimeType, projectName: info.projectName }
 }
 

@@ -81,7 +81,11 @@ export async function submitGeneration(
   }
   // Into a project the user may edit, checked before charging (issue 6).
   if (request.projectId !== undefined) {
-    await requireProjectRole(db, request.userId, request.projectId, 'editor')
+    await requireProjectRole(db, {
+      userId: request.userId,
+      projectId: request.projectId,
+      needed: 'editor',
+    })
   }
   await jobs.start()
   const id = randomUUID()
@@ -199,44 +203,51 @@ export function resultOf(row: JobRow): unknown {
   throw new AppError(code, row.message ?? 'The generation failed. Please try again.')
 }
 
+/** The answer to a job that does not exist and to one the user may not see: 404 NOT_FOUND. */
+export function jobNotFound(): AppError {
+  return new AppError('NOT_FOUND', 'This job does not exist, or it is not yours.')
+}
+
+/** Who asks for which job: {@link requireJob}, {@link cancelJob}. */
+export interface JobAccess {
+  userId: number
+  jobId: string
+}
+
 /**
- * Job `id` if `userId` may see it: a member of its project, or its creator when it has none.
- * @param needed `editor` to change it (cancel): a viewer gets 403.
+ * Job `jobId` if `userId` may see it: a member of its project, or its creator when it has
+ * none. `needed`: `editor` to change it (cancel), where a viewer gets 403; default `member`.
  * @throws AppError 404 NOT_FOUND for anyone else (and for an id that is no job).
  */
 export async function requireJob(
   db: AppDeps['db'],
-  userId: number,
-  id: string,
-  needed: 'member' | 'editor' = 'member',
+  { userId, jobId, needed = 'member' }: JobAccess & { needed?: 'member' | 'editor' },
 ): Promise<JobRow> {
-  const notFound = () => new AppError('NOT_FOUND', 'This job does not exist, or it is not yours.')
-  const row = await findJob(db, id)
-  if (!row) throw notFound()
+  const row = await findJob(db, jobId)
+  if (!row) throw jobNotFound()
   if (row.project_id === null) {
-    if (row.user_id !== userId) throw notFound()
+    if (row.user_id !== userId) throw jobNotFound()
     return row
   }
   try {
-    await requireProjectRole(db, userId, row.project_id, needed)
+    await requireProjectRole(db, { userId, projectId: row.project_id, needed })
   } catch (err) {
-    if (err instanceof AppError && err.code === 'NOT_FOUND') throw notFound()
+    if (err instanceof AppError && err.code === 'NOT_FOUND') throw jobNotFound()
     throw err
   }
   return row
 }
 
 /**
- * Cancels job `id` for `userId` (issue 12 item 3): while queued or running it stops and is
- * refunded unless the provider was already paid; a finished job is answered as it is.
+ * Cancels job `jobId` for `userId` (issue 12 item 3): while queued or running it stops and
+ * is refunded unless the provider was already paid; a finished job is answered as it is.
  * @throws AppError 404 for a job the user may not see, 403 for a viewer of its project.
  */
 export async function cancelJob(
   deps: Pick<AppDeps, 'db' | 'documents' | 'logger' | 'jobs'>,
-  userId: number,
-  id: string,
+  { userId, jobId }: JobAccess,
 ): Promise<JobRow> {
-  const row = await requireJob(deps.db, userId, id, 'editor')
+  const row = await requireJob(deps.db, { userId, jobId, needed: 'editor' })
   if (isJobFinished(row.status)) return row
-  return (await cancelOpenJob(deps, id)) ?? (await requireJob(deps.db, userId, id))
+  return (await cancelOpenJob(deps, jobId)) ?? (await requireJob(deps.db, { userId, jobId }))
 }

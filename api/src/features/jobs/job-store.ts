@@ -1,5 +1,10 @@
 import type { DB, GenerationJobStatus } from '@reelgraph/db'
-import { type Job, type JobNodeState, FINISHED_JOB_STATUSES } from '@reelgraph/shared'
+import {
+  type Job,
+  type JobNodeState,
+  FINISHED_JOB_STATUSES,
+  JOB_ID_PATTERN,
+} from '@reelgraph/shared'
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely'
 
 /**
@@ -51,7 +56,7 @@ export function nodeStateOf(row: JobRow): JobNodeState {
 
 /** The job with id `id`, or undefined (also for an id that is not a UUID). */
 export async function findJob(db: Kysely<DB>, id: string): Promise<JobRow | undefined> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined
+  if (!JOB_ID_PATTERN.test(id)) return undefined
   return db.selectFrom('generation_jobs').selectAll().where('id', '=', id).executeTakeFirst()
 }
 

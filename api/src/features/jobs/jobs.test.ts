@@ -249,6 +249,37 @@ describe.each(testDatabaseKinds())('jobs with builtin providers on $name', (kind
     expect((await t.request('GET', `/api/jobs/${looseId}`)).status).toBe(401)
   })
 
+  it('answers a malformed job id as a job that does not exist (404), and the anonymous 401 first', async () => {
+    const user = await addUser(t, 'Mal')
+    const malformed = [
+      'not-a-job',
+      '42',
+      '0b0e9d5c-3f1a-4c2e-9a7b-5d6e7f8a9b0', // one digit short
+      '0b0e9d5c3f1a4c2e9a7b5d6e7f8a9b0c', // no dashes
+      '0b0e9d5c-3f1a-4c2e-9a7b-5d6e7f8a9b0cx', // one character too many
+    ]
+    for (const id of malformed) {
+      for (const [method, path] of [
+        ['GET', `/api/jobs/${id}`],
+        ['POST', `/api/jobs/${id}/cancel`],
+      ] as const) {
+        const res = await t.request(method, path, { cookie: user.cookie })
+        expect(res.status, `${method} ${path}`).toBe(404)
+        expect((await res.json()).error).toMatchObject({
+          code: 'NOT_FOUND',
+          message: 'This job does not exist, or it is not yours.',
+        })
+        expect((await t.request(method, path)).status, `anonymous ${method} ${path}`).toBe(401)
+      }
+    }
+    // A well-formed id of no job: the same 404.
+    const unknown = await t.request('GET', '/api/jobs/0B0E9D5C-3F1A-4C2E-9A7B-5D6E7F8A9B0C', {
+      cookie: user.cookie,
+    })
+    expect(unknown.status).toBe(404)
+    expect((await unknown.json()).error.code).toBe('NOT_FOUND')
+  })
+
   it('answers the same job for a repeated Idempotency-Key, charged once', async () => {
     const user = await addUser(t, 'Ida', { credits: 5 })
     const headers = { 'idempotency-key': 'jobs-retry-0001' }

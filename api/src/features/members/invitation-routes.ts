@@ -2,16 +2,15 @@ import {
   acceptedInvitationSchema,
   acceptInvitationInput,
   invitationPreviewSchema,
-  MEMBER_MESSAGES,
   tokenSchema,
 } from '@reelgraph/shared'
 import { Hono } from 'hono'
+import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
-import { AppError } from '../../lib/app-error.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
-import { acceptInvitation, previewInvitation } from './invitation-service.ts'
+import { acceptInvitation, invitationInvalid, previewInvitation } from './invitation-service.ts'
 
 const TAG = 'Members'
 
@@ -40,9 +39,7 @@ export const invitationRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: invitationPreviewSchema,
     }),
-    async (c) => {
-      const token = tokenSchema.safeParse(c.req.param('token'))
-      if (!token.success) throw new AppError('NOT_FOUND', MEMBER_MESSAGES.invitationInvalid)
-      return c.json(await previewInvitation(c.var.db, token.data))
-    },
+    // A token shared's `tokenSchema` refuses is a link that does not work: 404.
+    validate('param', z.object({ token: tokenSchema }), { onInvalid: () => invitationInvalid() }),
+    async (c) => c.json(await previewInvitation(c.var.db, c.req.valid('param').token)),
   )

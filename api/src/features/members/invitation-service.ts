@@ -20,7 +20,8 @@ import { requireProjectRole } from '../projects/project-access.ts'
  * signed-in account with the invited address.
  */
 
-function invitationInvalid(): AppError {
+/** A 404 NOT_FOUND (MEMBER_MESSAGES.invitationInvalid) for an invitation link. */
+export function invitationInvalid(): AppError {
   return new AppError('NOT_FOUND', MEMBER_MESSAGES.invitationInvalid)
 }
 
@@ -50,12 +51,14 @@ export interface CreatedInvitation {
  */
 export async function createInvitation(
   db: Kysely<DB>,
-  inviter: { id: number; email: string },
-  projectId: number,
-  input: InviteMemberInput,
+  {
+    inviter,
+    projectId,
+    input,
+  }: { inviter: { id: number; email: string }; projectId: number; input: InviteMemberInput },
   now = new Date(),
 ): Promise<CreatedInvitation> {
-  await requireProjectRole(db, inviter.id, projectId, 'owner')
+  await requireProjectRole(db, { userId: inviter.id, projectId, needed: 'owner' })
   const email = normalizeEmail(input.email)
   if (email === normalizeEmail(inviter.email)) {
     throw new AppError('VALIDATION_FAILED', MEMBER_MESSAGES.inviteSelf, {
@@ -130,7 +133,7 @@ export async function revokeInvitation(
     invitationId: number
   },
 ): Promise<void> {
-  await requireProjectRole(db, ownerId, projectId, 'owner')
+  await requireProjectRole(db, { userId: ownerId, projectId, needed: 'owner' })
   const deleted = await db
     .deleteFrom('project_invitations')
     .where('id', '=', invitationId)

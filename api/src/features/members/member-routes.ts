@@ -49,7 +49,9 @@ export const memberRoutes = new Hono<AppEnv>()
     validateProjectParams(),
     async (c) => {
       const { user } = requireAuth(c)
-      return c.json(await listMembers(c.var.db, user.id, c.req.valid('param').id))
+      return c.json(
+        await listMembers(c.var.db, { userId: user.id, projectId: c.req.valid('param').id }),
+      )
     },
   )
   .post(
@@ -69,7 +71,11 @@ export const memberRoutes = new Hono<AppEnv>()
       const projectId = c.req.valid('param').id
       const { rateLimits, mailer, env, tasks } = c.var.deps
       await rateLimits.invitationsPerUser.consume(String(user.id), INVITATION_LIMIT_MESSAGE)
-      const created = await createInvitation(c.var.db, user, projectId, c.req.valid('json'))
+      const created = await createInvitation(c.var.db, {
+        inviter: user,
+        projectId,
+        input: c.req.valid('json'),
+      })
       const email = invitationEmail({
         to: created.invitation.email,
         inviterName: user.name,

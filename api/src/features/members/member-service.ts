@@ -10,6 +10,7 @@ import { type Kysely, sql } from 'kysely'
 import type { DocumentGateway } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { requireProjectRole } from '../projects/project-access.ts'
+import type { ProjectCaller } from '../projects/project-service.ts'
 
 /**
  * Project members (issue 6 item 1): the list, a member's role change and removal (or a
@@ -83,11 +84,10 @@ export async function listOpenInvitations(
  */
 export async function listMembers(
   db: Kysely<DB>,
-  userId: number,
-  projectId: number,
+  { userId, projectId }: ProjectCaller,
   now = new Date(),
 ): Promise<ProjectMembers> {
-  const role = await requireProjectRole(db, userId, projectId, 'member')
+  const role = await requireProjectRole(db, { userId, projectId, needed: 'member' })
   const rows = await membersQuery(db, projectId)
     .orderBy(sql`m.role = 'owner'`, 'desc')
     .orderBy(sql`lower(u.name)`)
@@ -122,7 +122,7 @@ export async function changeMemberRole(
   documents: DocumentGateway,
   { ownerId, projectId, memberId, role }: MemberRoleChange,
 ): Promise<ProjectMember> {
-  await requireProjectRole(db, ownerId, projectId, 'owner')
+  await requireProjectRole(db, { userId: ownerId, projectId, needed: 'owner' })
   const updated = await db
     .updateTable('project_members')
     .set({ role })
@@ -166,7 +166,7 @@ export async function removeMember(
   documents: DocumentGateway,
   { actorId, projectId, memberId }: MemberRemoval,
 ): Promise<void> {
-  const actorRole = await requireProjectRole(db, actorId, projectId, 'member')
+  const actorRole = await requireProjectRole(db, { userId: actorId, projectId, needed: 'member' })
   if (memberId === actorId) {
     if (actorRole === 'owner') throw new AppError('BAD_REQUEST', MEMBER_MESSAGES.ownerCannotLeave)
   } else if (actorRole !== 'owner') {

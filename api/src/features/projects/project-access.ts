@@ -36,8 +36,16 @@ export function validateProjectParams() {
   return validate('param', projectParams, { onInvalid: () => projectNotFound() })
 }
 
+/** What {@link requireProjectRole} checks: who, on which project, for what. */
+export interface ProjectRoleCheck {
+  userId: number
+  projectId: number
+  needed: RoleNeeded
+}
+
 /**
- * The user's role on the project, when it allows `needed`.
+ * The user's role on the project, when it allows `needed`:
+ * `requireProjectRole(db, { userId, projectId, needed: 'editor' })`.
  * @returns the role (`owner`, `editor` or `viewer`).
  * @throws AppError 404 NOT_FOUND when the project does not exist or the user is not a
  *   member (so ids cannot be probed); 403 FORBIDDEN with MEMBER_MESSAGES.editorsOnly when
@@ -47,9 +55,7 @@ export function validateProjectParams() {
  */
 export async function requireProjectRole(
   db: Kysely<DB>,
-  userId: number,
-  projectId: number,
-  needed: RoleNeeded,
+  { userId, projectId, needed }: ProjectRoleCheck,
 ): Promise<ProjectRole> {
   const role = await projectRole(db, projectId, userId)
   if (!role) throw projectNotFound()

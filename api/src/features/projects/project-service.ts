@@ -183,7 +183,7 @@ export async function renameProject(
   db: Kysely<DB>,
   { userId, projectId, name }: ProjectCaller & { name: string },
 ): Promise<{ name: string; updatedAt: string }> {
-  await requireProjectRole(db, userId, projectId, 'editor')
+  await requireProjectRole(db, { userId, projectId, needed: 'editor' })
   const row = await db
     .updateTable('projects')
     .set({ name, updated_at: sql`now()` })
@@ -206,7 +206,7 @@ export async function replaceProjectGraph(
   documents: DocumentGateway,
   { userId, projectId, graph }: ProjectCaller & { graph: Graph },
 ): Promise<Graph> {
-  await requireProjectRole(db, userId, projectId, 'editor')
+  await requireProjectRole(db, { userId, projectId, needed: 'editor' })
   assertProjectSize(graph)
   return documents.applyGraph(projectId, graph)
 }
@@ -223,7 +223,7 @@ export async function deleteProject(
   assets: AssetStorage,
   { userId, projectId }: ProjectCaller,
 ): Promise<void> {
-  await requireProjectRole(db, userId, projectId, 'owner')
+  await requireProjectRole(db, { userId, projectId, needed: 'owner' })
   await deleteProjectAssets(db, assets, projectId)
   const deleted = await db
     .deleteFrom('projects')

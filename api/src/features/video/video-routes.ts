@@ -50,7 +50,7 @@ export const videoRoutes = new Hono<AppEnv>()
     validate('json', renderVideoInput),
     async (c) => {
       const { user } = requireAuth(c)
-      const job = await submitVideoRender(c.var.deps, user.id, c.req.valid('json'))
+      const job = await submitVideoRender(c.var.deps, { ...c.req.valid('json'), userId: user.id })
       return c.json({ jobId: job.id, status: job.status }, 202)
     },
   )

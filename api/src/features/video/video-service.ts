@@ -12,6 +12,7 @@ import {
   makeVideoCost,
   type MakeVideoInput,
   type NarrationPreviewInput,
+  type RenderVideoInput,
   type VoicesOutput,
   videoRenderCost,
 } from '@reelgraph/shared'
@@ -35,11 +36,10 @@ import { speechSettingsOf, type VideoJobInput } from './video-job.ts'
  */
 export async function submitVideoRender(
   deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'logger' | 'tasks'>,
-  userId: number,
-  target: { projectId: number; nodeId: string },
+  request: RenderVideoInput & { userId: number },
 ): Promise<JobRow> {
-  const { projectId, nodeId } = target
-  await requireProjectRole(deps.db, userId, projectId, 'editor')
+  const { userId, projectId, nodeId } = request
+  await requireProjectRole(deps.db, { userId, projectId, needed: 'editor' })
   const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
   const inputs = collectVideoInputs(graph, nodeId)
   if (!inputs) throw new AppError('NOT_FOUND', 'This Video node does not exist.')
@@ -99,7 +99,7 @@ export async function submitMakeVideo(
   request: MakeVideoInput & { userId: number },
 ): Promise<JobRow> {
   const { userId, projectId, nodeId, sceneCount, preset } = request
-  await requireProjectRole(deps.db, userId, projectId, 'editor')
+  await requireProjectRole(deps.db, { userId, projectId, needed: 'editor' })
   const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
   const generator = graph.nodes.find((n) => n.id === nodeId)
   if (generator?.type !== 'script-generator') {
@@ -144,7 +144,7 @@ export async function previewSceneNarration(
   signal: AbortSignal,
 ): Promise<{ wav: Buffer; durationMs: number }> {
   const { userId, projectId, nodeId, voice } = request
-  await requireProjectRole(deps.db, userId, projectId, 'member')
+  await requireProjectRole(deps.db, { userId, projectId, needed: 'member' })
   await deps.rateLimits.narrationPreviewsPerUser.consume(
     String(userId),
     'Too many narration previews. Please wait a minute and try again.',

@@ -1,7 +1,7 @@
 import { DEFAULT_GENERATION_COSTS, type GenerationAction } from '@reelgraph/shared'
 import { ChevronDownIcon } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { useAiProviders } from '@/lib/ai-api'
+import { useAiProviders } from '@/hooks/use-ai-providers'
 
 function plural(n: number): string {
   return `${n} credit${n === 1 ? '' : 's'}`

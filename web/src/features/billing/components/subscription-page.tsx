@@ -4,16 +4,16 @@ import { useEffect } from 'react'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { useDocumentTitle } from '@/hooks/use-document-title'
+import { useAccountSnapshot } from '@/hooks/use-account-snapshot'
 import { errorMessage } from '@/lib/api-client'
+import { QUERY_KEYS } from '@/lib/query-keys'
 import {
   refreshBillingState,
-  useAccountSnapshot,
   useCreditBuckets,
   useCreditPackages,
   usePlans,
   useSubscriptionStatus,
-} from '@/lib/billing-api'
-import { QUERY_KEYS } from '@/lib/query-keys'
+} from '../api/billing-api'
 import { useBillingPortal } from '../hooks/use-billing-portal'
 import { usePageRestored } from '../hooks/use-page-restored'
 import { usePlanChange } from '../hooks/use-plan-change'

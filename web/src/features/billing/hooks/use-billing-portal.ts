@@ -1,7 +1,7 @@
 import type { PlanId } from '@reelgraph/shared'
 import { useState } from 'react'
 import { toast } from '@/hooks/use-toast'
-import { PORTAL_NO_URL_MESSAGE, redirectTo, useCreatePortalSession } from '@/lib/billing-api'
+import { PORTAL_NO_URL_MESSAGE, redirectTo, useCreatePortalSession } from '../api/billing-api'
 import { BILLING_ERRORS } from '../lib/billing-messages'
 import { usePageRestored } from './use-page-restored'
 

@@ -10,7 +10,7 @@ import {
   useCreateCheckoutSession,
   useCreatePortalSession,
   useReactivateWithCheckout,
-} from '@/lib/billing-api'
+} from '../api/billing-api'
 import { BILLING_ERRORS } from '../lib/billing-messages'
 import { usePageRestored } from './use-page-restored'
 

@@ -1,6 +1,6 @@
 import type { Plan } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
-import { requireUrl } from '../../../lib/billing-api'
+import { requireUrl } from '../api/billing-api'
 import {
   creditUsage,
   creditUsagePercent,

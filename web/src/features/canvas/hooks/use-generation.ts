@@ -1,6 +1,6 @@
 import type { GenerationAction } from '@reelgraph/shared'
 import { useContext } from 'react'
-import { useAiProviders } from '@/lib/ai-api'
+import { useAiProviders } from '@/hooks/use-ai-providers'
 import { ProjectIdContext } from '../stores/project-id-context'
 
 /** What a Generate button shows about its action: the cost and whether it is an offline draft. */

@@ -2,8 +2,8 @@ import { type GenerationAction, isJobFinished } from '@reelgraph/shared'
 import { type UseMutationResult, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { toast } from '@/hooks/use-toast'
-import { type GenerationAnswer, type JobTarget, refreshCredits } from '@/lib/ai-api'
 import { isApiError } from '@/lib/api-client'
+import { type GenerationAnswer, type JobTarget, refreshCredits } from '../api/ai-api'
 import { generationFailureMessage } from '../lib/generation'
 import {
   isJobActive,

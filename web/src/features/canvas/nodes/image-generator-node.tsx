@@ -1,7 +1,7 @@
 import type { NodeProps } from '@xyflow/react'
 import { ImagePlusIcon } from 'lucide-react'
 import { memo, useEffect, useMemo } from 'react'
-import { useGenerateImage, useImageModels } from '@/lib/ai-api'
+import { useGenerateImage, useImageModels } from '../api/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useFeedingScenes } from '../hooks/use-feeding-scenes'
 import { useProjectId } from '../hooks/use-generation'

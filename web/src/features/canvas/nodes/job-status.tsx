@@ -3,8 +3,8 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { toast } from '@/hooks/use-toast'
 import { errorMessage } from '@/lib/api-client'
-import { useCancelJob } from '@/lib/ai-api'
 import { cn } from '@/lib/utils'
+import { useCancelJob } from '../api/ai-api'
 import { useCanEdit } from '../hooks/use-can-edit'
 import {
   isJobActive,

@@ -3,8 +3,8 @@ import { useEffect, useRef, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { toast } from '@/hooks/use-toast'
-import { fetchNarrationPreview } from '@/lib/ai-api'
 import { errorMessage } from '@/lib/api-client'
+import { fetchNarrationPreview } from '../api/ai-api'
 import { useProjectId } from '../hooks/use-generation'
 
 /** The last preview: the narration it speaks and its audio (an object URL). */

@@ -19,8 +19,8 @@ import {
 import { Spinner } from '@/components/ui/spinner'
 import { toast } from '@/hooks/use-toast'
 import { errorMessage, isApiError } from '@/lib/api-client'
-import { useAcceptInvitation } from '@/lib/members-api'
 import { authHref } from '@/lib/next-path'
+import { useAcceptInvitation } from '../api/members-api'
 import { inviteAudience, roleNoun } from '../lib/sharing'
 
 /** Props of {@link InvitationCard}. */

@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/input'
 import { Spinner } from '@/components/ui/spinner'
 import { toast } from '@/hooks/use-toast'
 import { ApiError, errorMessage } from '@/lib/api-client'
-import { useInviteMember } from '@/lib/members-api'
+import { useInviteMember } from '../api/members-api'
 import { RoleSelect } from './role-select'
 
 /**

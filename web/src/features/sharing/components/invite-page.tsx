@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card'
 import { useDocumentTitle } from '@/hooks/use-document-title'
 import { errorMessage, isApiError } from '@/lib/api-client'
-import { useInvitationPreview } from '@/lib/members-api'
+import { useInvitationPreview } from '../api/members-api'
 import { invitePath } from '../lib/sharing'
 import { InvitationCard } from './invitation-card'
 

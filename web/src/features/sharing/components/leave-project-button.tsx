@@ -2,7 +2,7 @@ import { LogOutIcon } from 'lucide-react'
 import { useLocation } from 'wouter'
 import { Button } from '@/components/ui/button'
 import { toast } from '@/hooks/use-toast'
-import { useLeaveProject } from '@/lib/members-api'
+import { useLeaveProject } from '../api/members-api'
 import { ConfirmActionDialog } from './confirm-action-dialog'
 
 /**

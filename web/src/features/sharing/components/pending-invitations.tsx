@@ -4,7 +4,7 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { toast } from '@/hooks/use-toast'
 import { errorMessage } from '@/lib/api-client'
-import { useRevokeInvitation } from '@/lib/members-api'
+import { useRevokeInvitation } from '../api/members-api'
 
 /**
  * The owner's open invitations in the Share dialog (issue 6 item 1): address, role, expiry,

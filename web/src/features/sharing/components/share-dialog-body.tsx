@@ -1,7 +1,7 @@
 import { TriangleAlertIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { errorMessage } from '@/lib/api-client'
-import { useProjectMembers } from '@/lib/members-api'
+import { useProjectMembers } from '../api/members-api'
 import { useCurrentUser } from '../hooks/use-current-user'
 import { selfMember } from '../lib/sharing'
 import { InviteForm } from './invite-form'

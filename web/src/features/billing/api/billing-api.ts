@@ -10,11 +10,10 @@ import {
   SUBSCRIPTION_STALE_TIME_MS,
   type SubscriptionStatus,
   subscriptionStatusSchema,
-  type User,
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, getQueryFn } from './api-client'
-import { QUERY_KEYS } from './query-keys'
+import { apiRequest, getQueryFn } from '@/lib/api-client'
+import { QUERY_KEYS } from '@/lib/query-keys'
 
 /**
  * The billing calls (spec §7; issue 5): plans, credit packages, the subscription status,
@@ -67,16 +66,6 @@ export function useSubscriptionStatus(enabled = true) {
     refetchInterval: SUBSCRIPTION_REFETCH_INTERVAL_MS,
     enabled,
   })
-}
-
-/**
- * The signed-in user and the credit balance as the auth provider keeps them, read from
- * the shared cache (never fetched from here: the provider owns those queries).
- */
-export function useAccountSnapshot(): { user: User | null; credits: number | null } {
-  const user = useQuery<User | null>({ queryKey: QUERY_KEYS.user, enabled: false }).data ?? null
-  const credits = useQuery<Credits | null>({ queryKey: QUERY_KEYS.credits, enabled: false }).data
-  return { user, credits: user ? (credits?.credits ?? user.credits) : null }
 }
 
 /**

@@ -16,8 +16,6 @@ import {
   MODEL_LIST_DEFAULT_LIMIT,
   type ModelsOutput,
   modelsOutput,
-  type ProvidersOutput,
-  providersOutput,
   type Credits,
   type MakeVideoInput,
   type NarrationPreviewInput,
@@ -27,14 +25,16 @@ import {
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import { apiBlob, apiRequest, getQueryFn, parseAnswer } from './api-client'
-import { QUERY_KEYS } from './query-keys'
+import { apiBlob, apiRequest, getQueryFn, parseAnswer } from '@/lib/api-client'
+import { QUERY_KEYS } from '@/lib/query-keys'
 
 /**
- * The AI calls (spec §7, issue 4): what the active providers are and what each action
- * costs, the image models, the three generations and their jobs (issue 12). No toasts here:
- * the canvas shows the spec §8 alerts. Every generation, success or failure, refreshes the
- * credits ("Credits are refreshed afterwards", spec §7), and so does a cancel (a refund).
+ * The canvas's AI calls (spec §7, issue 4): the image models, the three generations and
+ * their jobs (issue 12), the video render and "Make video" (issue 13). What the active
+ * providers are and what each action costs is `hooks/use-ai-providers.ts` (billing reads it
+ * too). No toasts here: the canvas shows the spec §8 alerts. Every generation, success or
+ * failure, refreshes the credits ("Credits are refreshed afterwards", spec §7), and so does
+ * a cancel (a refund).
  */
 
 /** Where a generation's result goes: the project and the generator node (issue 12). */
@@ -73,18 +73,9 @@ async function generate<T>(
 
 /** Query keys of the AI reads; `[0]` is the URL (the default query function reads it). */
 export const AI_QUERY_KEYS = {
-  providers: ['/api/ai/providers'],
   voices: ['/api/video/voices'],
   models: [`/api/csas/models?limit=${MODEL_LIST_DEFAULT_LIMIT}`],
 } as const
-
-/** `GET /api/ai/providers`: the active text and image providers and the costs in credits. */
-export function useAiProviders() {
-  return useQuery<ProvidersOutput>({
-    queryKey: AI_QUERY_KEYS.providers,
-    queryFn: getQueryFn({ on401: 'throw', schema: providersOutput, what: 'the AI providers' }),
-  })
-}
 
 /** `GET /api/csas/models?limit=10`: the image models (spec §9: the list is limited to 10). */
 export function useImageModels(enabled = true) {

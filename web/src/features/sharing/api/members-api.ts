@@ -14,10 +14,10 @@ import {
   projectMembersSchema,
 } from '@reelgraph/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, isApiError, parseAnswer } from './api-client'
-import { clearDeviceCopy } from './device-copies'
-import { projectQueryKey, removeFromList } from './projects-api'
-import { invitationPreviewKey, projectMembersKey, QUERY_KEYS } from './query-keys'
+import { apiRequest, isApiError, parseAnswer } from '@/lib/api-client'
+import { clearDeviceCopy } from '@/lib/device-copies'
+import { projectQueryKey, removeFromList } from '@/lib/projects-api'
+import { projectMembersKey, QUERY_KEYS } from '@/lib/query-keys'
 
 /**
  * The membership calls of issue 6 item 1 as TanStack hooks. Answers are checked with the
@@ -50,6 +50,11 @@ export interface RevokeInvitationVariables {
 }
 
 const membersUrl = (projectId: number) => projectMembersKey(projectId)[0]
+
+/** `GET /api/invitations/:token`: what an invitation link offers (issue 6 item 1). */
+function invitationPreviewKey(token: string): readonly [string] {
+  return [`/api/invitations/${encodeURIComponent(token)}`] as const
+}
 
 /** While the list is shown it is read again this often (ms): accepts and leaves show up. */
 export const MEMBERS_REFRESH_MS = 10_000
