@@ -93,7 +93,7 @@ export const DEFAULT_CONNECTION_POINTS: Record<NodeType, ConnectionPoints> = {
 export function createGraphNode(
   type: NodeType,
   position: { x: number; y: number },
-  existing: readonly Pick<GraphNode, 'type' | 'data'>[] = [],
+  existing: readonly ExistingNode[] = [],
   now = Date.now(),
   id: string = createNodeId(type, now),
 ): GraphNode {
@@ -114,8 +114,17 @@ export function createGraphNode(
   }
 }
 
+/**
+ * What {@link createGraphNode} reads of the nodes already there: their type and data, as
+ * stored (`GraphNode`) or as the canvas holds it (its flow data, with more fields).
+ */
+export interface ExistingNode {
+  type: NodeType
+  data: Readonly<Record<string, unknown>>
+}
+
 /** One more than the highest numeric sceneNumber among `nodes` (1 when there is none). */
-export function nextSceneNumber(nodes: readonly Pick<GraphNode, 'type' | 'data'>[]): number {
+export function nextSceneNumber(nodes: readonly ExistingNode[]): number {
   let highest = 0
   for (const node of nodes) {
     if (node.type !== 'scene') continue

@@ -317,11 +317,7 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
         },
 
         addNode: (type, position) => {
-          const existing = get().nodes.map((n) => ({
-            type: n.type,
-            data: n.data as unknown as NodeData,
-          }))
-          const wanted = createGraphNode(type, position, existing)
+          const wanted = createGraphNode(type, position, get().nodes)
           if (!canEdit() || !fits({ nodes: 1, connections: 0 })) return null
           // Never on top of another node (issue 14 item 2): the nearest free place.
           const [node] = placeAtNearestFreeSpot(
