@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Graph, GraphNode, NodeData } from './graph.ts'
+import type { Connection, NodeData, NodeType } from './graph.ts'
 
 /**
  * The Video node (issue 13 items 4 and 5): which scenes it takes from the graph, what it
@@ -131,8 +131,8 @@ export interface VideoSettings {
   music: boolean
 }
 
-/** The settings of a Video node's `data`. */
-export function videoSettingsOf(data: NodeData): VideoSettings {
+/** The settings of a Video node's `data` (stored, or the canvas's flow data). */
+export function videoSettingsOf(data: Readonly<Record<string, unknown>>): VideoSettings {
   const preset = VIDEO_PRESET_NAMES.find((p) => p === data.preset) ?? '16:9'
   return {
     preset,
@@ -162,7 +162,22 @@ export interface VideoInputs {
   hash: string
 }
 
-function neighbours(graph: Graph, id: string): string[] {
+/**
+ * What {@link collectVideoInputs} reads of a graph: node ids, types and data, stored
+ * (`Graph`) or as the canvas holds them (flow nodes, whose data has more fields).
+ */
+export interface VideoGraph {
+  nodes: readonly VideoGraphNode[]
+  connections: readonly Connection[]
+}
+/** A node of a {@link VideoGraph}. */
+export interface VideoGraphNode {
+  id: string
+  type: NodeType
+  data: Readonly<Record<string, unknown>>
+}
+
+function neighbours(graph: VideoGraph, id: string): string[] {
   const out: string[] = []
   for (const c of graph.connections) {
     if (c.source === id) out.push(c.target)
@@ -172,25 +187,24 @@ function neighbours(graph: Graph, id: string): string[] {
 }
 
 /** The newest image behind `scene`: its id's timestamp (`image-<ms>-...`), then its id. */
-function imageOf(graph: Graph, byId: Map<string, GraphNode>, scene: GraphNode): string | null {
-  const images: GraphNode[] = []
+function imageOf(
+  graph: VideoGraph,
+  byId: Map<string, VideoGraphNode>,
+  scene: VideoGraphNode,
+): string | null {
+  const images: { id: string; imageUrl: string }[] = []
   for (const c of graph.connections) {
     if (c.source !== scene.id) continue
     if (byId.get(c.target)?.type !== 'image-generator') continue
     for (const d of graph.connections) {
       const image = d.source === c.target ? byId.get(d.target) : undefined
-      if (
-        image?.type === 'image' &&
-        typeof image.data.imageUrl === 'string' &&
-        image.data.imageUrl
-      ) {
-        images.push(image)
-      }
+      const imageUrl = image?.type === 'image' ? image.data.imageUrl : undefined
+      if (image && typeof imageUrl === 'string' && imageUrl) images.push({ id: image.id, imageUrl })
     }
   }
-  const stamp = (n: GraphNode) => Number(n.id.split('-')[1] ?? 0)
+  const stamp = (n: { id: string }) => Number(n.id.split('-')[1] ?? 0)
   images.sort((a, b) => stamp(b) - stamp(a) || (a.id < b.id ? -1 : 1))
-  return (images[0]?.data.imageUrl as string | undefined) ?? null
+  return images[0]?.imageUrl ?? null
 }
 
 /**
@@ -199,11 +213,11 @@ function imageOf(graph: Graph, byId: Map<string, GraphNode>, scene: GraphNode): 
  * order (numerically; ties by node id), each with its narration and image.
  * @returns null when `videoId` is not a Video node of `graph`.
  */
-export function collectVideoInputs(graph: Graph, videoId: string): VideoInputs | null {
+export function collectVideoInputs(graph: VideoGraph, videoId: string): VideoInputs | null {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]))
   const video = byId.get(videoId)
   if (video?.type !== 'video') return null
-  const scenes = new Map<string, GraphNode>()
+  const scenes = new Map<string, VideoGraphNode>()
   for (const id of neighbours(graph, videoId)) {
     const node = byId.get(id)
     if (node?.type === 'scene') scenes.set(node.id, node)
@@ -214,7 +228,7 @@ export function collectVideoInputs(graph: Graph, videoId: string): VideoInputs |
       }
     }
   }
-  const numberOf = (n: GraphNode) => {
+  const numberOf = (n: VideoGraphNode) => {
     const value = Number(n.data.sceneNumber)
     return Number.isFinite(value) ? value : Number.MAX_SAFE_INTEGER
   }
