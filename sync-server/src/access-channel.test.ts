@@ -11,7 +11,7 @@ import {
 import { Redis as RedisClient } from 'ioredis'
 import type { Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { AccessChannel, accessChannelName, accessChannelOf } from './access-channel.ts'
+import { AccessChannel, accessChannelName } from './access-channel.ts'
 import { createDocumentGateway, type DocumentGateway } from './document-gateway.ts'
 import { type RunningSyncServer, startSyncServer } from './server.ts'
 import {
@@ -52,7 +52,7 @@ describe('access channel without Redis', () => {
     })
     const clients: TestClient[] = []
     try {
-      const channel = accessChannelOf(server.hocuspocus)
+      const channel = server.accessChannel
       expect(channel).toBeInstanceOf(AccessChannel)
       const sent = await channel!.publish({ projectId: 1, userId: 2 })
       expect(sent).toBe(false)
@@ -61,7 +61,7 @@ describe('access channel without Redis', () => {
       )
       await expect(channel!.publish({ projectId: -1 })).rejects.toThrow()
       // Nothing else here needs Redis to close a member's connection on this process.
-      const gateway = createDocumentGateway(server.hocuspocus)
+      const gateway = createDocumentGateway(server)
       await expect(gateway.closeUserConnections(1, 2)).resolves.toBeUndefined()
       await expect(gateway.closeSessionConnections(['a-session'])).resolves.toBeUndefined()
       await expect(channel!.publish({ sessionIds: [] })).rejects.toThrow()
@@ -112,8 +112,8 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
         redisUrl: REDIS_URL,
         redisPrefix: prefix,
       })
-      gateway = createDocumentGateway(a.hocuspocus)
-      await accessChannelOf(a.hocuspocus)!.whenSubscribed()
+      gateway = createDocumentGateway(a)
+      await a.accessChannel!.whenSubscribed()
       b = await spawnSyncServer([
         '--database-url',
         await childDatabaseUrl(db),

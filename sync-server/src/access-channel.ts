@@ -5,7 +5,7 @@ import { Redis as RedisClient } from 'ioredis'
 import { z } from 'zod'
 import { ACCESS_PUBLISH_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
 import type { SyncContext } from './extensions/auth.ts'
-import { PersistenceExtension } from './extensions/persistence.ts'
+import type { PersistenceExtension } from './extensions/persistence.ts'
 import { redisConnection } from './extensions/redis.ts'
 import type { SyncLogger } from './logger.ts'
 
@@ -121,13 +121,22 @@ function closeSockets(
 }
 
 /**
+ * What closing connections on this process acts on: the sync server's Hocuspocus instance
+ * and its persistence (told to forget a deleted project's document).
+ */
+export interface LocalSyncServer {
+  readonly hocuspocus: Hocuspocus
+  readonly persistence: PersistenceExtension
+}
+
+/**
  * Disconnects every client of the project's document on this process only and unloads it
  * without storing (its project was deleted: reconnecting clients are refused as not found).
  * Resolves once the document is unloaded, or after `unloadTimeoutMs` (default
  * GATEWAY_UNLOAD_TIMEOUT_MS) while it is still unloading.
  */
 export async function closeLocalDocument(
-  hocuspocus: Hocuspocus,
+  { hocuspocus, persistence }: LocalSyncServer,
   projectId: number,
   unloadTimeoutMs = GATEWAY_UNLOAD_TIMEOUT_MS,
 ): Promise<void> {
@@ -135,9 +144,7 @@ export async function closeLocalDocument(
   await hocuspocus.loadingDocuments.get(name)?.catch(() => null)
   const document = hocuspocus.documents.get(name)
   if (!document) return
-  for (const extension of hocuspocus.configuration.extensions) {
-    if (extension instanceof PersistenceExtension) extension.forget(document)
-  }
+  persistence.forget(document)
   hocuspocus.closeConnections(name)
   if (hocuspocus.shouldUnloadDocument(document)) await hocuspocus.unloadDocument(document)
   const deadline = Date.now() + unloadTimeoutMs
@@ -151,29 +158,30 @@ export async function closeLocalDocument(
  * and {@link sessionsEndedSchema}).
  */
 export async function applyAccessChangeLocally(
-  hocuspocus: Hocuspocus,
+  server: LocalSyncServer,
   change: AccessChannelMessage,
   unloadTimeoutMs = GATEWAY_UNLOAD_TIMEOUT_MS,
 ): Promise<void> {
+  const { hocuspocus } = server
   if ('sessionIds' in change) closeLocalSessionConnections(hocuspocus, change.sessionIds)
   else if (change.userId === undefined)
-    await closeLocalDocument(hocuspocus, change.projectId, unloadTimeoutMs)
+    await closeLocalDocument(server, change.projectId, unloadTimeoutMs)
   else closeLocalUserConnections(hocuspocus, change.projectId, change.userId)
 }
 
 /**
  * Applies `change` here at once and tells every other sync server sharing this one's Redis
- * (when there is an {@link AccessChannel}); what the gateway's closing calls do. Never
- * rejects because of Redis (see {@link AccessChannel.publish}).
+ * (through `server.accessChannel`, when there is one); what the gateway's closing calls do.
+ * Never rejects because of Redis (see {@link AccessChannel.publish}).
  */
 export async function changeAccess(
-  hocuspocus: Hocuspocus,
+  server: LocalSyncServer & { readonly accessChannel: AccessChannel | undefined },
   change: AccessChannelMessage,
   unloadTimeoutMs?: number,
 ): Promise<void> {
   await Promise.all([
-    applyAccessChangeLocally(hocuspocus, change, unloadTimeoutMs),
-    accessChannelOf(hocuspocus)?.publish(change),
+    applyAccessChangeLocally(server, change, unloadTimeoutMs),
+    server.accessChannel?.publish(change),
   ])
 }
 
@@ -188,6 +196,11 @@ export interface AccessChannelOptions {
   /** Namespace shared with the document channels (default `reelgraph`). */
   prefix?: string | undefined
   logger: SyncLogger
+  /**
+   * This server's persistence, told to forget the document of a project deleted on another
+   * process before it is unloaded (see {@link closeLocalDocument}).
+   */
+  persistence: PersistenceExtension
   /** Longest `publish` waits for Redis before resolving anyway (default 2,000 ms). */
   publishTimeoutMs?: number | undefined
 }
@@ -324,7 +337,10 @@ export class AccessChannel implements Extension {
     const { sender, ...message } = change
     if (sender === this.sender || !this.instance) return
     try {
-      await applyAccessChangeLocally(this.instance, message)
+      await applyAccessChangeLocally(
+        { hocuspocus: this.instance, persistence: this.options.persistence },
+        message,
+      )
     } catch (err) {
       this.options.logger.error(
         { err, change: describeMessage(message) },
@@ -347,11 +363,4 @@ export class AccessChannel implements Extension {
       this.options.logger.info({ role }, 'access channel reconnected to Redis')
     })
   }
-}
-
-/** The access channel of a sync server, or undefined when it runs without Redis. */
-export function accessChannelOf(hocuspocus: Hocuspocus): AccessChannel | undefined {
-  return hocuspocus.configuration.extensions.find(
-    (e): e is AccessChannel => e instanceof AccessChannel,
-  )
 }

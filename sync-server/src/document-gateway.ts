@@ -3,7 +3,7 @@ import { applyGraphToDoc, docToGraph, type Graph, projectDocumentName } from '@r
 import type * as Y from 'yjs'
 import { changeAccess } from './access-channel.ts'
 import { GATEWAY_STORE_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
-import { persistenceOf } from './create-sync-server.ts'
+import type { SyncServer } from './create-sync-server.ts'
 import { SyncRefusal } from './refusal.ts'
 
 /**
@@ -70,16 +70,27 @@ const REST_ORIGIN: LocalTransactionOrigin = { source: 'local', context: { source
 const JOB_ORIGIN: LocalTransactionOrigin = { source: 'local', context: { source: 'job' } }
 
 /**
+ * What {@link createDocumentGateway} works on: the handles of a sync server made by
+ * `createSyncServer` (pass the {@link SyncServer} itself), and its timeouts.
+ */
+export interface DocumentGatewayOptions {
+  readonly hocuspocus: Hocuspocus
+  readonly persistence: SyncServer['persistence']
+  readonly accessChannel: SyncServer['accessChannel']
+  /** Longest wait for a change to be stored, in ms (default GATEWAY_STORE_TIMEOUT_MS). */
+  readonly storeTimeoutMs?: number | undefined
+  /** Longest wait for a deleted project's document to unload, in ms (default GATEWAY_UNLOAD_TIMEOUT_MS). */
+  readonly unloadTimeoutMs?: number | undefined
+}
+
+/**
  * The {@link DocumentGateway} over a sync server made by `createSyncServer`: changes go through
  * a Hocuspocus direct connection (no network), so they reach connected providers like any
  * other edit and are persisted by the same extension.
  * @see issue 3 item 3 (a REST PATCH is applied to the live document)
  */
-export function createDocumentGateway(
-  hocuspocus: Hocuspocus,
-  options: { storeTimeoutMs?: number; unloadTimeoutMs?: number } = {},
-): DocumentGateway {
-  const persistence = persistenceOf(hocuspocus)
+export function createDocumentGateway(options: DocumentGatewayOptions): DocumentGateway {
+  const { hocuspocus, persistence } = options
   const storeTimeoutMs = options.storeTimeoutMs ?? GATEWAY_STORE_TIMEOUT_MS
   const unloadTimeoutMs = options.unloadTimeoutMs ?? GATEWAY_UNLOAD_TIMEOUT_MS
 
@@ -119,12 +130,12 @@ export function createDocumentGateway(
 
     transact: (projectId, run) => change(projectId, (document) => run(document, JOB_ORIGIN)),
 
-    closeDocument: (projectId) => changeAccess(hocuspocus, { projectId }, unloadTimeoutMs),
+    closeDocument: (projectId) => changeAccess(options, { projectId }, unloadTimeoutMs),
 
-    closeUserConnections: (projectId, userId) => changeAccess(hocuspocus, { projectId, userId }),
+    closeUserConnections: (projectId, userId) => changeAccess(options, { projectId, userId }),
 
     async closeSessionConnections(sessionIds) {
-      if (sessionIds.length > 0) await changeAccess(hocuspocus, { sessionIds: [...sessionIds] })
+      if (sessionIds.length > 0) await changeAccess(options, { sessionIds: [...sessionIds] })
     },
   }
 }

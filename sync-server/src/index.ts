@@ -6,7 +6,6 @@ export { attachSyncServer, type SyncAttachment } from './attach.ts'
 export {
   closeSyncServer,
   createSyncServer,
-  persistenceOf,
   type SyncServer,
   type SyncServerOptions,
 } from './create-sync-server.ts'

@@ -47,7 +47,7 @@ export function useSyncServer(
       secureCookies: false,
       ...options,
     })
-    gateway = createDocumentGateway(server.hocuspocus)
+    gateway = createDocumentGateway(server)
   })
 
   afterEach(() => {
