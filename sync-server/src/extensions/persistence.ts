@@ -17,9 +17,6 @@ import {
 import {
   applyGraphToDoc,
   type Graph,
-  PERSIST_MAX_ATTEMPTS,
-  PERSIST_RETRY_BASE_MS,
-  PERSIST_RETRY_MAX_MS,
   PERSIST_THROTTLE_MS,
   projectIdOfDocument,
   type SavedMessage,
@@ -31,6 +28,8 @@ import type { Kysely } from 'kysely'
 import * as Y from 'yjs'
 import { LOG_COMPACT_BYTES, LOG_COMPACT_IDLE_MS, LOG_COMPACT_UPDATES } from '../config.ts'
 import type { SyncLogger } from '../logger.ts'
+import { StoreRetry } from '../persistence/store-retry.ts'
+import { StoreWaiters } from '../persistence/store-waiters.ts'
 import { SyncRefusal } from '../refusal.ts'
 import { graphFromStoredJson } from '../stored-graph.ts'
 
@@ -66,7 +65,8 @@ interface DocState {
   throttle: NodeJS.Timeout | null
   /** The `saved` message of the last store (or the load), for clients that connect later. */
   lastSaved: SavedMessage
-  waiters: Set<StoreWaiter>
+  /** Who waits for a store to reach a change count (`whenStored`). */
+  waiters: StoreWaiters
 }
 
 /** This process's view of a project's log since its last compaction here (an estimate). */
@@ -76,12 +76,6 @@ interface LogState {
   bytes: number
   idle: NodeJS.Timeout | null
   running: boolean
-}
-
-interface StoreWaiter {
-  target: number
-  resolve(): void
-  reject(error: Error): void
 }
 
 /** The origin of the load's `applyUpdate`: local, and never a reason to store. */
@@ -120,7 +114,7 @@ function savedMessageOf(document: Y.Doc): (savedAt: Date) => SavedMessage {
  *   update: Yjs updates are idempotent. A project deleted meanwhile is skipped and never
  *   resurrected. A failed store sends `save-failed` and is retried
  *   (PERSIST_RETRY_BASE_MS doubling to PERSIST_RETRY_MAX_MS), at most PERSIST_MAX_ATTEMPTS
- *   times; then clients are told it waits for the next change (or the unload), and the
+ *   times ({@link StoreRetry}); then clients are told it waits for the next change (or the unload), and the
  *   updates stay pending in memory meanwhile. Updates are validated before they are applied
  *   (`ValidationExtension`), so only an infrastructure failure can fail a store.
  * - Compaction, in the background and never on the save path: once the rows this process
@@ -128,15 +122,15 @@ function savedMessageOf(document: Y.Doc): (savedAt: Date) => SavedMessage {
  *   `compactBytes`, or `compactIdleMs` after its last append here, `compactProjectDocument`
  *   merges the log into the snapshot and materializes `projects.nodes/connections`.
  * - A client that connects is told at once what is stored (`saved` of the last store).
+ * - `whenStored` (the gateway's wait for a change to be stored) hands out
+ *   {@link StoreWaiters}' promises, settled by each store.
  */
 export class PersistenceExtension implements Extension {
   readonly extensionName = 'reelgraph-persistence'
   private readonly db: Kysely<DB>
   private readonly logger: SyncLogger
   private readonly throttleMs: number
-  private readonly retryBaseMs: number
-  private readonly retryMaxMs: number
-  private readonly maxAttempts: number
+  private readonly retry: StoreRetry
   private readonly compactUpdates: number
   private readonly compactBytes: number
   private readonly compactIdleMs: number
@@ -145,15 +139,16 @@ export class PersistenceExtension implements Extension {
   private readonly logs = new Map<number, LogState>()
   private readonly compactions = new Set<Promise<void>>()
   private stopping = false
-  private readonly sleepers = new Set<() => void>()
 
   constructor(options: PersistenceOptions) {
     this.db = options.db
     this.logger = options.logger
     this.throttleMs = options.throttleMs ?? PERSIST_THROTTLE_MS
-    this.retryBaseMs = options.retryBaseMs ?? PERSIST_RETRY_BASE_MS
-    this.retryMaxMs = options.retryMaxMs ?? PERSIST_RETRY_MAX_MS
-    this.maxAttempts = options.maxAttempts ?? PERSIST_MAX_ATTEMPTS
+    this.retry = new StoreRetry({
+      baseMs: options.retryBaseMs,
+      maxMs: options.retryMaxMs,
+      maxAttempts: options.maxAttempts,
+    })
     this.compactUpdates = options.compactUpdates ?? LOG_COMPACT_UPDATES
     this.compactBytes = options.compactBytes ?? LOG_COMPACT_BYTES
     this.compactIdleMs = options.compactIdleMs ?? LOG_COMPACT_IDLE_MS
@@ -184,7 +179,7 @@ export class PersistenceExtension implements Extension {
       pending: [],
       throttle: null,
       lastSaved: savedMessageOf(document)(loaded.savedAt),
-      waiters: new Set(),
+      waiters: new StoreWaiters(),
     }
     document.on('update', (update: Uint8Array) => {
       state.changes += 1
@@ -242,7 +237,6 @@ export class PersistenceExtension implements Extension {
       clearTimeout(state.throttle)
       state.throttle = null
     }
-    let delay = this.retryBaseMs
     for (let attempt = 1; ; attempt++) {
       // Forgotten (project deleted) while waiting: nothing more to write.
       if (this.docs.get(document) !== state) return
@@ -250,7 +244,7 @@ export class PersistenceExtension implements Extension {
       const count = state.pending.length
       if (count === 0) {
         state.storedChanges = changes
-        return this.settle(state)
+        return state.waiters.settle(state.storedChanges)
       }
       const update = count === 1 ? state.pending[0]! : Y.mergeUpdates(state.pending.slice(0, count))
       const saved = savedMessageOf(document)
@@ -266,10 +260,10 @@ export class PersistenceExtension implements Extension {
       } catch (err) {
         if (this.stopping) {
           this.logger.error({ err, projectId: state.projectId }, 'storing a document failed')
-          this.rejectWaiters(state, new Error('The project could not be stored before shutdown.'))
+          state.waiters.rejectAll(new Error('The project could not be stored before shutdown.'))
           throw err
         }
-        if (attempt >= this.maxAttempts) {
+        if (this.retry.isLastAttempt(attempt)) {
           this.logger.error(
             { err, projectId: state.projectId, attempts: attempt },
             'storing a document failed; retrying at the next change',
@@ -281,9 +275,10 @@ export class PersistenceExtension implements Extension {
             retryInMs: null,
           }
           document.broadcastStateless(JSON.stringify(failed))
-          this.rejectWaiters(state, new Error('The project could not be stored.'))
+          state.waiters.rejectAll(new Error('The project could not be stored.'))
           return
         }
+        const delay = this.retry.delayAfter(attempt)
         this.logger.error(
           { err, projectId: state.projectId, retryInMs: delay },
           'storing a document failed; retrying',
@@ -294,14 +289,13 @@ export class PersistenceExtension implements Extension {
           retryInMs: delay,
         }
         document.broadcastStateless(JSON.stringify(failed))
-        await this.sleep(delay)
-        delay = Math.min(delay * 2, this.retryMaxMs)
+        await this.retry.wait(delay)
         continue
       }
       state.pending.splice(0, count)
       state.storedChanges = changes
       state.lastSaved = saved(new Date())
-      this.settle(state)
+      state.waiters.settle(state.storedChanges)
       document.broadcastStateless(JSON.stringify(state.lastSaved))
       this.logger.debug(
         {
@@ -334,24 +328,7 @@ export class PersistenceExtension implements Extension {
     if (!state) return Promise.reject(new Error('The project document is not open.'))
     const target = state.changes
     if (state.storedChanges >= target) return Promise.resolve()
-    return new Promise<void>((resolve, reject) => {
-      const waiter: StoreWaiter = {
-        target,
-        resolve: () => {
-          clearTimeout(timer)
-          resolve()
-        },
-        reject: (error) => {
-          clearTimeout(timer)
-          reject(error)
-        },
-      }
-      const timer = setTimeout(() => {
-        state.waiters.delete(waiter)
-        reject(new Error(`The project document was not stored within ${timeoutMs} ms.`))
-      }, timeoutMs)
-      state.waiters.add(waiter)
-    })
+    return state.waiters.wait(target, timeoutMs)
   }
 
   /**
@@ -367,14 +344,14 @@ export class PersistenceExtension implements Extension {
     const log = this.logs.get(state.projectId)
     if (log?.idle) clearTimeout(log.idle)
     this.logs.delete(state.projectId)
-    this.rejectWaiters(state, new Error('The project was deleted.'))
+    state.waiters.rejectAll(new Error('The project was deleted.'))
   }
 
   /** Shutting down: a failing store is tried once more, then given up (and logged). */
   stop(): void {
     this.stopping = true
     this.stopIdleCompactions()
-    for (const wake of this.sleepers) wake()
+    this.retry.wakeAll()
   }
 
   /**
@@ -444,32 +421,6 @@ export class PersistenceExtension implements Extension {
       if (log.idle) clearTimeout(log.idle)
       log.idle = null
     }
-  }
-
-  private settle(state: DocState): void {
-    for (const waiter of state.waiters) {
-      if (state.storedChanges >= waiter.target) {
-        state.waiters.delete(waiter)
-        waiter.resolve()
-      }
-    }
-  }
-
-  private rejectWaiters(state: DocState, error: Error): void {
-    for (const waiter of state.waiters) waiter.reject(error)
-    state.waiters.clear()
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer)
-        this.sleepers.delete(wake)
-        resolve()
-      }
-      const timer = setTimeout(wake, ms)
-      this.sleepers.add(wake)
-    })
   }
 
   /** The stored document, or the seeded one when there was none; null when there is no project. */
