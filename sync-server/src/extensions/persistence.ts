@@ -9,7 +9,6 @@ import type {
 import {
   appendProjectUpdate,
   applyStoredDocument,
-  compactProjectDocument,
   type DB,
   readProjectDocument,
   type StoredProjectDocument,
@@ -26,8 +25,8 @@ import {
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import * as Y from 'yjs'
-import { LOG_COMPACT_BYTES, LOG_COMPACT_IDLE_MS, LOG_COMPACT_UPDATES } from '../config.ts'
 import type { SyncLogger } from '../logger.ts'
+import { LogCompaction } from '../persistence/log-compaction.ts'
 import { StoreRetry } from '../persistence/store-retry.ts'
 import { StoreWaiters } from '../persistence/store-waiters.ts'
 import { SyncRefusal } from '../refusal.ts'
@@ -67,15 +66,6 @@ interface DocState {
   lastSaved: SavedMessage
   /** Who waits for a store to reach a change count (`whenStored`). */
   waiters: StoreWaiters
-}
-
-/** This process's view of a project's log since its last compaction here (an estimate). */
-interface LogState {
-  /** Rows appended (or found at load) since the last compaction by this process. */
-  updates: number
-  bytes: number
-  idle: NodeJS.Timeout | null
-  running: boolean
 }
 
 /** The origin of the load's `applyUpdate`: local, and never a reason to store. */
@@ -120,7 +110,8 @@ function savedMessageOf(document: Y.Doc): (savedAt: Date) => SavedMessage {
  * - Compaction, in the background and never on the save path: once the rows this process
  *   appended (or loaded) since its last compaction of the project pass `compactUpdates` or
  *   `compactBytes`, or `compactIdleMs` after its last append here, `compactProjectDocument`
- *   merges the log into the snapshot and materializes `projects.nodes/connections`.
+ *   merges the log into the snapshot and materializes `projects.nodes/connections`
+ *   ({@link LogCompaction}).
  * - A client that connects is told at once what is stored (`saved` of the last store).
  * - `whenStored` (the gateway's wait for a change to be stored) hands out
  *   {@link StoreWaiters}' promises, settled by each store.
@@ -131,13 +122,8 @@ export class PersistenceExtension implements Extension {
   private readonly logger: SyncLogger
   private readonly throttleMs: number
   private readonly retry: StoreRetry
-  private readonly compactUpdates: number
-  private readonly compactBytes: number
-  private readonly compactIdleMs: number
+  private readonly compaction: LogCompaction
   private readonly docs = new WeakMap<Y.Doc, DocState>()
-  /** Per project with appends since its last compaction here; removed once compacted. */
-  private readonly logs = new Map<number, LogState>()
-  private readonly compactions = new Set<Promise<void>>()
   private stopping = false
 
   constructor(options: PersistenceOptions) {
@@ -149,9 +135,13 @@ export class PersistenceExtension implements Extension {
       maxMs: options.retryMaxMs,
       maxAttempts: options.maxAttempts,
     })
-    this.compactUpdates = options.compactUpdates ?? LOG_COMPACT_UPDATES
-    this.compactBytes = options.compactBytes ?? LOG_COMPACT_BYTES
-    this.compactIdleMs = options.compactIdleMs ?? LOG_COMPACT_IDLE_MS
+    this.compaction = new LogCompaction({
+      db: options.db,
+      logger: options.logger,
+      compactUpdates: options.compactUpdates,
+      compactBytes: options.compactBytes,
+      compactIdleMs: options.compactIdleMs,
+    })
   }
 
   async onLoadDocument({ document, documentName }: onLoadDocumentPayload): Promise<void> {
@@ -186,7 +176,9 @@ export class PersistenceExtension implements Extension {
       state.pending.push(update)
     })
     this.docs.set(document, state)
-    if (loaded.logUpdates > 0) this.noteLog(projectId, loaded.logUpdates, loaded.logBytes)
+    if (loaded.logUpdates > 0) {
+      this.compaction.note(projectId, loaded.logUpdates, loaded.logBytes)
+    }
     this.logger.debug(
       {
         projectId,
@@ -306,15 +298,14 @@ export class PersistenceExtension implements Extension {
         },
         'project document stored',
       )
-      this.noteLog(state.projectId, 1, update.byteLength)
+      this.compaction.note(state.projectId, 1, update.byteLength)
       return
     }
   }
 
   /** Waits for compactions under way (the database is closed after this). */
   async onDestroy(): Promise<void> {
-    this.stopIdleCompactions()
-    await Promise.allSettled([...this.compactions])
+    await this.compaction.drain()
   }
 
   /**
@@ -341,86 +332,15 @@ export class PersistenceExtension implements Extension {
     this.docs.delete(document)
     if (state.throttle) clearTimeout(state.throttle)
     state.throttle = null
-    const log = this.logs.get(state.projectId)
-    if (log?.idle) clearTimeout(log.idle)
-    this.logs.delete(state.projectId)
+    this.compaction.forget(state.projectId)
     state.waiters.rejectAll(new Error('The project was deleted.'))
   }
 
   /** Shutting down: a failing store is tried once more, then given up (and logged). */
   stop(): void {
     this.stopping = true
-    this.stopIdleCompactions()
+    this.compaction.stop()
     this.retry.wakeAll()
-  }
-
-  /**
-   * Compacts the project's log now (merges it into the snapshot, materializes the REST
-   * JSON), unless this process is compacting it already. Errors are logged, not thrown: the
-   * log stays as it was and loads the same document.
-   */
-  compactNow(projectId: number): Promise<void> {
-    const log = this.logs.get(projectId) ?? { updates: 0, bytes: 0, idle: null, running: false }
-    this.logs.set(projectId, log)
-    if (log.idle) clearTimeout(log.idle)
-    log.idle = null
-    if (log.running) return Promise.resolve()
-    log.running = true
-    const counted = { updates: log.updates, bytes: log.bytes }
-    const started = performance.now()
-    let failed = false
-    const run = compactProjectDocument({ db: this.db, projectId })
-      .then((result) => {
-        log.updates = Math.max(0, log.updates - counted.updates)
-        log.bytes = Math.max(0, log.bytes - counted.bytes)
-        this.logger.debug(
-          { projectId, ...result, ms: Math.round(performance.now() - started) },
-          'project document compacted',
-        )
-      })
-      .catch((err: unknown) => {
-        failed = true
-        this.logger.error({ err, projectId }, 'compacting a project document failed')
-      })
-      .finally(() => {
-        log.running = false
-        this.compactions.delete(run)
-        if (this.stopping) return
-        if (failed) {
-          // Tried again after the idle delay (or the next append past the threshold), not
-          // at once: a database that refuses it would make a hot loop.
-          log.idle = setTimeout(() => void this.compactNow(projectId), this.compactIdleMs)
-          log.idle.unref()
-        } else if (log.updates === 0 && !log.idle) this.logs.delete(projectId)
-        else this.noteLog(projectId, 0, 0)
-      })
-    this.compactions.add(run)
-    return run
-  }
-
-  /** Counts rows in the project's log and starts or schedules its compaction. */
-  private noteLog(projectId: number, updates: number, bytes: number): void {
-    if (this.stopping) return
-    const log = this.logs.get(projectId) ?? { updates: 0, bytes: 0, idle: null, running: false }
-    this.logs.set(projectId, log)
-    log.updates += updates
-    log.bytes += bytes
-    if (log.running) return
-    if (log.updates >= this.compactUpdates || log.bytes >= this.compactBytes) {
-      void this.compactNow(projectId)
-      return
-    }
-    if (log.updates === 0) return
-    if (log.idle) clearTimeout(log.idle)
-    log.idle = setTimeout(() => void this.compactNow(projectId), this.compactIdleMs)
-    log.idle.unref()
-  }
-
-  private stopIdleCompactions(): void {
-    for (const log of this.logs.values()) {
-      if (log.idle) clearTimeout(log.idle)
-      log.idle = null
-    }
   }
 
   /** The stored document, or the seeded one when there was none; null when there is no project. */
