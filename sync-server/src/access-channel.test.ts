@@ -11,8 +11,8 @@ import {
 import { Redis as RedisClient } from 'ioredis'
 import type { Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { AccessChannel, accessChannelName } from './access-channel.ts'
 import { createDocumentGateway, type DocumentGateway } from './document-gateway.ts'
+import { AccessChannel, accessChannelName } from './extensions/access-channel.ts'
 import { type RunningSyncServer, startSyncServer } from './server.ts'
 import {
   captureLogger,

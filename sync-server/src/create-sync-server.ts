@@ -2,8 +2,8 @@ import { Hocuspocus } from '@hocuspocus/server'
 import type { DB } from '@reelgraph/db'
 import { PERSIST_THROTTLE_MS } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
-import { AccessChannel } from './access-channel.ts'
 import { SHUTDOWN_TIMEOUT_MS } from './config.ts'
+import { AccessChannel } from './extensions/access-channel.ts'
 import { AuthExtension, type SyncContext } from './extensions/auth.ts'
 import { PersistenceExtension } from './extensions/persistence.ts'
 import { ReelgraphRedis } from './extensions/redis.ts'
@@ -46,7 +46,7 @@ export interface SyncServerOptions {
   /**
    * `redis://` URL: when set, documents are shared with every other sync server on the same
    * Redis (several processes behind one `/sync`), and so are access changes (a member's role
-   * changed or removed, a project deleted: `access-channel.ts`, issue 6). Absent: this
+   * changed or removed, a project deleted: `extensions/access-channel.ts`, issue 6). Absent: this
    * process is the only one.
    */
   redisUrl?: string | undefined

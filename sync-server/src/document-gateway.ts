@@ -1,7 +1,8 @@
 import type { Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server'
 import { applyGraphToDoc, docToGraph, type Graph, projectDocumentName } from '@reelgraph/shared'
 import type * as Y from 'yjs'
-import { changeAccess } from './access-channel.ts'
+import { applyAccessChangeLocally } from './access-channel/close-connections.ts'
+import type { AccessChannelMessage } from './access-channel/messages.ts'
 import { GATEWAY_STORE_TIMEOUT_MS, GATEWAY_UNLOAD_TIMEOUT_MS } from './config.ts'
 import type { SyncServer } from './create-sync-server.ts'
 import { SyncRefusal } from './refusal.ts'
@@ -37,7 +38,7 @@ export interface DocumentGateway {
    * Disconnects every client of the project's document and unloads it without storing
    * (call it after the project is deleted; clients reconnecting are refused as not found),
    * on every sync server sharing this one's Redis: here before it resolves, elsewhere
-   * through the access channel (`access-channel.ts`).
+   * through the access channel (`extensions/access-channel.ts`).
    * Never throws for Redis: a failed or slow publish is logged (the other servers then
    * keep their connections until those reconnect), and it resolves anyway.
    */
@@ -81,6 +82,22 @@ export interface DocumentGatewayOptions {
   readonly storeTimeoutMs?: number | undefined
   /** Longest wait for a deleted project's document to unload, in ms (default GATEWAY_UNLOAD_TIMEOUT_MS). */
   readonly unloadTimeoutMs?: number | undefined
+}
+
+/**
+ * Applies `change` here at once and tells every other sync server sharing this one's Redis
+ * (through `server.accessChannel`, when there is one); what the gateway's closing calls do.
+ * Never rejects because of Redis (see `AccessChannel.publish`).
+ */
+async function changeAccess(
+  server: Pick<DocumentGatewayOptions, 'hocuspocus' | 'persistence' | 'accessChannel'>,
+  change: AccessChannelMessage,
+  unloadTimeoutMs?: number,
+): Promise<void> {
+  await Promise.all([
+    applyAccessChangeLocally(server, change, unloadTimeoutMs),
+    server.accessChannel?.publish(change),
+  ])
 }
 
 /**
