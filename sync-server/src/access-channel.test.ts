@@ -3,6 +3,7 @@ import type { DB } from '@reelgraph/db'
 import { type TestDatabase, testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   addNode,
+  type DocumentGateway,
   getNodesMap,
   SYNC_ACCESS_CHANGED,
   SYNC_CLOSE_REASONS,
@@ -11,7 +12,7 @@ import {
 import { Redis as RedisClient } from 'ioredis'
 import type { Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createDocumentGateway, type DocumentGateway } from './document-gateway.ts'
+import { createDocumentGateway } from './document-gateway.ts'
 import { AccessChannel, accessChannelName } from './extensions/access-channel.ts'
 import { type RunningSyncServer, startSyncServer } from './server.ts'
 import {

@@ -9,7 +9,7 @@ export {
   type SyncServer,
   type SyncServerOptions,
 } from './create-sync-server.ts'
-export { createDocumentGateway, type DocumentGateway } from './document-gateway.ts'
+export { createDocumentGateway, type DocumentGatewayOptions } from './document-gateway.ts'
 export { SYNC_SETTING_NAMES } from './env.ts'
 export type { SyncContext } from './extensions/auth.ts'
 export type { SyncLogger } from './logger.ts'
