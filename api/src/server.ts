@@ -103,7 +103,7 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, () => resolve(s))
   })
   // serve() without a createServer option makes a node:http server.
-  const syncAttachment = attachSyncServer(server as Server, sync)
+  const syncAttachment = attachSyncServer(server as Server, sync.hocuspocus)
   const port = (server.address() as AddressInfo).port
   logger.info(
     {

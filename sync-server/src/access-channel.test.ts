@@ -3,6 +3,7 @@ import type { DB } from '@reelgraph/db'
 import { type TestDatabase, testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   addNode,
+  type DocumentGateway,
   getNodesMap,
   SYNC_ACCESS_CHANGED,
   SYNC_CLOSE_REASONS,
@@ -11,8 +12,8 @@ import {
 import { Redis as RedisClient } from 'ioredis'
 import type { Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { AccessChannel, accessChannelName, accessChannelOf } from './access-channel.ts'
-import { createDocumentGateway, type DocumentGateway } from './document-gateway.ts'
+import { createDocumentGateway } from './document-gateway.ts'
+import { AccessChannel, accessChannelName } from './extensions/access-channel.ts'
 import { type RunningSyncServer, startSyncServer } from './server.ts'
 import {
   captureLogger,
@@ -52,7 +53,7 @@ describe('access channel without Redis', () => {
     })
     const clients: TestClient[] = []
     try {
-      const channel = accessChannelOf(server.hocuspocus)
+      const channel = server.accessChannel
       expect(channel).toBeInstanceOf(AccessChannel)
       const sent = await channel!.publish({ projectId: 1, userId: 2 })
       expect(sent).toBe(false)
@@ -61,7 +62,7 @@ describe('access channel without Redis', () => {
       )
       await expect(channel!.publish({ projectId: -1 })).rejects.toThrow()
       // Nothing else here needs Redis to close a member's connection on this process.
-      const gateway = createDocumentGateway(server.hocuspocus)
+      const gateway = createDocumentGateway(server)
       await expect(gateway.closeUserConnections(1, 2)).resolves.toBeUndefined()
       await expect(gateway.closeSessionConnections(['a-session'])).resolves.toBeUndefined()
       await expect(channel!.publish({ sessionIds: [] })).rejects.toThrow()
@@ -112,8 +113,8 @@ describe.skipIf(!REDIS_URL || postgres.length === 0)(
         redisUrl: REDIS_URL,
         redisPrefix: prefix,
       })
-      gateway = createDocumentGateway(a.hocuspocus)
-      await accessChannelOf(a.hocuspocus)!.whenSubscribed()
+      gateway = createDocumentGateway(a)
+      await a.accessChannel!.whenSubscribed()
       b = await spawnSyncServer([
         '--database-url',
         await childDatabaseUrl(db),

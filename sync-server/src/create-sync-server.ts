@@ -2,16 +2,26 @@ import { Hocuspocus } from '@hocuspocus/server'
 import type { DB } from '@reelgraph/db'
 import { PERSIST_THROTTLE_MS } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
-import { AccessChannel } from './access-channel.ts'
 import { SHUTDOWN_TIMEOUT_MS } from './config.ts'
+import { AccessChannel } from './extensions/access-channel.ts'
 import { AuthExtension, type SyncContext } from './extensions/auth.ts'
 import { PersistenceExtension } from './extensions/persistence.ts'
 import { ReelgraphRedis } from './extensions/redis.ts'
 import { ValidationExtension } from './extensions/validation.ts'
 import type { SyncLogger } from './logger.ts'
 
-/** The sync server: a Hocuspocus instance whose connections carry a {@link SyncContext}. */
-export type SyncServer = Hocuspocus<SyncContext>
+/**
+ * The sync server: its Hocuspocus instance (whose connections carry a {@link SyncContext})
+ * and the extensions other code calls directly, as handles made once by
+ * {@link createSyncServer} (nothing looks them up in the extension list).
+ */
+export interface SyncServer {
+  readonly hocuspocus: Hocuspocus<SyncContext>
+  /** Loads and stores the documents; `whenStored`, `forget` and `stop` are called from outside. */
+  readonly persistence: PersistenceExtension
+  /** Tells the other sync servers about access changes; undefined without `redisUrl`. */
+  readonly accessChannel: AccessChannel | undefined
+}
 
 export interface SyncServerOptions {
   db: Kysely<DB>
@@ -36,7 +46,7 @@ export interface SyncServerOptions {
   /**
    * `redis://` URL: when set, documents are shared with every other sync server on the same
    * Redis (several processes behind one `/sync`), and so are access changes (a member's role
-   * changed or removed, a project deleted: `access-channel.ts`, issue 6). Absent: this
+   * changed or removed, a project deleted: `extensions/access-channel.ts`, issue 6). Absent: this
    * process is the only one.
    */
   redisUrl?: string | undefined
@@ -51,13 +61,39 @@ export interface SyncServerOptions {
  * at most `storeThrottleMs` after the first of them (issue 15) and compacting its log in the
  * background; with `redisUrl`, also {@link ReelgraphRedis}
  * and the {@link AccessChannel} (each with its own Redis clients, closed by
- * {@link closeSyncServer}). It does not listen: attach it to an HTTP server
- * with `attachSyncServer`, and stop it with {@link closeSyncServer}.
+ * {@link closeSyncServer}). Each extension is made once here and handed to the ones that
+ * use it (the access channel gets the persistence); the {@link SyncServer} returned carries
+ * the handles the gateway and {@link closeSyncServer} need. It does not listen: attach
+ * `hocuspocus` to an HTTP server with `attachSyncServer`, and stop it with
+ * {@link closeSyncServer}.
  * @see issue 3 item 3; ARCHITECTURE decision 6
  */
 export function createSyncServer(options: SyncServerOptions): SyncServer {
+  const { db, logger, redisUrl, redisPrefix } = options
   const throttleMs = options.storeThrottleMs ?? PERSIST_THROTTLE_MS
-  return new Hocuspocus<SyncContext>({
+  const auth = new AuthExtension({
+    db,
+    logger,
+    secureCookies: options.secureCookies,
+    allowedOrigins: options.allowedOrigins,
+  })
+  const validation = new ValidationExtension({ logger })
+  const persistence = new PersistenceExtension({
+    db,
+    logger,
+    throttleMs,
+    retryBaseMs: options.retryBaseMs,
+    maxAttempts: options.maxStoreAttempts,
+    compactUpdates: options.compactUpdates,
+    compactIdleMs: options.compactIdleMs,
+  })
+  const redis = redisUrl
+    ? new ReelgraphRedis({ url: redisUrl, prefix: redisPrefix, logger })
+    : undefined
+  const accessChannel = redisUrl
+    ? new AccessChannel({ url: redisUrl, prefix: redisPrefix, logger, persistence })
+    : undefined
+  const hocuspocus = new Hocuspocus<SyncContext>({
     name: 'reelgraph-sync',
     quiet: true,
     // Hocuspocus' own debounce never stores sooner than the extension's throttle, which
@@ -65,50 +101,13 @@ export function createSyncServer(options: SyncServerOptions): SyncServer {
     debounce: throttleMs,
     maxDebounce: throttleMs,
     extensions: [
-      new AuthExtension({
-        db: options.db,
-        logger: options.logger,
-        secureCookies: options.secureCookies,
-        allowedOrigins: options.allowedOrigins,
-      }),
-      new ValidationExtension({ logger: options.logger }),
-      new PersistenceExtension({
-        db: options.db,
-        logger: options.logger,
-        throttleMs,
-        retryBaseMs: options.retryBaseMs,
-        maxAttempts: options.maxStoreAttempts,
-        compactUpdates: options.compactUpdates,
-        compactIdleMs: options.compactIdleMs,
-      }),
-      ...(options.redisUrl
-        ? [
-            new ReelgraphRedis({
-              url: options.redisUrl,
-              prefix: options.redisPrefix,
-              logger: options.logger,
-            }),
-            new AccessChannel({
-              url: options.redisUrl,
-              prefix: options.redisPrefix,
-              logger: options.logger,
-            }),
-          ]
-        : []),
+      auth,
+      validation,
+      persistence,
+      ...(redis && accessChannel ? [redis, accessChannel] : []),
     ],
   })
-}
-
-/**
- * The persistence extension of a sync server.
- * @throws Error when `hocuspocus` was not made by {@link createSyncServer}.
- */
-export function persistenceOf(hocuspocus: Hocuspocus): PersistenceExtension {
-  const persistence = hocuspocus.configuration.extensions.find(
-    (e): e is PersistenceExtension => e instanceof PersistenceExtension,
-  )
-  if (!persistence) throw new Error('This Hocuspocus instance has no Reelgraph persistence.')
-  return persistence
+  return { hocuspocus, persistence, accessChannel }
 }
 
 /**
@@ -119,11 +118,12 @@ export function persistenceOf(hocuspocus: Hocuspocus): PersistenceExtension {
  * Close the sockets first (`SyncAttachment.close()`), the database after.
  */
 export async function closeSyncServer(
-  hocuspocus: Hocuspocus,
+  server: SyncServer,
   logger: SyncLogger,
   timeoutMs = SHUTDOWN_TIMEOUT_MS,
 ): Promise<void> {
-  persistenceOf(hocuspocus).stop()
+  const { hocuspocus, persistence } = server
+  persistence.stop()
   hocuspocus.closeConnections()
   hocuspocus.flushPendingStores()
   const deadline = Date.now() + timeoutMs

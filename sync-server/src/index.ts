@@ -6,11 +6,10 @@ export { attachSyncServer, type SyncAttachment } from './attach.ts'
 export {
   closeSyncServer,
   createSyncServer,
-  persistenceOf,
   type SyncServer,
   type SyncServerOptions,
 } from './create-sync-server.ts'
-export { createDocumentGateway, type DocumentGateway } from './document-gateway.ts'
+export { createDocumentGateway, type DocumentGatewayOptions } from './document-gateway.ts'
 export { SYNC_SETTING_NAMES } from './env.ts'
 export type { SyncContext } from './extensions/auth.ts'
 export type { SyncLogger } from './logger.ts'

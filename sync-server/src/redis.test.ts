@@ -133,7 +133,7 @@ describe.skipIf(!REDIS_URL).each(testDatabaseKinds())(
       const bob = connect(b, projectId, cookie)
       await waitFor(() => bob.isSynced(), 'bob synced')
       const next: Graph = { nodes: [textNode('rest', 50)], connections: [] }
-      await createDocumentGateway(a.hocuspocus).applyGraph(projectId, next)
+      await createDocumentGateway(a).applyGraph(projectId, next)
       await waitFor(() => sameJson(docToGraph(bob.doc), next), 'bob sees the REST change')
       const row = await storedGraphs(db, projectId)
       expect(row.json).toEqual(next)

@@ -12,11 +12,10 @@ import {
 import { loadSyncEnv, syncSettingLookalikes } from './env.ts'
 import { createSyncLogger } from './logger.ts'
 
-/** A listening sync server and how to stop it. */
-export interface RunningSyncServer {
+/** A listening sync server (its Hocuspocus instance and extension handles) and how to stop it. */
+export interface RunningSyncServer extends SyncServer {
   port: number
   httpServer: Server
-  hocuspocus: SyncServer
   /**
    * Stops accepting sockets, closes the open ones, stores every pending change, stops
    * listening. Does not close the database.
@@ -36,12 +35,12 @@ export interface StartSyncServerOptions extends SyncServerOptions {
  * load balancers, 404 for anything else.
  */
 export async function startSyncServer(options: StartSyncServerOptions): Promise<RunningSyncServer> {
-  const hocuspocus = createSyncServer(options)
+  const sync = createSyncServer(options)
   const httpServer = createServer((req, res) => {
     const ok = req.method === 'GET' && req.url === '/healthz'
     res.writeHead(ok ? 200 : 404, { 'content-type': 'text/plain' }).end(ok ? 'ok' : 'Not Found')
   })
-  const attachment = attachSyncServer(httpServer, hocuspocus)
+  const attachment = attachSyncServer(httpServer, sync.hocuspocus)
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject)
     httpServer.listen(options.port, options.host, () => {
@@ -52,10 +51,10 @@ export async function startSyncServer(options: StartSyncServerOptions): Promise<
   return {
     port: (httpServer.address() as AddressInfo).port,
     httpServer,
-    hocuspocus,
+    ...sync,
     async close() {
       await attachment.close()
-      await closeSyncServer(hocuspocus, options.logger)
+      await closeSyncServer(sync, options.logger)
       await new Promise<void>((resolve) => httpServer.close(() => resolve()))
     },
   }

@@ -1,7 +1,7 @@
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { addNode, getNodesMap, SYNC_CLOSE_REASONS, SYNC_SESSION_ENDED } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
-import { closeLocalSessionConnections } from './access-channel.ts'
+import { closeLocalSessionConnections } from './access-channel/close-connections.ts'
 import {
   createProject,
   createUser,

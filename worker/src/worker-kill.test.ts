@@ -103,7 +103,7 @@ describe.skipIf(!postgres || !redisUrl)(
 
       // A member's open document on this process's sync server: the worker processes' writes
       // reach it through Redis.
-      const watcher = await t.sync.openDirectConnection(String(projectId))
+      const watcher = await t.sync.hocuspocus.openDirectConnection(String(projectId))
       const added: string[] = []
       watcher.document!.getMap('nodes').observe((event) => {
         for (const [id, change] of event.changes.keys) if (change.action === 'add') added.push(id)

@@ -9,7 +9,6 @@ import type {
 import {
   appendProjectUpdate,
   applyStoredDocument,
-  compactProjectDocument,
   type DB,
   readProjectDocument,
   type StoredProjectDocument,
@@ -18,9 +17,6 @@ import {
   applyGraphToDoc,
   type Graph,
   encodeSavedSnapshot,
-  PERSIST_MAX_ATTEMPTS,
-  PERSIST_RETRY_BASE_MS,
-  PERSIST_RETRY_MAX_MS,
   PERSIST_THROTTLE_MS,
   projectIdOfDocument,
   type SavedMessage,
@@ -30,8 +26,10 @@ import {
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import * as Y from 'yjs'
-import { LOG_COMPACT_BYTES, LOG_COMPACT_IDLE_MS, LOG_COMPACT_UPDATES } from '../config.ts'
 import type { SyncLogger } from '../logger.ts'
+import { LogCompaction } from '../persistence/log-compaction.ts'
+import { StoreRetry } from '../persistence/store-retry.ts'
+import { StoreWaiters } from '../persistence/store-waiters.ts'
 import { SyncRefusal } from '../refusal.ts'
 import { graphFromStoredJson } from '../stored-graph.ts'
 
@@ -67,22 +65,8 @@ interface DocState {
   throttle: NodeJS.Timeout | null
   /** The `saved` message of the last store (or the load), for clients that connect later. */
   lastSaved: SavedMessage
-  waiters: Set<StoreWaiter>
-}
-
-/** This process's view of a project's log since its last compaction here (an estimate). */
-interface LogState {
-  /** Rows appended (or found at load) since the last compaction by this process. */
-  updates: number
-  bytes: number
-  idle: NodeJS.Timeout | null
-  running: boolean
-}
-
-interface StoreWaiter {
-  target: number
-  resolve(): void
-  reject(error: Error): void
+  /** Who waits for a store to reach a change count (`whenStored`). */
+  waiters: StoreWaiters
 }
 
 /** The origin of the load's `applyUpdate`: local, and never a reason to store. */
@@ -119,43 +103,44 @@ function savedMessageOf(document: Y.Doc): (savedAt: Date) => SavedMessage {
  *   update: Yjs updates are idempotent. A project deleted meanwhile is skipped and never
  *   resurrected. A failed store sends `save-failed` and is retried
  *   (PERSIST_RETRY_BASE_MS doubling to PERSIST_RETRY_MAX_MS), at most PERSIST_MAX_ATTEMPTS
- *   times; then clients are told it waits for the next change (or the unload), and the
+ *   times ({@link StoreRetry}); then clients are told it waits for the next change (or the unload), and the
  *   updates stay pending in memory meanwhile. Updates are validated before they are applied
  *   (`ValidationExtension`), so only an infrastructure failure can fail a store.
  * - Compaction, in the background and never on the save path: once the rows this process
  *   appended (or loaded) since its last compaction of the project pass `compactUpdates` or
  *   `compactBytes`, or `compactIdleMs` after its last append here, `compactProjectDocument`
- *   merges the log into the snapshot and materializes `projects.nodes/connections`.
+ *   merges the log into the snapshot and materializes `projects.nodes/connections`
+ *   ({@link LogCompaction}).
  * - A client that connects is told at once what is stored (`saved` of the last store).
+ * - `whenStored` (the gateway's wait for a change to be stored) hands out
+ *   {@link StoreWaiters}' promises, settled by each store.
  */
 export class PersistenceExtension implements Extension {
   readonly extensionName = 'reelgraph-persistence'
   private readonly db: Kysely<DB>
   private readonly logger: SyncLogger
   private readonly throttleMs: number
-  private readonly retryBaseMs: number
-  private readonly retryMaxMs: number
-  private readonly maxAttempts: number
-  private readonly compactUpdates: number
-  private readonly compactBytes: number
-  private readonly compactIdleMs: number
+  private readonly retry: StoreRetry
+  private readonly compaction: LogCompaction
   private readonly docs = new WeakMap<Y.Doc, DocState>()
-  /** Per project with appends since its last compaction here; removed once compacted. */
-  private readonly logs = new Map<number, LogState>()
-  private readonly compactions = new Set<Promise<void>>()
   private stopping = false
-  private readonly sleepers = new Set<() => void>()
 
   constructor(options: PersistenceOptions) {
     this.db = options.db
     this.logger = options.logger
     this.throttleMs = options.throttleMs ?? PERSIST_THROTTLE_MS
-    this.retryBaseMs = options.retryBaseMs ?? PERSIST_RETRY_BASE_MS
-    this.retryMaxMs = options.retryMaxMs ?? PERSIST_RETRY_MAX_MS
-    this.maxAttempts = options.maxAttempts ?? PERSIST_MAX_ATTEMPTS
-    this.compactUpdates = options.compactUpdates ?? LOG_COMPACT_UPDATES
-    this.compactBytes = options.compactBytes ?? LOG_COMPACT_BYTES
-    this.compactIdleMs = options.compactIdleMs ?? LOG_COMPACT_IDLE_MS
+    this.retry = new StoreRetry({
+      baseMs: options.retryBaseMs,
+      maxMs: options.retryMaxMs,
+      maxAttempts: options.maxAttempts,
+    })
+    this.compaction = new LogCompaction({
+      db: options.db,
+      logger: options.logger,
+      compactUpdates: options.compactUpdates,
+      compactBytes: options.compactBytes,
+      compactIdleMs: options.compactIdleMs,
+    })
   }
 
   async onLoadDocument({ document, documentName }: onLoadDocumentPayload): Promise<void> {
@@ -183,14 +168,16 @@ export class PersistenceExtension implements Extension {
       pending: [],
       throttle: null,
       lastSaved: savedMessageOf(document)(loaded.savedAt),
-      waiters: new Set(),
+      waiters: new StoreWaiters(),
     }
     document.on('update', (update: Uint8Array) => {
       state.changes += 1
       state.pending.push(update)
     })
     this.docs.set(document, state)
-    if (loaded.logUpdates > 0) this.noteLog(projectId, loaded.logUpdates, loaded.logBytes)
+    if (loaded.logUpdates > 0) {
+      this.compaction.note(projectId, loaded.logUpdates, loaded.logBytes)
+    }
     this.logger.debug(
       {
         projectId,
@@ -241,7 +228,6 @@ export class PersistenceExtension implements Extension {
       clearTimeout(state.throttle)
       state.throttle = null
     }
-    let delay = this.retryBaseMs
     for (let attempt = 1; ; attempt++) {
       // Forgotten (project deleted) while waiting: nothing more to write.
       if (this.docs.get(document) !== state) return
@@ -249,7 +235,7 @@ export class PersistenceExtension implements Extension {
       const count = state.pending.length
       if (count === 0) {
         state.storedChanges = changes
-        return this.settle(state)
+        return state.waiters.settle(state.storedChanges)
       }
       const update = count === 1 ? state.pending[0]! : Y.mergeUpdates(state.pending.slice(0, count))
       const saved = savedMessageOf(document)
@@ -265,10 +251,10 @@ export class PersistenceExtension implements Extension {
       } catch (err) {
         if (this.stopping) {
           this.logger.error({ err, projectId: state.projectId }, 'storing a document failed')
-          this.rejectWaiters(state, new Error('The project could not be stored before shutdown.'))
+          state.waiters.rejectAll(new Error('The project could not be stored before shutdown.'))
           throw err
         }
-        if (attempt >= this.maxAttempts) {
+        if (this.retry.isLastAttempt(attempt)) {
           this.logger.error(
             { err, projectId: state.projectId, attempts: attempt },
             'storing a document failed; retrying at the next change',
@@ -280,9 +266,10 @@ export class PersistenceExtension implements Extension {
             retryInMs: null,
           }
           document.broadcastStateless(JSON.stringify(failed))
-          this.rejectWaiters(state, new Error('The project could not be stored.'))
+          state.waiters.rejectAll(new Error('The project could not be stored.'))
           return
         }
+        const delay = this.retry.delayAfter(attempt)
         this.logger.error(
           { err, projectId: state.projectId, retryInMs: delay },
           'storing a document failed; retrying',
@@ -293,14 +280,13 @@ export class PersistenceExtension implements Extension {
           retryInMs: delay,
         }
         document.broadcastStateless(JSON.stringify(failed))
-        await this.sleep(delay)
-        delay = Math.min(delay * 2, this.retryMaxMs)
+        await this.retry.wait(delay)
         continue
       }
       state.pending.splice(0, count)
       state.storedChanges = changes
       state.lastSaved = saved(new Date())
-      this.settle(state)
+      state.waiters.settle(state.storedChanges)
       document.broadcastStateless(JSON.stringify(state.lastSaved))
       this.logger.debug(
         {
@@ -311,15 +297,14 @@ export class PersistenceExtension implements Extension {
         },
         'project document stored',
       )
-      this.noteLog(state.projectId, 1, update.byteLength)
+      this.compaction.note(state.projectId, 1, update.byteLength)
       return
     }
   }
 
   /** Waits for compactions under way (the database is closed after this). */
   async onDestroy(): Promise<void> {
-    this.stopIdleCompactions()
-    await Promise.allSettled([...this.compactions])
+    await this.compaction.drain()
   }
 
   /**
@@ -333,24 +318,7 @@ export class PersistenceExtension implements Extension {
     if (!state) return Promise.reject(new Error('The project document is not open.'))
     const target = state.changes
     if (state.storedChanges >= target) return Promise.resolve()
-    return new Promise<void>((resolve, reject) => {
-      const waiter: StoreWaiter = {
-        target,
-        resolve: () => {
-          clearTimeout(timer)
-          resolve()
-        },
-        reject: (error) => {
-          clearTimeout(timer)
-          reject(error)
-        },
-      }
-      const timer = setTimeout(() => {
-        state.waiters.delete(waiter)
-        reject(new Error(`The project document was not stored within ${timeoutMs} ms.`))
-      }, timeoutMs)
-      state.waiters.add(waiter)
-    })
+    return state.waiters.wait(target, timeoutMs)
   }
 
   /**
@@ -363,112 +331,15 @@ export class PersistenceExtension implements Extension {
     this.docs.delete(document)
     if (state.throttle) clearTimeout(state.throttle)
     state.throttle = null
-    const log = this.logs.get(state.projectId)
-    if (log?.idle) clearTimeout(log.idle)
-    this.logs.delete(state.projectId)
-    this.rejectWaiters(state, new Error('The project was deleted.'))
+    this.compaction.forget(state.projectId)
+    state.waiters.rejectAll(new Error('The project was deleted.'))
   }
 
   /** Shutting down: a failing store is tried once more, then given up (and logged). */
   stop(): void {
     this.stopping = true
-    this.stopIdleCompactions()
-    for (const wake of this.sleepers) wake()
-  }
-
-  /**
-   * Compacts the project's log now (merges it into the snapshot, materializes the REST
-   * JSON), unless this process is compacting it already. Errors are logged, not thrown: the
-   * log stays as it was and loads the same document.
-   */
-  compactNow(projectId: number): Promise<void> {
-    const log = this.logs.get(projectId) ?? { updates: 0, bytes: 0, idle: null, running: false }
-    this.logs.set(projectId, log)
-    if (log.idle) clearTimeout(log.idle)
-    log.idle = null
-    if (log.running) return Promise.resolve()
-    log.running = true
-    const counted = { updates: log.updates, bytes: log.bytes }
-    const started = performance.now()
-    let failed = false
-    const run = compactProjectDocument({ db: this.db, projectId })
-      .then((result) => {
-        log.updates = Math.max(0, log.updates - counted.updates)
-        log.bytes = Math.max(0, log.bytes - counted.bytes)
-        this.logger.debug(
-          { projectId, ...result, ms: Math.round(performance.now() - started) },
-          'project document compacted',
-        )
-      })
-      .catch((err: unknown) => {
-        failed = true
-        this.logger.error({ err, projectId }, 'compacting a project document failed')
-      })
-      .finally(() => {
-        log.running = false
-        this.compactions.delete(run)
-        if (this.stopping) return
-        if (failed) {
-          // Tried again after the idle delay (or the next append past the threshold), not
-          // at once: a database that refuses it would make a hot loop.
-          log.idle = setTimeout(() => void this.compactNow(projectId), this.compactIdleMs)
-          log.idle.unref()
-        } else if (log.updates === 0 && !log.idle) this.logs.delete(projectId)
-        else this.noteLog(projectId, 0, 0)
-      })
-    this.compactions.add(run)
-    return run
-  }
-
-  /** Counts rows in the project's log and starts or schedules its compaction. */
-  private noteLog(projectId: number, updates: number, bytes: number): void {
-    if (this.stopping) return
-    const log = this.logs.get(projectId) ?? { updates: 0, bytes: 0, idle: null, running: false }
-    this.logs.set(projectId, log)
-    log.updates += updates
-    log.bytes += bytes
-    if (log.running) return
-    if (log.updates >= this.compactUpdates || log.bytes >= this.compactBytes) {
-      void this.compactNow(projectId)
-      return
-    }
-    if (log.updates === 0) return
-    if (log.idle) clearTimeout(log.idle)
-    log.idle = setTimeout(() => void this.compactNow(projectId), this.compactIdleMs)
-    log.idle.unref()
-  }
-
-  private stopIdleCompactions(): void {
-    for (const log of this.logs.values()) {
-      if (log.idle) clearTimeout(log.idle)
-      log.idle = null
-    }
-  }
-
-  private settle(state: DocState): void {
-    for (const waiter of state.waiters) {
-      if (state.storedChanges >= waiter.target) {
-        state.waiters.delete(waiter)
-        waiter.resolve()
-      }
-    }
-  }
-
-  private rejectWaiters(state: DocState, error: Error): void {
-    for (const waiter of state.waiters) waiter.reject(error)
-    state.waiters.clear()
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer)
-        this.sleepers.delete(wake)
-        resolve()
-      }
-      const timer = setTimeout(wake, ms)
-      this.sleepers.add(wake)
-    })
+    this.compaction.stop()
+    this.retry.wakeAll()
   }
 
   /** The stored document, or the seeded one when there was none; null when there is no project. */

@@ -1,8 +1,9 @@
 import type { DB } from '@reelgraph/db'
 import type { TestDatabase, TestDatabaseKind } from '@reelgraph/db/testing'
+import type { DocumentGateway } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { createDocumentGateway, type DocumentGateway } from '../document-gateway.ts'
+import { createDocumentGateway } from '../document-gateway.ts'
 import { type RunningSyncServer, type StartSyncServerOptions, startSyncServer } from '../server.ts'
 import { captureLogger, connectClient, type TestClient } from './sync-test-kit.ts'
 
@@ -47,7 +48,7 @@ export function useSyncServer(
       secureCookies: false,
       ...options,
     })
-    gateway = createDocumentGateway(server.hocuspocus)
+    gateway = createDocumentGateway(server)
   })
 
   afterEach(() => {

@@ -7,6 +7,7 @@ import {
   type UserRow,
 } from '@reelgraph/db'
 import {
+  type DocumentGateway,
   INITIAL_CREDITS,
   type LoginInput,
   type RegisterInput,
@@ -14,7 +15,6 @@ import {
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
-import type { DocumentGateway } from '../../app-env.ts'
 import { EMAIL_VERIFICATION_TOKEN_TTL_MS, PASSWORD_RESET_TOKEN_TTL_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
 import type { Mailer } from '../../services/mailer.ts'

@@ -81,7 +81,7 @@ describe.each(testDatabaseKinds())('jobs with builtin providers on $name', (kind
     const owner = await addUser(t, 'Olive', { credits: 5 })
     const { projectId, node } = await projectWith(t, owner, 'script-generator')
     // A member watching the live document (a direct connection, as an open tab would).
-    const watcher = await t.sync.openDirectConnection(String(projectId))
+    const watcher = await t.sync.hocuspocus.openDirectConnection(String(projectId))
     const seen: string[] = []
     watcher.document!.getMap('nodes').observe((event) => {
       for (const [id, change] of event.changes.keys) if (change.action === 'add') seen.push(id)

@@ -1,5 +1,6 @@
 import type { DB } from '@reelgraph/db'
 import {
+  type DocumentGateway,
   MEMBER_MESSAGES,
   type MemberRole,
   type ProjectInvitation,
@@ -7,7 +8,6 @@ import {
   type ProjectMembers,
 } from '@reelgraph/shared'
 import { type Kysely, sql } from 'kysely'
-import type { DocumentGateway } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { requireProjectRole } from '../projects/project-access.ts'
 import type { ProjectCaller } from '../projects/project-service.ts'

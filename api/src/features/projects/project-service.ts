@@ -8,6 +8,7 @@ import {
 import {
   type CreatedProject,
   defaultProjectDescription,
+  type DocumentGateway,
   type Graph,
   MAX_PROJECT_BYTES,
   type Project,
@@ -18,7 +19,6 @@ import {
   projectPreviewSchema,
 } from '@reelgraph/shared'
 import { type Kysely, sql } from 'kysely'
-import type { DocumentGateway } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { deleteProjectAssets } from '../assets/asset-service.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
