@@ -98,6 +98,50 @@ interface RenderProfile {
   nodeSubtrees: { p50: number; max: number }
   /** Components that ran inside node subtrees. */
   componentsInNodes: { p50: number; max: number }
+  /** The page's JavaScript during the drag (V8's sampling profiler), self ms per script. */
+  jsSelfMsByScript: Record<string, number>
+  /** The busiest functions (self ms), as `name script:line:column` (minified names). */
+  jsTopFunctions: Record<string, number>
+}
+
+/** V8's CPU profile, as far as {@link profiledDrag} reads it. */
+interface CpuProfile {
+  nodes: {
+    id: number
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }
+  }[]
+  samples: number[]
+  timeDeltas: number[]
+}
+
+/** Self time per script and per function of a CPU profile, in ms (top 12 functions). */
+function summarizeProfile(profile: CpuProfile): {
+  byScript: Record<string, number>
+  top: Record<string, number>
+} {
+  const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]))
+  const byScript = new Map<string, number>()
+  const byFunction = new Map<string, number>()
+  profile.samples.forEach((id, i) => {
+    const frame = frames.get(id)
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000
+    if (!frame) return
+    const script = frame.url
+      ? (frame.url.split('/').pop() ?? frame.url)
+      : `(${frame.functionName || 'native'})`
+    if (script === '(idle)' || script === '(program)') return
+    byScript.set(script, (byScript.get(script) ?? 0) + ms)
+    const name = `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`
+    byFunction.set(name, (byFunction.get(name) ?? 0) + ms)
+  })
+  const top = (m: Map<string, number>, n: number) =>
+    Object.fromEntries(
+      [...m]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([k, v]) => [k, Math.round(v)]),
+    )
+  return { byScript: top(byScript, 8), top: top(byFunction, 12) }
 }
 
 /** One measured drag. */
@@ -380,7 +424,7 @@ async function installRenderProbe(page: Page): Promise<void> {
   })
 }
 
-/** One more drag with the render probe on; `frames` is the drag's frame count, for the rate. */
+/** One more drag with the render probe and V8's sampling profiler on. */
 async function profiledDrag(page: Page): Promise<RenderProfile> {
   await page.evaluate(() => {
     const probe = (globalThis as unknown as PageWindow).__benchRenders
@@ -388,9 +432,16 @@ async function profiledDrag(page: Page): Promise<RenderProfile> {
     probe.commits = []
     probe.on = true
   })
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Profiler.enable')
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+  await cdp.send('Profiler.start')
   await startMeter(page)
   await drag(page, await findDragPoint(page), DRAG_MS)
   const { frames } = await stopMeter(page)
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile }
+  await cdp.detach()
+  const js = summarizeProfile(profile)
   const commits = await page.evaluate(() => {
     const probe = (globalThis as unknown as PageWindow).__benchRenders!
     probe.on = false
@@ -407,6 +458,8 @@ async function profiledDrag(page: Page): Promise<RenderProfile> {
     componentsOutsideNodes: stats(commits.map((c) => c.outside)),
     nodeSubtrees: stats(commits.map((c) => Object.keys(c.nodes).length)),
     componentsInNodes: stats(commits.map((c) => sum(c.nodes))),
+    jsSelfMsByScript: js.byScript,
+    jsTopFunctions: js.top,
   }
 }
 

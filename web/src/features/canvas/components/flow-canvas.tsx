@@ -62,7 +62,7 @@ function isNodeType(value: string): value is NodeType {
  */
 export function FlowCanvas() {
   const nodes = useCanvasNodes()
-  const edges = useAccessibleEdges(useCanvasEdges(), nodes)
+  const edges = useAccessibleEdges(useCanvasEdges())
   const actions = useCanvasActions()
   const store = useCanvasStoreApi()
   const canEdit = useCanEdit()
