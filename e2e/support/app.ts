@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test'
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { waitForEmail } from './mail.ts'
 
 /**
@@ -53,6 +53,37 @@ export const ISSUE_14_VIEWPORTS = [
   { width: 1280, height: 720 },
   { width: 1440, height: 900 },
 ] as const
+
+/**
+ * A `test.describe` per screen of {@link ISSUE_14_VIEWPORTS}, its page at that size:
+ * `{size}` in `title` reads "1280x720", and so on.
+ */
+export function describeAtIssue14Viewports(title: string, body: () => void): void {
+  for (const viewport of ISSUE_14_VIEWPORTS) {
+    test.describe(title.replace('{size}', `${viewport.width}x${viewport.height}`), () => {
+      test.use({ viewport })
+      body()
+    })
+  }
+}
+
+/**
+ * Spends `credits` credits of the signed-in account (setup only): one script generation
+ * (1 credit, the offline builtin provider) each, through the API.
+ */
+export async function spendCredits(
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  credits: number,
+): Promise<void> {
+  for (let i = 0; i < credits; i += 1) {
+    const spent = await request.post('/api/ai/generate-script', {
+      headers: { origin: baseURL ?? '' },
+      data: { style: 'Professional', tone: 'Conversational', format: 'Explainer', topic: 'Tides' },
+    })
+    expect(spent.ok(), await spent.text()).toBe(true)
+  }
+}
 
 /** Creates a project through the API (setup only) and returns its id. */
 export async function createProject(

@@ -1,6 +1,11 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
-import { canvasNode, createProject, registerFreshUser, ISSUE_14_VIEWPORTS } from '../support/app.ts'
+import {
+  canvasNode,
+  createProject,
+  registerFreshUser,
+  describeAtIssue14Viewports,
+} from '../support/app.ts'
 
 // Issue 14 item 9: every control named, connections out of the Tab order unless selected
 // and named by their nodes, the editor's top bar at 390 px, and axe-core over /auth, /,
@@ -47,76 +52,73 @@ async function projectWithConnection(page: Page, baseURL: string | undefined) {
   return { id, generator, text }
 }
 
-for (const viewport of ISSUE_14_VIEWPORTS) {
-  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport })
-    test('axe-core finds no serious or critical violations on /auth, /, /projects and /subscription', async ({
-      page,
-      baseURL,
-    }) => {
-      await page.goto('/auth')
-      await expect(page.getByRole('button', { name: 'Sign in' }).first()).toBeVisible()
-      expect(await seriousViolations(page), '/auth').toEqual([])
+describeAtIssue14Viewports('at {size}', () => {
+  test('axe-core finds no serious or critical violations on /auth, /, /projects and /subscription', async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto('/auth')
+    await expect(page.getByRole('button', { name: 'Sign in' }).first()).toBeVisible()
+    expect(await seriousViolations(page), '/auth').toEqual([])
 
-      await registerFreshUser(page.request, baseURL, 'Alice Ball')
-      await projectWithConnection(page, baseURL)
-      await page.goto('/')
-      await expect(canvasNode(page, 'Generated Script')).toBeVisible()
-      expect(await seriousViolations(page), '/').toEqual([])
+    await registerFreshUser(page.request, baseURL, 'Alice Ball')
+    await projectWithConnection(page, baseURL)
+    await page.goto('/')
+    await expect(canvasNode(page, 'Generated Script')).toBeVisible()
+    expect(await seriousViolations(page), '/').toEqual([])
 
-      await page.goto('/projects')
-      await expect(page.getByRole('heading', { name: 'Honeybees' })).toBeVisible()
-      expect(await seriousViolations(page), '/projects').toEqual([])
+    await page.goto('/projects')
+    await expect(page.getByRole('heading', { name: 'Honeybees' })).toBeVisible()
+    expect(await seriousViolations(page), '/projects').toEqual([])
 
-      await page.goto('/subscription')
-      await expect(page.getByRole('region', { name: 'Current subscription' })).toBeVisible()
-      await expect(page.getByRole('region', { name: 'Medium' })).toBeVisible()
-      expect(await seriousViolations(page), '/subscription').toEqual([])
-    })
-
-    test('the scene-count slider is named, and connections are named by their nodes and tabbable only when selected', async ({
-      page,
-      baseURL,
-    }) => {
-      await registerFreshUser(page.request, baseURL, 'Annie Easley')
-      const { id, generator, text } = await projectWithConnection(page, baseURL)
-      await page.goto(`/?id=${id}`)
-      const textNode = canvasNode(page, 'Generated Script')
-      await expect(textNode).toBeVisible()
-      await expect(textNode.getByRole('slider', { name: 'Number of scenes' })).toHaveValue('6')
-
-      const connection = page.getByRole('img', {
-        name: 'Connection from Script Generator to Generated Script',
-      })
-      await expect(connection).toHaveCount(1)
-      await expect(connection).not.toHaveAttribute('tabindex', /.*/)
-      const names = await page
-        .locator('[aria-roledescription="edge"]')
-        .evaluateAll((edges) => edges.map((e) => e.getAttribute('aria-label') ?? ''))
-      expect(names.join(' ')).not.toContain(generator)
-      expect(names.join(' ')).not.toContain(text)
-
-      // Tab from the first node through the canvas never stops on the connection.
-      await canvasNode(page, 'Script Generator').focus()
-      for (let i = 0; i < 30; i += 1) {
-        await page.keyboard.press('Tab')
-        const focused = await page.evaluate(() => {
-          const el = (globalThis as unknown as { document: { activeElement: unknown } }).document
-            .activeElement as { getAttribute(name: string): string | null } | null
-          return el?.getAttribute('aria-roledescription') ?? null
-        })
-        expect(focused).not.toBe('edge')
-      }
-
-      // Selected (clicked), it can be reached with the keyboard, and keeps its name.
-      await page.locator('[aria-roledescription="edge"] path').first().click({ force: true })
-      const selected = page.getByRole('group', {
-        name: 'Connection from Script Generator to Generated Script',
-      })
-      await expect(selected).toHaveAttribute('tabindex', '0')
-    })
+    await page.goto('/subscription')
+    await expect(page.getByRole('region', { name: 'Current subscription' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Medium' })).toBeVisible()
+    expect(await seriousViolations(page), '/subscription').toEqual([])
   })
-}
+
+  test('the scene-count slider is named, and connections are named by their nodes and tabbable only when selected', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerFreshUser(page.request, baseURL, 'Annie Easley')
+    const { id, generator, text } = await projectWithConnection(page, baseURL)
+    await page.goto(`/?id=${id}`)
+    const textNode = canvasNode(page, 'Generated Script')
+    await expect(textNode).toBeVisible()
+    await expect(textNode.getByRole('slider', { name: 'Number of scenes' })).toHaveValue('6')
+
+    const connection = page.getByRole('img', {
+      name: 'Connection from Script Generator to Generated Script',
+    })
+    await expect(connection).toHaveCount(1)
+    await expect(connection).not.toHaveAttribute('tabindex', /.*/)
+    const names = await page
+      .locator('[aria-roledescription="edge"]')
+      .evaluateAll((edges) => edges.map((e) => e.getAttribute('aria-label') ?? ''))
+    expect(names.join(' ')).not.toContain(generator)
+    expect(names.join(' ')).not.toContain(text)
+
+    // Tab from the first node through the canvas never stops on the connection.
+    await canvasNode(page, 'Script Generator').focus()
+    for (let i = 0; i < 30; i += 1) {
+      await page.keyboard.press('Tab')
+      const focused = await page.evaluate(() => {
+        const el = (globalThis as unknown as { document: { activeElement: unknown } }).document
+          .activeElement as { getAttribute(name: string): string | null } | null
+        return el?.getAttribute('aria-roledescription') ?? null
+      })
+      expect(focused).not.toBe('edge')
+    }
+
+    // Selected (clicked), it can be reached with the keyboard, and keeps its name.
+    await page.locator('[aria-roledescription="edge"] path').first().click({ force: true })
+    const selected = page.getByRole('group', {
+      name: 'Connection from Script Generator to Generated Script',
+    })
+    await expect(selected).toHaveAttribute('tabindex', '0')
+  })
+})
 
 test('at 390 px the editor’s top bar keeps the project name clear of the presence avatars', async ({
   page,

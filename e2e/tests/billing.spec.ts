@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { registerFreshUser, ISSUE_14_VIEWPORTS } from '../support/app.ts'
+import { describeAtIssue14Viewports, registerFreshUser, spendCredits } from '../support/app.ts'
 
 // Billing in sandbox mode (no STRIPE_SECRET_KEY): spec §2 /subscription and the result
 // pages, §4 Plan transitions and Subscription status values, issue 5 "Browser, in sandbox
@@ -153,94 +153,79 @@ async function look(page: Page, selector: string) {
     })
 }
 
-for (const viewport of ISSUE_14_VIEWPORTS) {
-  test.describe(`billing pages at ${viewport.width}x${viewport.height} (issue 14 item 7)`, () => {
-    test.use({ viewport })
+describeAtIssue14Viewports('billing pages at {size} (issue 14 item 7)', () => {
+  test('credits bought on the free plan: no dead "Manage Subscription", and the purchased credits shown apart', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerFreshUser(page.request, baseURL, 'Dorothy Vaughan')
+    let card = await openSubscriptionPage(page)
+    await expect(card.getByTestId('purchased-credits')).toHaveText('20')
+    await expect(card.getByTestId('plan-credits')).toHaveText('None on the Free plan')
+    // Nothing to manage without a subscription.
+    await expect(card.getByRole('button', { name: 'Manage billing' })).toHaveCount(0)
 
-    test('credits bought on the free plan: no dead "Manage Subscription", and the purchased credits shown apart', async ({
-      page,
-      baseURL,
-    }) => {
-      await registerFreshUser(page.request, baseURL, 'Dorothy Vaughan')
-      let card = await openSubscriptionPage(page)
-      await expect(card.getByTestId('purchased-credits')).toHaveText('20')
-      await expect(card.getByTestId('plan-credits')).toHaveText('None on the Free plan')
-      // Nothing to manage without a subscription.
-      await expect(card.getByRole('button', { name: 'Manage billing' })).toHaveCount(0)
-
-      await page
-        .getByRole('region', { name: 'Medium' })
-        .getByRole('button', { name: 'Buy 150 credits' })
-        .click()
-      await payInSandbox(page, { subscribed: false })
-      await page.getByRole('main').getByRole('link', { name: 'Subscription', exact: true }).click()
-      await expect(page).toHaveURL(/\/subscription$/)
-      card = page.getByRole('region', { name: 'Current subscription' })
-      await expect(card.getByTestId('purchased-credits')).toHaveText('170')
-      await expect(creditsPill(page)).toHaveText('170 Credits')
-    })
-
-    test('on basic with a package, the usage bar counts plan credits against the plan; the sandbox pages look like the app', async ({
-      page,
-      baseURL,
-    }) => {
-      await registerFreshUser(page.request, baseURL, 'Mary Jackson')
-      await openSubscriptionPage(page)
-      const appBody = await look(page, 'body')
-      const appCard = await look(page, '[data-slot="card"]')
-
-      await page
-        .getByRole('region', { name: 'Basic' })
-        .getByRole('button', { name: 'Upgrade to Basic' })
-        .click()
-      await expect(page).toHaveURL(/\/api\/billing-sandbox\/checkout\//)
-      // The sandbox checkout wears the app's colours, font and card shape, and its Pay
-      // button is the app's primary button.
-      expect(await look(page, 'body')).toEqual(appBody)
-      expect(await look(page, '.card')).toMatchObject({ radius: appCard.radius })
-      const sandboxPay = await look(page, 'button.primary')
-      await payInSandbox(page, { subscribed: true })
-      const appPrimary = await look(page, 'main a[data-slot="button"]')
-      expect(sandboxPay.background).toBe(appPrimary.background)
-      expect(sandboxPay.color).toBe(appPrimary.color)
-
-      await openSubscriptionPage(page)
-      await page
-        .getByRole('region', { name: 'Medium' })
-        .getByRole('button', { name: 'Buy 150 credits' })
-        .click()
-      await payInSandbox(page, { subscribed: true })
-      let card = await openSubscriptionPage(page)
-      await expect(creditsPill(page)).toHaveText('370 Credits')
-      // Plan credits against the plan's 200; the 170 purchased (150 + 20 welcome) apart.
-      await expect(card.getByTestId('plan-credits')).toHaveText('200 / 200 (100%)')
-      await expect(card.getByTestId('purchased-credits')).toHaveText('170')
-      await expect(
-        card.getByRole('progressbar', { name: 'Plan credits this period' }),
-      ).toHaveAttribute('aria-valuenow', '100')
-
-      // Spending takes plan credits first: the bar moves, the purchased credits stay.
-      for (let i = 0; i < 10; i += 1) {
-        const spent = await page.request.post('/api/ai/generate-script', {
-          headers: { origin: baseURL ?? '' },
-          data: {
-            style: 'Professional',
-            tone: 'Conversational',
-            format: 'Explainer',
-            topic: 'Tides',
-          },
-        })
-        expect(spent.ok(), await spent.text()).toBe(true)
-      }
-      card = await openSubscriptionPage(page)
-      await expect(card.getByTestId('plan-credits')).toHaveText('190 / 200 (95%)')
-      await expect(card.getByTestId('purchased-credits')).toHaveText('170')
-
-      // The portal wears the app's look too.
-      await card.getByRole('button', { name: 'Manage billing' }).click()
-      await expect(page).toHaveURL(/\/api\/billing-sandbox\/portal/)
-      expect(await look(page, 'body')).toEqual(appBody)
-      expect(await look(page, '.card')).toMatchObject({ radius: appCard.radius })
-    })
+    await page
+      .getByRole('region', { name: 'Medium' })
+      .getByRole('button', { name: 'Buy 150 credits' })
+      .click()
+    await payInSandbox(page, { subscribed: false })
+    await page.getByRole('main').getByRole('link', { name: 'Subscription', exact: true }).click()
+    await expect(page).toHaveURL(/\/subscription$/)
+    card = page.getByRole('region', { name: 'Current subscription' })
+    await expect(card.getByTestId('purchased-credits')).toHaveText('170')
+    await expect(creditsPill(page)).toHaveText('170 Credits')
   })
-}
+
+  test('on basic with a package, the usage bar counts plan credits against the plan; the sandbox pages look like the app', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerFreshUser(page.request, baseURL, 'Mary Jackson')
+    await openSubscriptionPage(page)
+    const appBody = await look(page, 'body')
+    const appCard = await look(page, '[data-slot="card"]')
+
+    await page
+      .getByRole('region', { name: 'Basic' })
+      .getByRole('button', { name: 'Upgrade to Basic' })
+      .click()
+    await expect(page).toHaveURL(/\/api\/billing-sandbox\/checkout\//)
+    // The sandbox checkout wears the app's colours, font and card shape, and its Pay
+    // button is the app's primary button.
+    expect(await look(page, 'body')).toEqual(appBody)
+    expect(await look(page, '.card')).toMatchObject({ radius: appCard.radius })
+    const sandboxPay = await look(page, 'button.primary')
+    await payInSandbox(page, { subscribed: true })
+    const appPrimary = await look(page, 'main a[data-slot="button"]')
+    expect(sandboxPay.background).toBe(appPrimary.background)
+    expect(sandboxPay.color).toBe(appPrimary.color)
+
+    await openSubscriptionPage(page)
+    await page
+      .getByRole('region', { name: 'Medium' })
+      .getByRole('button', { name: 'Buy 150 credits' })
+      .click()
+    await payInSandbox(page, { subscribed: true })
+    let card = await openSubscriptionPage(page)
+    await expect(creditsPill(page)).toHaveText('370 Credits')
+    // Plan credits against the plan's 200; the 170 purchased (150 + 20 welcome) apart.
+    await expect(card.getByTestId('plan-credits')).toHaveText('200 / 200 (100%)')
+    await expect(card.getByTestId('purchased-credits')).toHaveText('170')
+    await expect(
+      card.getByRole('progressbar', { name: 'Plan credits this period' }),
+    ).toHaveAttribute('aria-valuenow', '100')
+
+    // Spending takes plan credits first: the bar moves, the purchased credits stay.
+    await spendCredits(page.request, baseURL, 10)
+    card = await openSubscriptionPage(page)
+    await expect(card.getByTestId('plan-credits')).toHaveText('190 / 200 (95%)')
+    await expect(card.getByTestId('purchased-credits')).toHaveText('170')
+
+    // The portal wears the app's look too.
+    await card.getByRole('button', { name: 'Manage billing' }).click()
+    await expect(page).toHaveURL(/\/api\/billing-sandbox\/portal/)
+    expect(await look(page, 'body')).toEqual(appBody)
+    expect(await look(page, '.card')).toMatchObject({ radius: appCard.radius })
+  })
+})

@@ -4,7 +4,7 @@ import {
   createProject,
   notifications,
   registerFreshUser,
-  ISSUE_14_VIEWPORTS,
+  describeAtIssue14Viewports,
 } from '../support/app.ts'
 
 // Issue 14 items 2 and 4: the canvas fits the screen people use (its toolbar and minimap on
@@ -100,223 +100,207 @@ for (const viewport of [
   })
 }
 
-for (const viewport of ISSUE_14_VIEWPORTS) {
-  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport })
+describeAtIssue14Viewports('at {size}', () => {
+  test('two scripts from one generator, and two added nodes, never overlap (issue 14 item 2)', async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000)
+    await openNewProject(page, baseURL, 'Barbara Liskov')
+    const add = page.getByRole('button', { name: 'Add Scene' })
+    await add.click()
+    await add.click()
+    const scenes = page.getByRole('group', { name: /^Scene \d+$/ })
+    await expect(scenes).toHaveCount(2)
+    const [s1, s2] = [await scenes.nth(0).boundingBox(), await scenes.nth(1).boundingBox()]
+    expect(intersects(s1!, s2!)).toBe(false)
 
-    test('two scripts from one generator, and two added nodes, never overlap (issue 14 item 2)', async ({
-      page,
-      baseURL,
-    }) => {
-      test.setTimeout(90_000)
-      await openNewProject(page, baseURL, 'Barbara Liskov')
-      const add = page.getByRole('button', { name: 'Add Scene' })
-      await add.click()
-      await add.click()
-      const scenes = page.getByRole('group', { name: /^Scene \d+$/ })
-      await expect(scenes).toHaveCount(2)
-      const [s1, s2] = [await scenes.nth(0).boundingBox(), await scenes.nth(1).boundingBox()]
-      expect(intersects(s1!, s2!)).toBe(false)
-
-      await page.getByRole('button', { name: 'Add Script Generator' }).click()
-      const generator = canvasNode(page, 'Script Generator')
-      await generator.getByLabel('Topic').fill('Why the sky is blue')
-      const generate = generator.getByRole('button', { name: /^Generate Script/ })
-      await generate.click()
-      await expect(canvasNode(page, 'Generated Script')).toHaveCount(1)
-      await expect(generate).toBeEnabled()
-      await generate.click()
-      await expect(canvasNode(page, 'Generated Script')).toHaveCount(2)
-      await page.getByRole('button', { name: 'Fit view' }).click()
-      const all = page.locator('.react-flow__node')
-      const boxes = []
-      for (let i = 0; i < (await all.count()); i++) boxes.push((await all.nth(i).boundingBox())!)
-      for (const [i, a] of boxes.entries()) {
-        for (const b of boxes.slice(i + 1)) expect(intersects(a, b)).toBe(false)
-      }
-    })
+    await page.getByRole('button', { name: 'Add Script Generator' }).click()
+    const generator = canvasNode(page, 'Script Generator')
+    await generator.getByLabel('Topic').fill('Why the sky is blue')
+    const generate = generator.getByRole('button', { name: /^Generate Script/ })
+    await generate.click()
+    await expect(canvasNode(page, 'Generated Script')).toHaveCount(1)
+    await expect(generate).toBeEnabled()
+    await generate.click()
+    await expect(canvasNode(page, 'Generated Script')).toHaveCount(2)
+    await page.getByRole('button', { name: 'Fit view' }).click()
+    const all = page.locator('.react-flow__node')
+    const boxes = []
+    for (let i = 0; i < (await all.count()); i++) boxes.push((await all.nth(i).boundingBox())!)
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) expect(intersects(a, b)).toBe(false)
+    }
   })
-}
+})
 
-for (const viewport of ISSUE_14_VIEWPORTS) {
-  test.describe(`following results at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport })
-
-    test('the view pans to a result that lands off screen or cut by its edge (issue 14 item 3)', async ({
-      page,
-      baseURL,
-    }) => {
-      await registerFreshUser(page.request, baseURL, 'Ada Lovelace')
-      const res = await page.request.post('/api/projects', {
-        headers: { origin: baseURL ?? '' },
-        data: {
-          name: 'Follow',
-          nodes: [
-            {
-              id: `script-generator-${Date.now()}-follow`,
-              type: 'script-generator',
-              label: 'Script Generator',
-              // Its result goes 350 to the right: past the canvas's right edge at 100 %.
-              position: { x: 700, y: 40 },
-              data: {
-                topic: 'Tides',
-                style: 'Professional',
-                tone: 'Conversational',
-                format: 'Explainer',
-              },
-              connectionPoints: 'output',
+describeAtIssue14Viewports('following results at {size}', () => {
+  test('the view pans to a result that lands off screen or cut by its edge (issue 14 item 3)', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerFreshUser(page.request, baseURL, 'Ada Lovelace')
+    const res = await page.request.post('/api/projects', {
+      headers: { origin: baseURL ?? '' },
+      data: {
+        name: 'Follow',
+        nodes: [
+          {
+            id: `script-generator-${Date.now()}-follow`,
+            type: 'script-generator',
+            label: 'Script Generator',
+            // Its result goes 350 to the right: past the canvas's right edge at 100 %.
+            position: { x: 700, y: 40 },
+            data: {
+              topic: 'Tides',
+              style: 'Professional',
+              tone: 'Conversational',
+              format: 'Explainer',
             },
-          ],
-        },
-      })
-      expect(res.status(), await res.text()).toBe(201)
-      const { id } = (await res.json()) as { id: number }
-      await page.goto(`/?id=${id}`)
-      await page.getByRole('button', { name: 'Reset view' }).click()
-      await expect(page.getByRole('status', { name: 'Zoom level' })).toHaveText('100%')
-      await canvasNode(page, 'Script Generator')
-        .getByRole('button', { name: /^Generate Script/ })
-        .click()
-      const result = canvasNode(page, 'Generated Script')
-      await expect(result).toHaveCount(1)
-      const canvas = (await page.getByRole('region', { name: 'Canvas' }).boundingBox())!
-      await expect
-        .poll(async () => {
-          const box = await result.boundingBox()
-          return !!box && box.x >= canvas.x && box.x + box.width <= canvas.x + canvas.width
-        })
-        .toBe(true)
+            connectionPoints: 'output',
+          },
+        ],
+      },
     })
-  })
-}
-
-for (const viewport of ISSUE_14_VIEWPORTS) {
-  test.describe(`connections at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport })
-
-    test('are drawn at 3:1 contrast or more, and never back across their source (issue 14 item 5)', async ({
-      page,
-      baseURL,
-    }) => {
-      await registerFreshUser(page.request, baseURL, 'Hedy Lamarr')
-      const now = Date.now()
-      const text = {
-        id: `editable-text-${now}-t`,
-        type: 'editable-text',
-        label: 'Text',
-        position: { x: 400, y: 0 },
-        data: { content: 'A script', sceneCount: 2 },
-        connectionPoints: 'both',
-      }
-      // A scene below and to the left: a curve from the right handle would cross the text node.
-      const scene = {
-        id: `scene-${now}-s`,
-        type: 'scene',
-        label: 'Scene 1',
-        position: { x: 0, y: 550 },
-        data: { sceneNumber: '1', narration: 'One', visuals: 'A shot' },
-        connectionPoints: 'both',
-      }
-      const res = await page.request.post('/api/projects', {
-        headers: { origin: baseURL ?? '' },
-        data: {
-          name: 'Lines',
-          nodes: [text, scene],
-          connections: [{ source: text.id, target: scene.id }],
-        },
+    expect(res.status(), await res.text()).toBe(201)
+    const { id } = (await res.json()) as { id: number }
+    await page.goto(`/?id=${id}`)
+    await page.getByRole('button', { name: 'Reset view' }).click()
+    await expect(page.getByRole('status', { name: 'Zoom level' })).toHaveText('100%')
+    await canvasNode(page, 'Script Generator')
+      .getByRole('button', { name: /^Generate Script/ })
+      .click()
+    const result = canvasNode(page, 'Generated Script')
+    await expect(result).toHaveCount(1)
+    const canvas = (await page.getByRole('region', { name: 'Canvas' }).boundingBox())!
+    await expect
+      .poll(async () => {
+        const box = await result.boundingBox()
+        return !!box && box.x >= canvas.x && box.x + box.width <= canvas.x + canvas.width
       })
-      expect(res.status(), await res.text()).toBe(201)
-      const { id } = (await res.json()) as { id: number }
-      await page.goto(`/?id=${id}`)
-      await expect(canvasNode(page, 'Scene 1')).toBeVisible()
-      await expect(page.locator('.react-flow__edge-path')).toHaveCount(1)
+      .toBe(true)
+  })
+})
 
-      // In the page: the line's colour and width, the canvas's colour, and whether any point
-      // of the line lies inside the text node (a string: typed without the DOM library).
-      const measured = (await page.evaluate(`(() => {
-      const rgb = (s) => (s.match(/[\\d.]+/g) || []).slice(0, 3).map(Number)
-      const lum = ([r, g, b]) => {
-        const c = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4 })
-        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
-      }
-      const path = document.querySelector('.react-flow__edge-path')
-      const style = getComputedStyle(path)
-      let el = document.querySelector('.react-flow')
-      let bg = 'rgba(0, 0, 0, 0)'
-      while (el) { bg = getComputedStyle(el).backgroundColor; if (!bg.startsWith('rgba(0, 0, 0, 0)') && bg !== 'transparent') break; el = el.parentElement }
-      const a = lum(rgb(style.stroke)), b = lum(rgb(bg))
-      const contrast = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)
-      const node = document.querySelector('[data-id="${text.id}"]').getBoundingClientRect()
-      const total = path.getTotalLength()
-      const matrix = path.getScreenCTM()
-      let inside = 0
-      for (let i = 0; i <= 100; i++) {
-        const p = path.getPointAtLength((total * i) / 100).matrixTransform(matrix)
-        if (p.x > node.left + 4 && p.x < node.right - 4 && p.y > node.top + 4 && p.y < node.bottom - 4) inside++
-      }
-      return { contrast, width: parseFloat(style.strokeWidth), inside }
-    })()`)) as { contrast: number; width: number; inside: number }
-      expect(measured.contrast).toBeGreaterThanOrEqual(3)
-      expect(measured.width).toBeGreaterThanOrEqual(2)
-      expect(measured.inside).toBe(0)
+describeAtIssue14Viewports('connections at {size}', () => {
+  test('are drawn at 3:1 contrast or more, and never back across their source (issue 14 item 5)', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerFreshUser(page.request, baseURL, 'Hedy Lamarr')
+    const now = Date.now()
+    const text = {
+      id: `editable-text-${now}-t`,
+      type: 'editable-text',
+      label: 'Text',
+      position: { x: 400, y: 0 },
+      data: { content: 'A script', sceneCount: 2 },
+      connectionPoints: 'both',
+    }
+    // A scene below and to the left: a curve from the right handle would cross the text node.
+    const scene = {
+      id: `scene-${now}-s`,
+      type: 'scene',
+      label: 'Scene 1',
+      position: { x: 0, y: 550 },
+      data: { sceneNumber: '1', narration: 'One', visuals: 'A shot' },
+      connectionPoints: 'both',
+    }
+    const res = await page.request.post('/api/projects', {
+      headers: { origin: baseURL ?? '' },
+      data: {
+        name: 'Lines',
+        nodes: [text, scene],
+        connections: [{ source: text.id, target: scene.id }],
+      },
     })
+    expect(res.status(), await res.text()).toBe(201)
+    const { id } = (await res.json()) as { id: number }
+    await page.goto(`/?id=${id}`)
+    await expect(canvasNode(page, 'Scene 1')).toBeVisible()
+    await expect(page.locator('.react-flow__edge-path')).toHaveCount(1)
+
+    // In the page: the line's colour and width, the canvas's colour, and whether any point
+    // of the line lies inside the text node (a string: typed without the DOM library).
+    const measured = (await page.evaluate(`(() => {
+    const rgb = (s) => (s.match(/[\\d.]+/g) || []).slice(0, 3).map(Number)
+    const lum = ([r, g, b]) => {
+      const c = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4 })
+      return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+    }
+    const path = document.querySelector('.react-flow__edge-path')
+    const style = getComputedStyle(path)
+    let el = document.querySelector('.react-flow')
+    let bg = 'rgba(0, 0, 0, 0)'
+    while (el) { bg = getComputedStyle(el).backgroundColor; if (!bg.startsWith('rgba(0, 0, 0, 0)') && bg !== 'transparent') break; el = el.parentElement }
+    const a = lum(rgb(style.stroke)), b = lum(rgb(bg))
+    const contrast = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)
+    const node = document.querySelector('[data-id="${text.id}"]').getBoundingClientRect()
+    const total = path.getTotalLength()
+    const matrix = path.getScreenCTM()
+    let inside = 0
+    for (let i = 0; i <= 100; i++) {
+      const p = path.getPointAtLength((total * i) / 100).matrixTransform(matrix)
+      if (p.x > node.left + 4 && p.x < node.right - 4 && p.y > node.top + 4 && p.y < node.bottom - 4) inside++
+    }
+    return { contrast, width: parseFloat(style.strokeWidth), inside }
+  })()`)) as { contrast: number; width: number; inside: number }
+    expect(measured.contrast).toBeGreaterThanOrEqual(3)
+    expect(measured.width).toBeGreaterThanOrEqual(2)
+    expect(measured.inside).toBe(0)
   })
-}
+})
 
-for (const viewport of ISSUE_14_VIEWPORTS) {
-  test.describe(`an image generator fed by scenes at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport })
-
-    test('says which scene feeds its prompt, and asks before a second one replaces it (issue 14 item 6)', async ({
-      page,
-      baseURL,
-    }) => {
-      await registerFreshUser(page.request, baseURL, 'Rosalind Franklin')
-      const now = Date.now()
-      const scene = (n: number, y: number, visuals: string) => ({
-        id: `scene-${now}-s${n}`,
-        type: 'scene',
-        label: `Scene ${n}`,
-        position: { x: 0, y },
-        data: { sceneNumber: String(n), narration: `Scene ${n}`, visuals },
-        connectionPoints: 'both',
-      })
-      const first = scene(1, 0, 'A lighthouse at dusk')
-      const second = scene(2, 420, 'A storm at sea')
-      const generator = {
-        id: `image-generator-${now}-g`,
-        type: 'image-generator',
-        label: 'Image Generator',
-        position: { x: 420, y: 0 },
-        data: { prompt: 'A lighthouse at dusk', promptFromScene: 'true' },
-        connectionPoints: 'both',
-      }
-      const res = await page.request.post('/api/projects', {
-        headers: { origin: baseURL ?? '' },
-        data: {
-          name: 'Prompts',
-          nodes: [first, second, generator],
-          connections: [{ source: first.id, target: generator.id }],
-        },
-      })
-      expect(res.status(), await res.text()).toBe(201)
-      const { id } = (await res.json()) as { id: number }
-      await page.goto(`/?id=${id}`)
-      const node = canvasNode(page, 'Image Generator')
-      await expect(node.getByText('Fed by Scene 1.')).toBeVisible()
-
-      // Scene 2's output handle to the generator's input handle.
-      const from = page.locator(`[data-id="${second.id}"] .react-flow__handle-right`)
-      const to = page.locator(`[data-id="${generator.id}"] .react-flow__handle-left`)
-      await from.dragTo(to)
-      const dialog = page.getByRole('alertdialog', { name: 'Replace the image prompt?' })
-      await expect(dialog).toBeVisible()
-      await expect(dialog).toContainText('Scene 1')
-      await expect(dialog).toContainText('Scene 2')
-      await dialog.getByRole('button', { name: 'Keep prompt' }).click()
-      const prompt = node.getByLabel('Prompt', { exact: true })
-      await expect(prompt).toHaveValue('A lighthouse at dusk')
-      await expect(node.getByText('Fed by Scene 1, Scene 2.')).toBeVisible()
+describeAtIssue14Viewports('an image generator fed by scenes at {size}', () => {
+  test('says which scene feeds its prompt, and asks before a second one replaces it (issue 14 item 6)', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerFreshUser(page.request, baseURL, 'Rosalind Franklin')
+    const now = Date.now()
+    const scene = (n: number, y: number, visuals: string) => ({
+      id: `scene-${now}-s${n}`,
+      type: 'scene',
+      label: `Scene ${n}`,
+      position: { x: 0, y },
+      data: { sceneNumber: String(n), narration: `Scene ${n}`, visuals },
+      connectionPoints: 'both',
     })
+    const first = scene(1, 0, 'A lighthouse at dusk')
+    const second = scene(2, 420, 'A storm at sea')
+    const generator = {
+      id: `image-generator-${now}-g`,
+      type: 'image-generator',
+      label: 'Image Generator',
+      position: { x: 420, y: 0 },
+      data: { prompt: 'A lighthouse at dusk', promptFromScene: 'true' },
+      connectionPoints: 'both',
+    }
+    const res = await page.request.post('/api/projects', {
+      headers: { origin: baseURL ?? '' },
+      data: {
+        name: 'Prompts',
+        nodes: [first, second, generator],
+        connections: [{ source: first.id, target: generator.id }],
+      },
+    })
+    expect(res.status(), await res.text()).toBe(201)
+    const { id } = (await res.json()) as { id: number }
+    await page.goto(`/?id=${id}`)
+    const node = canvasNode(page, 'Image Generator')
+    await expect(node.getByText('Fed by Scene 1.')).toBeVisible()
+
+    // Scene 2's output handle to the generator's input handle.
+    const from = page.locator(`[data-id="${second.id}"] .react-flow__handle-right`)
+    const to = page.locator(`[data-id="${generator.id}"] .react-flow__handle-left`)
+    await from.dragTo(to)
+    const dialog = page.getByRole('alertdialog', { name: 'Replace the image prompt?' })
+    await expect(dialog).toBeVisible()
+    await expect(dialog).toContainText('Scene 1')
+    await expect(dialog).toContainText('Scene 2')
+    await dialog.getByRole('button', { name: 'Keep prompt' }).click()
+    const prompt = node.getByLabel('Prompt', { exact: true })
+    await expect(prompt).toHaveValue('A lighthouse at dusk')
+    await expect(node.getByText('Fed by Scene 1, Scene 2.')).toBeVisible()
   })
-}
+})

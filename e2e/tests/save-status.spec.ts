@@ -4,7 +4,7 @@ import {
   notifications,
   registerFreshUser,
   saveStatus,
-  ISSUE_14_VIEWPORTS,
+  describeAtIssue14Viewports,
 } from '../support/app.ts'
 
 // Issue 11 on the canvas: changes are saved whatever address the app is opened at; a change
@@ -180,26 +180,22 @@ test('changes that cannot reach the server say so, once, until it is back', asyn
   expect(await storedField(page, id, 'content')).toBe('Written while the server was away')
 })
 
-for (const viewport of ISSUE_14_VIEWPORTS) {
-  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport })
-
-    test('"Saving changes..." clears within 3 s of Saved (issue 14 item 1)', async ({
-      page,
-      baseURL,
-    }) => {
-      await registerFreshUser(page.request, baseURL, 'Grace Hopper')
-      const id = await createProject(page.request, baseURL, 'Compilers')
-      await openProject(page, id)
-      const indicator = page.getByText('Saving changes...')
-      await page.getByRole('button', { name: 'Add Text Node' }).click()
-      await page.getByLabel('Content').fill('Saved, then quiet')
-      await expect
-        .poll(() => storedField(page, id, 'content'), { timeout: 20_000 })
-        .toBe('Saved, then quiet')
-      await expect(saveStatus(page, 'Saved')).toBeVisible()
-      // The indicator lingers 2 s after the save (spec §4), then goes.
-      await expect(indicator).toBeHidden({ timeout: 3_000 })
-    })
+describeAtIssue14Viewports('at {size}', () => {
+  test('"Saving changes..." clears within 3 s of Saved (issue 14 item 1)', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerFreshUser(page.request, baseURL, 'Grace Hopper')
+    const id = await createProject(page.request, baseURL, 'Compilers')
+    await openProject(page, id)
+    const indicator = page.getByText('Saving changes...')
+    await page.getByRole('button', { name: 'Add Text Node' }).click()
+    await page.getByLabel('Content').fill('Saved, then quiet')
+    await expect
+      .poll(() => storedField(page, id, 'content'), { timeout: 20_000 })
+      .toBe('Saved, then quiet')
+    await expect(saveStatus(page, 'Saved')).toBeVisible()
+    // The indicator lingers 2 s after the save (spec §4), then goes.
+    await expect(indicator).toBeHidden({ timeout: 3_000 })
   })
-}
+})
