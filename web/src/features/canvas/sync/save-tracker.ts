@@ -13,7 +13,7 @@ import type { SaveStatus } from '@/stores/save-status'
 
 /**
  * Whether this device's changes to a project have reached Postgres (ARCHITECTURE
- * decision 6, spec §4 Save status).
+ * decision 6, spec §4 Save status, decision 009).
  *
  * A change is this device's when its Yjs client made it. The tracker keeps, per client id,
  * a `PendingChange` (shared `save-ack.ts`): the clock of its latest insertion and the items
@@ -24,7 +24,8 @@ import type { SaveStatus } from '@/stores/save-status'
  *
  * - saved: nothing pending;
  * - saving: something pending and the connection is up, so it is on its way or stored
- *   soon (the server stores 1 s after the last change, at least every 10 s);
+ *   soon (the server stores at most `PERSIST_THROTTLE_MS`, 500 ms, after the first
+ *   unsaved change: decision 008);
  * - unsaved: something pending and no connection yet, or the last store failed (until the
  *   next `saved`);
  * - unreachable: something pending and the connection has been down for
