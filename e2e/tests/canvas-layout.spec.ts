@@ -126,11 +126,14 @@ describeAtIssue14Viewports('at {size}', () => {
     await expect(canvasNode(page, 'Generated Script')).toHaveCount(2)
     await page.getByRole('button', { name: 'Fit view' }).click()
     const all = page.locator('.react-flow__node')
-    const boxes = []
-    for (let i = 0; i < (await all.count()); i++) boxes.push((await all.nth(i).boundingBox())!)
-    for (const [i, a] of boxes.entries()) {
-      for (const b of boxes.slice(i + 1)) expect(intersects(a, b)).toBe(false)
-    }
+    // The fit animates, and boxes are read one by one: check until the view has settled.
+    await expect(async () => {
+      const boxes = []
+      for (let i = 0; i < (await all.count()); i++) boxes.push((await all.nth(i).boundingBox())!)
+      for (const [i, a] of boxes.entries()) {
+        for (const b of boxes.slice(i + 1)) expect(intersects(a, b)).toBe(false)
+      }
+    }).toPass({ timeout: 5_000 })
   })
 })
 

@@ -60,36 +60,58 @@ export interface FitNode {
 export const MINIMAP_SIZE = { width: 200, height: 150, margin: 15 } as const
 /** Canvas width from which the minimap shows (Tailwind's `sm`). */
 export const MINIMAP_MIN_CANVAS_WIDTH = 640
-/** Space between the fitted nodes and the overlays at the bottom, in px. */
+/** Space kept between fitted nodes and the minimap, in px. */
 const OVERLAY_GAP_PX = 16
 
+/** A box on screen, in px from the canvas' top-left. */
+export interface ScreenBox {
+  left: number
+  top: number
+  right: number
+  bottom: number
+}
+
 /**
- * How much of the canvas' bottom edge the overlays take, for a canvas `width` px wide: the
- * minimap with its margin and a gap (issue 14 item 3: it covered nodes), or nothing where
- * the minimap is hidden (the toolbar is lower than the fit padding).
+ * Where the minimap sits on a canvas of `size` (px from the canvas' top-left, with its gap
+ * to the nodes), or null where it is hidden.
  */
-export function overlayBottomPx(width: number): number {
-  if (width < MINIMAP_MIN_CANVAS_WIDTH) return 0
-  return MINIMAP_SIZE.height + MINIMAP_SIZE.margin + OVERLAY_GAP_PX
+export function minimapRect(size: { width: number; height: number }): ScreenBox | null {
+  if (size.width < MINIMAP_MIN_CANVAS_WIDTH) return null
+  const { width, height, margin } = MINIMAP_SIZE
+  return {
+    left: size.width - margin - width - OVERLAY_GAP_PX,
+    top: size.height - margin - height - OVERLAY_GAP_PX,
+    right: size.width - margin,
+    bottom: size.height - margin,
+  }
 }
 
 /** Options of {@link fitViewport}. */
 export interface FitOptions {
   /** Space around the nodes in px; spec §9: 100. */
   padding?: number
-  /** Px at the bottom that overlays cover: the nodes stay above max(padding, this). */
+  /** Px at the bottom that an overlay covers: the nodes stay above max(padding, this). */
   reserveBottom?: number
+  /** Px at the right that an overlay covers: the nodes stay left of max(padding, this). */
+  reserveRight?: number
+}
+
+function sizeOf(n: FitNode): { width: number; height: number } {
+  return {
+    width: n.measured?.width || CANVAS_ASSUMED_NODE_WIDTH,
+    height: n.measured?.height || CANVAS_ASSUMED_NODE_HEIGHT,
+  }
 }
 
 /**
  * The viewport that shows every node with `padding` px around them (spec §9: padding 100,
- * nodes not yet measured count as 300 x 200) and clear of `reserveBottom`, centred in what
- * is left, within the zoom limits. Null when there are no nodes.
+ * nodes not yet measured count as 300 x 200) and clear of the reserved edges, centred in
+ * what is left, within the zoom limits. Null when there are no nodes.
  */
 export function fitViewport(
   nodes: readonly FitNode[],
   size: { width: number; height: number },
-  { padding = CANVAS_FIT_VIEW_PADDING_PX, reserveBottom = 0 }: FitOptions = {},
+  { padding = CANVAS_FIT_VIEW_PADDING_PX, reserveBottom = 0, reserveRight = 0 }: FitOptions = {},
 ): Viewport | null {
   if (nodes.length === 0 || size.width <= 0 || size.height <= 0) return null
   let minX = Infinity
@@ -97,32 +119,57 @@ export function fitViewport(
   let maxX = -Infinity
   let maxY = -Infinity
   for (const n of nodes) {
-    const w = n.measured?.width || CANVAS_ASSUMED_NODE_WIDTH
-    const h = n.measured?.height || CANVAS_ASSUMED_NODE_HEIGHT
+    const { width: w, height: h } = sizeOf(n)
     minX = Math.min(minX, n.position.x)
     minY = Math.min(minY, n.position.y)
     maxX = Math.max(maxX, n.position.x + w)
     maxY = Math.max(maxY, n.position.y + h)
   }
-  const bottom = Math.max(padding, reserveBottom)
-  const availableW = Math.max(1, size.width - 2 * padding)
-  const availableH = Math.max(1, size.height - padding - bottom)
+  const availableW = Math.max(1, size.width - padding - Math.max(padding, reserveRight))
+  const availableH = Math.max(1, size.height - padding - Math.max(padding, reserveBottom))
   const zoom = Math.min(
     CANVAS_MAX_ZOOM,
     Math.max(CANVAS_MIN_ZOOM, Math.min(availableW / (maxX - minX), availableH / (maxY - minY))),
   )
-  const cx = (minX + maxX) / 2
-  const cy = (minY + maxY) / 2
-  const screenCy = padding + (size.height - padding - bottom) / 2
-  return { x: size.width / 2 - cx * zoom, y: screenCy - cy * zoom, zoom }
+  return {
+    x: padding + availableW / 2 - ((minX + maxX) / 2) * zoom,
+    y: padding + availableH / 2 - ((minY + maxY) / 2) * zoom,
+    zoom,
+  }
 }
 
-/** {@link fitViewport} on a canvas `size`, clear of the overlays it shows at that width. */
+/** True when some node, seen through `viewport`, shares area with `box`. */
+function anyNodeUnder(nodes: readonly FitNode[], viewport: Viewport, box: ScreenBox): boolean {
+  return nodes.some((n) => {
+    const { width, height } = sizeOf(n)
+    const left = n.position.x * viewport.zoom + viewport.x
+    const top = n.position.y * viewport.zoom + viewport.y
+    return (
+      left < box.right &&
+      box.left < left + width * viewport.zoom &&
+      top < box.bottom &&
+      box.top < top + height * viewport.zoom
+    )
+  })
+}
+
+/**
+ * {@link fitViewport} on a canvas `size`, with no node under the minimap (issue 14 item 3:
+ * it covered nodes). The plain fit when no node lands there; else the fit that keeps the
+ * minimap's height free at the bottom or its width free at the right, whichever zooms out
+ * less (a far zoom turns nodes compact).
+ */
 export function fitCanvasViewport(
   nodes: readonly FitNode[],
   size: { width: number; height: number },
 ): Viewport | null {
-  return fitViewport(nodes, size, { reserveBottom: overlayBottomPx(size.width) })
+  const plain = fitViewport(nodes, size)
+  const minimap = minimapRect(size)
+  if (!plain || !minimap || !anyNodeUnder(nodes, plain, minimap)) return plain
+  const bottom = fitViewport(nodes, size, { reserveBottom: size.height - minimap.top })
+  const right = fitViewport(nodes, size, { reserveRight: size.width - minimap.left })
+  if (!bottom || !right) return plain
+  return right.zoom > bottom.zoom ? right : bottom
 }
 
 /** A box in flow coordinates. */
