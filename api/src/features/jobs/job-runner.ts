@@ -23,6 +23,7 @@ import { type Failure, failJob, reasonOnly } from './job-settle.ts'
 import { showJobState, writeResult } from './job-document.ts'
 import type { Delivery } from './job-queue.ts'
 import { findJob, type JobRow, OPEN_JOB_STATUSES, updateJob } from './job-store.ts'
+import { createProgressWriter } from './progress-writer.ts'
 
 /**
  * The worker's side of a generation job (issue 12): claim it, call the provider with a
@@ -149,26 +150,18 @@ function stageWriter(deps: WorkerDeps, jobId: string): (progress: VideoJobProgre
 }
 
 /**
- * Writes a provider's progress onto the job (row and node), at most every
- * JOB_PROGRESS_WRITE_MS and only when it changed; writes never overlap or fail the job.
+ * Writes a provider's progress onto the job (row and node): at most every
+ * JOB_PROGRESS_WRITE_MS, the latest report always in the end (`createProgressWriter`);
+ * writes never overlap or fail the job.
  */
 function progressWriter(deps: WorkerDeps, jobId: string): (percent: number) => void {
-  let writtenAt = 0
-  let writing = false
-  let last: number | null = null
-  return (percent) => {
-    const now = Date.now()
-    if (writing || percent === last || now - writtenAt < JOB_PROGRESS_WRITE_MS) return
-    writing = true
-    writtenAt = now
-    last = percent
-    updateJob(deps.db, jobId, ['running'], { progress: Math.max(0, Math.min(100, percent)) })
-      .then((row) => (row ? showJobState(deps, row) : undefined))
-      .catch((err: unknown) => deps.logger.warn({ err, jobId }, 'job progress not written'))
-      .finally(() => {
-        writing = false
-      })
-  }
+  return createProgressWriter<number>({
+    intervalMs: JOB_PROGRESS_WRITE_MS,
+    write: (percent) =>
+      updateJob(deps.db, jobId, ['running'], { progress: Math.max(0, Math.min(100, percent)) })
+        .then((row) => (row ? showJobState(deps, row) : undefined))
+        .catch((err: unknown) => deps.logger.warn({ err, jobId }, 'job progress not written')),
+  })
 }
 
 /** The provider timeout of a job, in ms. */
