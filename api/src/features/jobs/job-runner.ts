@@ -115,38 +115,21 @@ async function produce(
 
 /**
  * Writes a render's stage and progress onto the job (row and node): at once when the stage
- * changes, else at most every JOB_PROGRESS_WRITE_MS; writes never overlap or fail the job.
+ * changes, else at most every JOB_PROGRESS_WRITE_MS (`createProgressWriter`); writes never
+ * overlap or fail the job.
  */
 function stageWriter(deps: WorkerDeps, jobId: string): (progress: VideoJobProgress) => void {
-  let writtenAt = 0
-  let writing = false
-  let pending: VideoJobProgress | null = null
-  let lastStage: string | null = null
-  const write = (progress: VideoJobProgress) => {
-    writing = true
-    writtenAt = Date.now()
-    lastStage = progress.stage
-    updateJob(deps.db, jobId, ['running'], {
-      progress: Math.max(0, Math.min(100, progress.percent)),
-      stage: progress.stage,
-    })
-      .then((row) => (row ? showJobState(deps, row) : undefined))
-      .catch((err: unknown) => deps.logger.warn({ err, jobId }, 'job progress not written'))
-      .finally(() => {
-        writing = false
-        const next = pending
-        pending = null
-        if (next && next.stage !== lastStage) write(next)
+  return createProgressWriter<VideoJobProgress>({
+    intervalMs: JOB_PROGRESS_WRITE_MS,
+    urgent: (previous, next) => previous?.stage !== next.stage,
+    write: (progress) =>
+      updateJob(deps.db, jobId, ['running'], {
+        progress: Math.max(0, Math.min(100, progress.percent)),
+        stage: progress.stage,
       })
-  }
-  return (progress) => {
-    if (writing) {
-      pending = progress
-      return
-    }
-    if (progress.stage === lastStage && Date.now() - writtenAt < JOB_PROGRESS_WRITE_MS) return
-    write(progress)
-  }
+        .then((row) => (row ? showJobState(deps, row) : undefined))
+        .catch((err: unknown) => deps.logger.warn({ err, jobId }, 'job progress not written')),
+  })
 }
 
 /**

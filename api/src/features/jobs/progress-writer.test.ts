@@ -48,4 +48,21 @@ describe('createProgressWriter (issue 12: a job shows its provider progress)', (
     await vi.advanceTimersByTimeAsync(5000)
     expect(writes).toEqual([10, 30])
   })
+
+  it('writes an urgent report (a new stage) without waiting out the interval', async () => {
+    const writes: string[] = []
+    const report = createProgressWriter<{ stage: string; percent: number }>({
+      intervalMs: 1000,
+      urgent: (previous, next) => previous?.stage !== next.stage,
+      write: async (value) => {
+        writes.push(`${value.stage} ${value.percent}`)
+      },
+    })
+    report({ stage: 'voices', percent: 10 })
+    await vi.advanceTimersByTimeAsync(100)
+    report({ stage: 'voices', percent: 20 })
+    report({ stage: 'render', percent: 30 })
+    await vi.advanceTimersByTimeAsync(0)
+    expect(writes).toEqual(['voices 10', 'render 30'])
+  })
 })

@@ -10,6 +10,11 @@ export interface ProgressWriterOptions<T> {
   write: (value: T) => Promise<void>
   /** Least time between the starts of two writes, in ms. */
   intervalMs: number
+  /**
+   * A report to write without waiting out the interval (never while a write is in flight):
+   * a render's new stage, say. Default: none.
+   */
+  urgent?: ((previous: T | undefined, next: T) => boolean) | undefined
 }
 
 /**
@@ -20,6 +25,7 @@ export interface ProgressWriterOptions<T> {
 export function createProgressWriter<T>({
   write,
   intervalMs,
+  urgent = () => false,
 }: ProgressWriterOptions<T>): (value: T) => void {
   let writtenAt = -Infinity
   let writing = false
@@ -30,7 +36,7 @@ export function createProgressWriter<T>({
   const flush = (): void => {
     timer = null
     if (writing || !latest || (written && Object.is(written.value, latest.value))) return
-    const wait = writtenAt + intervalMs - Date.now()
+    const wait = urgent(written?.value, latest.value) ? 0 : writtenAt + intervalMs - Date.now()
     if (wait > 0) {
       timer = setTimeout(flush, wait)
       timer.unref?.()
@@ -48,6 +54,8 @@ export function createProgressWriter<T>({
 
   return (value) => {
     latest = { value }
-    if (!timer) flush()
+    if (timer && urgent(written?.value, value)) clearTimeout(timer)
+    else if (timer) return
+    flush()
   }
 }
