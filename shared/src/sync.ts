@@ -167,9 +167,6 @@ export function projectIdOfDocument(documentName: string): number | null {
   return parseSerialId(documentName)
 }
 
-/** What the save-status pill can say (see {@link SaveStatus}). */
-export const SAVE_STATUSES = ['saved', 'saving', 'unsaved', 'unreachable'] as const
-
 /**
  * Whether the open project's changes have reached the server: `saved` (persisted),
  * `saving` (sent, not yet acknowledged), `unsaved` (local changes not yet sent, or the
@@ -178,4 +175,4 @@ export const SAVE_STATUSES = ['saved', 'saving', 'unsaved', 'unreachable'] as co
  * silent Unsaved). The pill reads "Not saved: can't reach the server" for the last.
  * @see spec §4 Save status, ARCHITECTURE decision 6
  */
-export type SaveStatus = (typeof SAVE_STATUSES)[number]
+export type SaveStatus = 'saved' | 'saving' | 'unsaved' | 'unreachable'

@@ -72,14 +72,9 @@ interface DocState {
 /** The origin of the load's `applyUpdate`: local, and never a reason to store. */
 const LOAD_ORIGIN: LocalTransactionOrigin = { source: 'local', skipStoreHooks: true }
 
-/** The snapshot of `document` now (`shared/save-ack.ts`), as a `saved` message sent later. */
-function savedMessageOf(document: Y.Doc): (savedAt: Date) => SavedMessage {
-  const snapshot = encodeSavedSnapshot(document)
-  return (savedAt) => ({
-    type: SYNC_MESSAGE_TYPES.saved,
-    snapshot,
-    savedAt: savedAt.toISOString(),
-  })
+/** The `saved` message of a stored document's snapshot (`shared/save-ack.ts`). */
+function savedMessage(snapshot: string, savedAt: Date): SavedMessage {
+  return { type: SYNC_MESSAGE_TYPES.saved, snapshot, savedAt: savedAt.toISOString() }
 }
 
 /**
@@ -167,7 +162,7 @@ export class PersistenceExtension implements Extension {
       storedChanges: 0,
       pending: [],
       throttle: null,
-      lastSaved: savedMessageOf(document)(loaded.savedAt),
+      lastSaved: savedMessage(encodeSavedSnapshot(document), loaded.savedAt),
       waiters: new StoreWaiters(),
     }
     document.on('update', (update: Uint8Array) => {
@@ -238,7 +233,8 @@ export class PersistenceExtension implements Extension {
         return state.waiters.settle(state.storedChanges)
       }
       const update = count === 1 ? state.pending[0]! : Y.mergeUpdates(state.pending.slice(0, count))
-      const saved = savedMessageOf(document)
+      // The document as this store takes it: later updates are not in this append.
+      const snapshot = encodeSavedSnapshot(document)
       const started = performance.now()
       let appended: boolean
       try {
@@ -285,7 +281,7 @@ export class PersistenceExtension implements Extension {
       }
       state.pending.splice(0, count)
       state.storedChanges = changes
-      state.lastSaved = saved(new Date())
+      state.lastSaved = savedMessage(snapshot, new Date())
       state.waiters.settle(state.storedChanges)
       document.broadcastStateless(JSON.stringify(state.lastSaved))
       this.logger.debug(

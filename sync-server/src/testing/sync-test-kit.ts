@@ -152,14 +152,7 @@ export async function storedGraphs(
   db: Kysely<DB>,
   projectId: number,
 ): Promise<{ json: Graph; state: Graph | null }> {
-  const stored = await readProjectDocument({ db, projectId })
-  let state: Graph | null = null
-  if (stored) {
-    const doc = new Y.Doc()
-    Y.applyUpdate(doc, mergeStoredDocument(stored))
-    state = docToGraph(doc)
-    doc.destroy()
-  }
+  const state = await storedDocumentGraph(db, projectId)
   if (await projectDocumentIsStale({ db, projectId })) {
     await compactProjectDocument({ db, projectId })
   }

@@ -125,6 +125,8 @@ export async function getProject(
   db: Kysely<DB>,
   { userId, projectId }: ProjectCaller,
 ): Promise<Project> {
+  // Members only: a stranger's request must not compact someone else's project.
+  await requireProjectRole(db, { userId, projectId, needed: 'member' })
   if (await projectDocumentIsStale({ db, projectId })) {
     await compactProjectDocument({ db, projectId })
   }

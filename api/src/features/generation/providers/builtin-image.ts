@@ -1,6 +1,7 @@
 import type { GenerateImageRequest, ImageModel } from '@reelgraph/shared'
 import sharp from 'sharp'
 import { type GeneratedImage, type ImageProvider, ProviderError } from './types.ts'
+import { seededRandom } from './seeded-random.ts'
 
 /**
  * The builtin image provider (ARCHITECTURE "AI providers"; issue 4 item 2): offline,
@@ -31,18 +32,6 @@ const MIN_FONT_PX = 4
 const MAX_SHAPES = 5
 
 type Signal = AbortSignal
-
-/** mulberry32: a small, fast, well-spread PRNG; deterministic per seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 /** Characters XML 1.0 forbids (librsvg refuses the whole document on one). */
 const XML_INVALID =
@@ -165,7 +154,7 @@ const round = (n: number) => Math.round(n * 10) / 10
 
 /** The storyboard frame as SVG text, exactly `width` x `height` user units. */
 export function storyboardSvg(prompt: string, width: number, height: number, seed: number): string {
-  const rand = random(seed)
+  const rand = seededRandom(seed).next
   const short = Math.min(width, height)
   const hue = Math.floor(rand() * 360)
   const hue2 = (hue + 30 + Math.floor(rand() * 60)) % 360

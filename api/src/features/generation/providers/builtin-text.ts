@@ -18,7 +18,7 @@ export function createBuiltinTextProvider(): TextProvider {
     info,
     generateScript: (input) => Promise.resolve(draftScript(input)),
     generateScenes: ({ script, sceneCount, seed }) =>
-      Promise.resolve(segmentScript(script, sceneCount, seed ?? hash(script))),
+      Promise.resolve(segmentScript(script, sceneCount, seed)),
   }
 }
 

@@ -16,7 +16,6 @@ import {
   MODEL_LIST_DEFAULT_LIMIT,
   type ModelsOutput,
   modelsOutput,
-  type Credits,
   type MakeVideoInput,
   type NarrationPreviewInput,
   type RenderVideoInput,
@@ -84,19 +83,6 @@ export function useImageModels(enabled = true) {
     queryFn: getQueryFn({ on401: 'throw', schema: modelsOutput, what: 'the image models' }),
     enabled,
   })
-}
-
-/**
- * The signed-in user's credit balance as the auth provider keeps it (`GET /api/user/credits`,
- * read from the shared cache, never fetched from here), or null while unknown. Generate
- * buttons compare it with their cost (issue 14 item 8).
- */
-export function useCreditBalance(): number | null {
-  const { data } = useQuery<Pick<Credits, 'credits'> | null>({
-    queryKey: QUERY_KEYS.credits,
-    enabled: false,
-  })
-  return data?.credits ?? null
 }
 
 /** Refetches the credit balance (the header pill) after a generation, however it ended. */

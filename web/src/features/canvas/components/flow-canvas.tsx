@@ -43,6 +43,8 @@ import { PresenceCursors } from './presence-cursors'
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control']
 const DELETE_KEYS = ['Delete', 'Backspace']
 const SNAP_GRID: [number, number] = [CANVAS_GRID_SIZE, CANVAS_GRID_SIZE]
+/** The minimap's size (one object: FlowCanvas renders on every drag frame). */
+const MINIMAP_STYLE = { width: MINIMAP_SIZE.width, height: MINIMAP_SIZE.height }
 const DEFAULT_EDGE_OPTIONS = { type: 'smoothstep' } as const
 const DEFAULT_VIEWPORT: Viewport = { x: 0, y: 0, zoom: 1 }
 /** Past this many nodes, only those in view are rendered. */
@@ -203,7 +205,7 @@ export function FlowCanvas() {
             zoomable
             ariaLabel="Minimap"
             className="hidden sm:block"
-            style={{ width: MINIMAP_SIZE.width, height: MINIMAP_SIZE.height }}
+            style={MINIMAP_STYLE}
           />
           <CanvasControls />
           <PresenceCursors />

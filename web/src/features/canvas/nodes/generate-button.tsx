@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { Tooltip } from '@/components/ui/tooltip'
-import { useCreditBalance } from '../api/ai-api'
+import { useAccountSnapshot } from '@/hooks/use-account-snapshot'
 import { useCanEdit } from '../hooks/use-can-edit'
 import type { GenerationInfo } from '../hooks/use-generation'
 import { buttonLabelWithCost, creditShortfall } from '../lib/generation'
@@ -52,7 +52,7 @@ export function GenerateButton({
   const id = useId()
   const canEdit = useCanEdit()
   const explanation = offlineExplanation(info.providerName)
-  const shortfall = creditShortfall(useCreditBalance(), info.cost)
+  const shortfall = creditShortfall(useAccountSnapshot().credits, info.cost)
   const describedBy = issue
     ? `${id}-issue`
     : shortfall && !busy
