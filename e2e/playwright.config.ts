@@ -10,8 +10,11 @@ const e2eDir = dirname(fileURLToPath(import.meta.url))
 const repoRoot = dirname(e2eDir)
 const isCI = !!process.env.CI
 
-/** Port of the app under test: away from 3000 so a developer's `npm start` can keep running. */
-const PORT = 3100
+/**
+ * Port of the app under test: away from 3000 so a developer's `npm start` can keep running.
+ * `E2E_PORT` moves it (and the team servers after it), so two checkouts can run at once.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3100)
 const BASE_URL = `http://localhost:${PORT}`
 
 /**
@@ -25,6 +28,7 @@ const RESULTS_DIR = join(e2eDir, 'test-results')
 
 // Tests (support/mail.ts) find the app's data here. Workers load this file too, so they get it.
 process.env.E2E_DATA_DIR = DATA_DIR
+process.env.E2E_PORT = String(PORT)
 
 const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
 
@@ -40,18 +44,19 @@ const serverCommand = appCommand(`rm -rf ${q(DATA_DIR)} &&`, HOST_SETTINGS_TO_DR
 /**
  * Two more app processes for the team-editing test (issue 6: two people, two browsers, two
  * sync servers), when the environment has a Postgres and a Redis to share (`.ci/run` and
- * `npm test` with TEST_DATABASE_URL and REDIS_URL set): ports 3101 and 3102 on one fresh
- * database (`reelgraph_e2e` on TEST_DATABASE_URL's server, reset before the first starts)
+ * `npm test` with TEST_DATABASE_URL and REDIS_URL set): the two ports after PORT (3101 and
+ * 3102) on one fresh database (`reelgraph_e2e_<PORT>` on TEST_DATABASE_URL's server, reset
+ * before the first starts)
  * and one Redis channel prefix. They share DATA_DIR (mail files, assets) with the main app;
  * they do not use its PGlite folder. Without those settings the test uses the main app alone.
  */
-const TWO_SERVER_PORTS = [3101, 3102] as const
+const TWO_SERVER_PORTS = [PORT + 1, PORT + 2] as const
 const twoServers = (() => {
   const database = process.env.TEST_DATABASE_URL
   const redis = process.env.REDIS_URL
   if (!database || !redis) return null
   const url = new URL(database)
-  url.pathname = '/reelgraph_e2e'
+  url.pathname = `/reelgraph_e2e_${PORT}`
   return { databaseUrl: url.toString(), redisUrl: redis }
 })()
 // Tests read the servers' addresses from here (workers load this file too).

@@ -35,15 +35,16 @@ async function openProject(page: Page, id: number) {
 }
 
 test.describe('opened at 127.0.0.1 instead of localhost', () => {
-  // The app under test is configured as http://localhost:3100 (APP_URL). Cookies are per
-  // host, so the person signs in on 127.0.0.1 itself.
-  test.use({ baseURL: 'http://127.0.0.1:3100' })
+  // The app under test is configured as http://localhost:<E2E_PORT> (APP_URL). Cookies are
+  // per host, so the person signs in on 127.0.0.1 itself.
+  const host = `127.0.0.1:${process.env.E2E_PORT}`
+  test.use({ baseURL: `http://${host}` })
 
   test('the canvas saves', async ({ page, baseURL }) => {
     await registerFreshUser(page.request, baseURL, 'Katherine Johnson')
     const id = await createProject(page.request, baseURL, 'Trajectories')
     await openProject(page, id)
-    expect(new URL(page.url()).host).toBe('127.0.0.1:3100')
+    expect(new URL(page.url()).host).toBe(host)
 
     await page.getByRole('button', { name: 'Add Text Node' }).click()
     await page.getByLabel('Content').fill('Saved from 127.0.0.1')
