@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
 import { SYNC_SETTING_NAMES } from '@reelgraph/sync-server'
 import { describe, expect, it } from 'vitest'
 import { loadEnv, SETTING_NAMES, settingLookalikes } from './env.ts'
+import { renderDirs } from './features/video/video-job.ts'
 
 const ROOT = new URL('../../', import.meta.url)
 const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8')
@@ -130,5 +132,31 @@ describe('settingLookalikes', () => {
     expect(() => loadEnv({ PORT: 'eighty', APP_ULR: 'https://reelgraph.example' })).toThrow(
       /PORT: .*\n {2}APP_ULR is set but is not a setting, so it changes nothing: did you mean APP_URL\?/s,
     )
+  })
+})
+
+describe('path settings (issue 20 item 1)', () => {
+  it('are made absolute against the folder the process started in, once, at boot', () => {
+    const env = loadEnv({
+      DATA_DIR: 'data-newcomer',
+      WEB_DIST_DIR: './web/dist',
+      FFMPEG_PATH: 'tools/ffmpeg',
+    })
+    expect(env.DATA_DIR).toBe(resolve(process.cwd(), 'data-newcomer'))
+    expect(env.WEB_DIST_DIR).toBe(resolve(process.cwd(), 'web/dist'))
+    expect(env.FFMPEG_PATH).toBe(resolve(process.cwd(), 'tools/ffmpeg'))
+  })
+
+  it('default to ./data and ./web/dist, absolute; an empty WEB_DIST_DIR serves none', () => {
+    const env = loadEnv({})
+    expect(env.DATA_DIR).toBe(resolve(process.cwd(), 'data'))
+    expect(isAbsolute(env.WEB_DIST_DIR)).toBe(true)
+    expect(env.FFMPEG_PATH).toBeUndefined()
+    expect(loadEnv({ WEB_DIST_DIR: '' }).WEB_DIST_DIR).toBe('')
+  })
+
+  it('every folder derived from DATA_DIR is absolute (the render folders ffmpeg reads)', () => {
+    const dirs = renderDirs(loadEnv({ DATA_DIR: 'data' }))
+    expect(isAbsolute(dirs.work) && isAbsolute(dirs.cache)).toBe(true)
   })
 })

@@ -4,6 +4,7 @@ import {
   findLookalikeSettings,
   type SettingLookalike,
 } from '@reelgraph/shared'
+import { resolve } from 'node:path'
 import { z } from 'zod'
 import {
   DEFAULT_JOB_HEARTBEAT_SECONDS,
@@ -26,6 +27,18 @@ const optionalString = z
   .transform((v) => (v ? v : undefined))
 
 /**
+ * A folder or file setting, made absolute once, here, against the folder the process was
+ * started in: everything downstream (ffmpeg's concat lists and filter graphs, child
+ * processes, file URLs) receives only absolute paths (issue 20 item 1).
+ */
+const absolutePath = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v) => resolve(v))
+const optionalAbsolutePath = optionalString.transform((v) => (v ? resolve(v) : undefined))
+
+/**
  * Every setting of the api process, read from the environment once at boot.
  * `.env.example` documents each variable.
  */
@@ -40,8 +53,12 @@ export const envSchema = z
     APP_URL: z.url().optional(),
     /** Extra allowed Origins for state-changing requests, comma-separated. */
     ALLOWED_ORIGINS: z.string().default(''),
-    /** Where embedded state lives: PGlite in `pg/`, emails in `mail/`, assets in `assets/`. */
-    DATA_DIR: z.string().default('./data'),
+    /**
+     * Where embedded state lives: PGlite in `pg/`, emails in `mail/`, assets in `assets/`,
+     * renders in `render-work/` and `render-cache/`. Relative to the folder the app was
+     * started in (the repository root under `npm start`); made absolute at boot.
+     */
+    DATA_DIR: absolutePath('./data'),
     /** Postgres URL; when unset the embedded PGlite database is used. */
     DATABASE_URL: optionalString.pipe(z.url().optional()),
     /** Redis shared by several sync servers (embedded one included); unset: this one alone. */
@@ -72,8 +89,11 @@ export const envSchema = z
       .transform((v) => (v === 'true' ? 1 : 0))
       .or(z.coerce.number().int().min(0))
       .default(0),
-    /** Directory of the built web app to serve; empty to serve none (dev). */
-    WEB_DIST_DIR: z.string().default('./web/dist'),
+    /** Directory of the built web app to serve (made absolute at boot); empty to serve none (dev). */
+    WEB_DIST_DIR: z
+      .string()
+      .default('./web/dist')
+      .transform((v) => (v ? resolve(v) : '')),
 
     /** Text provider: builtin | openai. Default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set. */
     AI_TEXT_PROVIDER: z.enum(['builtin', 'openai']).optional(),
@@ -86,10 +106,11 @@ export const envSchema = z
     SPEECH_PROVIDER: z.enum(['builtin', 'openai', 'elevenlabs']).default('builtin'),
     ELEVENLABS_API_KEY: optionalString,
     /**
-     * The ffmpeg that renders videos (issue 13); unset: an `ffmpeg` on PATH, else the static
-     * build of the optional `@ffmpeg-installer/linux-x64` package.
+     * The ffmpeg that renders videos (issue 13), a path (made absolute at boot); unset: an
+     * `ffmpeg` on PATH, else the static build of the optional `@ffmpeg-installer/linux-x64`
+     * package.
      */
-    FFMPEG_PATH: optionalString,
+    FFMPEG_PATH: optionalAbsolutePath,
     OPENAI_API_KEY: optionalString,
     /** Any OpenAI-compatible server (Ollama: http://localhost:11434/v1). */
     OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),

@@ -8,6 +8,7 @@ import {
   NARRATION_LEAD_IN_MS,
 } from './config.ts'
 import type { Timeline } from './timeline.ts'
+import { absolutePath } from './absolute-path.ts'
 
 /** Inputs of the audio mix: per scene its narration WAV path or `null`, and the music loop. */
 export interface AudioMixInput {
@@ -67,7 +68,7 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
           `aformat=sample_fmts=fltp:channel_layouts=mono,adelay=${NARRATION_LEAD_IN_MS},` +
           `apad,atrim=end_sample=${samples}[slot${i}]`,
       )
-      inputs.push('-i', path)
+      inputs.push('-i', absolutePath(path, `Scene ${i + 1}'s narration`))
     }
   })
   chains.push(
@@ -78,7 +79,7 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
     chains.push(`[voice]pan=stereo|c0=c0|c1=c0[mix]`)
   } else {
     const music = inputs.length / 2
-    inputs.push('-stream_loop', '-1', '-i', musicPath)
+    inputs.push('-stream_loop', '-1', '-i', absolutePath(musicPath, 'The music loop'))
     chains.push(
       `[voice]asplit=2[voicemix][voicekey]`,
       `[${music}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +
@@ -113,7 +114,7 @@ export function buildMixPassArgs(input: AudioMixInput, mixPath: string): string[
     'pcm_f32le',
     '-f',
     'wav',
-    mixPath,
+    absolutePath(mixPath, 'The audio mix'),
     '-map',
     '[measured]',
     '-f',
@@ -163,7 +164,7 @@ export function buildLevelPassArgs(
   const delay = Math.round((LIMITER_ATTACK_MS / 1000) * AUDIO_SAMPLE_RATE_HZ) - 1
   return [
     '-i',
-    mixPath,
+    absolutePath(mixPath, 'The audio mix'),
     '-filter_complex',
     `[0:a]volume=${gainDb.toFixed(2)}dB,` +
       `alimiter=limit=${ceiling.toFixed(4)}:attack=${LIMITER_ATTACK_MS}:` +
@@ -176,7 +177,7 @@ export function buildLevelPassArgs(
     'pcm_f32le',
     '-f',
     'wav',
-    outputPath,
+    absolutePath(outputPath, 'The levelled audio'),
     '-map',
     '[measured]',
     '-f',
@@ -192,7 +193,7 @@ export function buildLevelPassArgs(
 export function buildAudioEncodeArgs(inputPath: string, outputPath: string): string[] {
   return [
     '-i',
-    inputPath,
+    absolutePath(inputPath, 'The levelled audio'),
     '-af',
     `aformat=sample_fmts=fltp:sample_rates=${AUDIO_SAMPLE_RATE_HZ}:channel_layouts=stereo`,
     '-c:a',
@@ -207,7 +208,7 @@ export function buildAudioEncodeArgs(inputPath: string, outputPath: string): str
     String(AUDIO_SAMPLE_RATE_HZ),
     '-f',
     'mp4',
-    outputPath,
+    absolutePath(outputPath, 'The encoded audio'),
   ]
 }
 
@@ -234,9 +235,9 @@ export function buildJoinArgs(input: JoinInput): string[] {
     '-safe',
     '0',
     '-i',
-    input.concatListPath,
+    absolutePath(input.concatListPath, 'The concat list'),
     '-i',
-    input.audioPath,
+    absolutePath(input.audioPath, 'The audio track'),
     '-map',
     '0:v',
     '-map',
@@ -249,18 +250,21 @@ export function buildJoinArgs(input: JoinInput): string[] {
     '+faststart',
     '-f',
     'mp4',
-    input.outputPath,
+    absolutePath(input.outputPath, 'The video'),
   ]
 }
 
 /**
  * The concat demuxer's list (pure). Each file carries its exact duration, so the demuxer
  * does not derive the next start from container durations (that drifts by a few ticks per
- * segment with B-frames).
- * @see issue 13 item 3
+ * segment with B-frames). The demuxer reads a relative entry against the list's own folder,
+ * so every entry must be absolute.
+ * @throws RenderError `invalid-input` for a relative path
+ * @see issue 13 item 3, issue 20 item 1
  */
 export function buildConcatList(segments: readonly { path: string; durationS: number }[]): string {
-  const quote = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`
+  const quote = (path: string) =>
+    `'${absolutePath(path, 'A concat list entry').replace(/'/g, `'\\''`)}'`
   return [
     'ffconcat version 1.0',
     ...segments.flatMap((s) => [`file ${quote(s.path)}`, `duration ${s.durationS.toFixed(6)}`]),

@@ -1,5 +1,6 @@
 import { VIDEO_ENCODER, type VideoPreset } from './config.ts'
 import type { KenBurnsMotion } from './motion.ts'
+import { absolutePath } from './absolute-path.ts'
 
 /** What the chosen ffmpeg binary can do, as far as the filter graph cares. */
 export interface FfmpegCapabilities {
@@ -88,8 +89,8 @@ function kenBurnsFilter(part: SegmentScenePart, frames: number, preset: VideoPre
  * in order; no path appears inside the graph, so no path needs escaping.
  *
  * @throws RangeError when the segment has no frames, a transition's parts are not two, or
- *   an overlay lies outside the frame.
- * @see issue 13 item 3
+ *   an overlay lies outside the frame; RenderError `invalid-input` for a relative path.
+ * @see issue 13 item 3, issue 20 item 1
  */
 export function buildSegmentFilterGraph(
   spec: SegmentRenderSpec,
@@ -129,8 +130,9 @@ export function buildSegmentFilterGraph(
   const filterGraph = chains.join(';')
 
   const args: string[] = []
-  for (const part of parts) args.push('-i', part.stillPath)
-  for (const overlay of overlays) args.push('-i', overlay.imagePath)
+  for (const part of parts) args.push('-i', absolutePath(part.stillPath, 'A still'))
+  for (const overlay of overlays)
+    args.push('-i', absolutePath(overlay.imagePath, 'A subtitle image'))
   args.push(
     '-filter_complex',
     filterGraph,
@@ -157,7 +159,7 @@ export function buildSegmentFilterGraph(
     '-an',
     '-f',
     'mp4',
-    outputPath,
+    absolutePath(outputPath, 'A segment'),
   )
   return { filterGraph, args }
 }

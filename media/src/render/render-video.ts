@@ -20,6 +20,7 @@ import {
   parseLoudnessMeasurement,
   timelineSamples,
 } from './audio-graph.ts'
+import { absolutePath } from './absolute-path.ts'
 import { touchCacheEntry } from './cache-prune.ts'
 import { segmentCacheKey, type SegmentKeyCue, type SegmentKeyInput } from './cache-key.ts'
 import { RenderError } from './errors.ts'
@@ -89,11 +90,11 @@ export interface RenderVideoOptions {
   seed?: string
   /** Default fit of the scene images (default `cover`). */
   fit?: StillFit
-  /** Where segments (and the music loops) are kept between renders. */
+  /** Where segments (and the music loops) are kept between renders; absolute. */
   cacheDir: string
-  /** Where the render's temporary directory is made (and the MP4 goes, by default). */
+  /** Where the render's temporary directory is made (and the MP4 goes, by default); absolute. */
   workDir: string
-  /** Where to write the MP4; defaults to `workDir/video-<random>.mp4`. */
+  /** Where to write the MP4 (absolute); defaults to `workDir/video-<random>.mp4`. */
   outputPath?: string
   /** Cancels the render: ffmpeg is killed, temporary files removed, the promise rejects. */
   signal?: AbortSignal
@@ -234,7 +235,8 @@ function sceneCueFrames(
  * audio is mixed in. Temporary files (in a directory made inside `workDir`, and partial
  * segments) are removed on success, failure and cancel.
  *
- * @throws RenderError `invalid-input` for an unreadable image or WAV or a bad option,
+ * @throws RenderError `invalid-input` for an unreadable image or WAV, a bad option or a
+ *   relative folder (issue 20 item 1: ffmpeg reads paths against its own folders),
  *   `ffmpeg-not-found` / `ffmpeg-unsupported` / `ffmpeg-failed` from ffmpeg; rejects with
  *   `signal.reason` (an `AbortError` by default) when cancelled.
  * @see issue 13 item 3
@@ -242,6 +244,9 @@ function sceneCueFrames(
 export async function renderVideo(options: RenderVideoOptions): Promise<RenderVideoResult> {
   const { signal, onProgress } = options
   signal?.throwIfAborted()
+  absolutePath(options.cacheDir, 'The render cache folder')
+  absolutePath(options.workDir, 'The render work folder')
+  if (options.outputPath !== undefined) absolutePath(options.outputPath, 'The output video')
   const preset = resolvePreset(options.preset)
   const seed = options.seed ?? 'reelgraph'
   const burnSubtitles = options.subtitles ?? true
