@@ -110,6 +110,27 @@ const teamServers = twoServers
     )
   : []
 
+/** Debian's Chromium: Playwright's own browser download cannot run here. */
+const chromium = {
+  ...devices['Desktop Chrome'],
+  headless: true,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+}
+
+/** The spec that starts the app the README's way, in a project of its own. */
+const NEWCOMER_SPEC = /newcomer\.spec\.ts$/
+
 export default defineConfig({
   testDir: './tests',
   outputDir: RESULTS_DIR,
@@ -127,26 +148,10 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        headless: true,
-        // Debian's Chromium: Playwright's own browser download cannot run here.
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
-      },
-    },
+    { name: 'chromium', testIgnore: NEWCOMER_SPEC, use: chromium },
+    // The newcomer's path (issue 20 item 2): the spec starts `npm start` itself, as the
+    // README tells a newcomer, with a relative data folder and no other settings.
+    { name: 'newcomer', testMatch: NEWCOMER_SPEC, use: chromium },
   ],
   // In order: the main app (it builds web/ when needed), then the team servers if any.
   webServer: [appServer(serverCommand, PORT), ...teamServers],
