@@ -185,6 +185,11 @@ describe('text', () => {
     }
   })
 
+  it("is the scene's title, not the prompt", () => {
+    expect(composeFrame(SUNSET_PERSON, 1920, 1080, 1).title!.text).toBe('A person at sunset')
+    expect(composeFrame(PRESENTER, 1920, 1080, 1).title!.text).toBe('How Honeybees Make Honey')
+  })
+
   it('has no title for an empty prompt', () => {
     expect(composeFrame('   ', 640, 360, 1).title).toBeNull()
   })
