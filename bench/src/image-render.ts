@@ -1,19 +1,20 @@
 /**
- * Image: milliseconds per 1280x720 storyboard frame of the builtin image provider (issue 4
- * benchmarks): SVG built, rasterized by sharp (librsvg) and encoded as PNG, one frame at a
+ * Image: milliseconds per storyboard frame of the builtin image provider (issue 4
+ * benchmarks), by default at 1920x1080, the size Make video asks for a 16:9 render (issue
+ * 20 item 4): SVG built, rasterized by sharp (librsvg) and encoded as PNG, one frame at a
  * time, as one generate-image request does. WARMUP frames first (sharp's first call loads
  * fonts), then median and p95 over FRAMES frames with a different seed and prompt each.
  * Also reports the throughput with CONCURRENT frames in flight at once (sharp renders off
  * the main thread).
- * Run: npm run image -w bench   (optional: FRAMES)
+ * Run: npm run image -w bench   (optional: FRAMES, then WIDTHxHEIGHT, e.g. `-- 30 1080x1920`)
  */
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { createBuiltinImageProvider } from '../../api/src/features/generation/providers/builtin-image.ts'
 
-const WIDTH = 1280
-const HEIGHT = 720
 const WARMUP = 5
 const FRAMES = Number(process.argv[2] ?? 30)
+/** The 16:9 render preset's frame, what Make video asks the image generator for. */
+const [WIDTH, HEIGHT] = (process.argv[3] ?? '1920x1080').split('x').map(Number) as [number, number]
 const CONCURRENT = 16
 
 const PROMPTS = [
@@ -82,6 +83,7 @@ console.log(
         framesPerSecond: round((CONCURRENT * 1000) / batchMs),
       },
       cpus: cpus().length,
+      loadAverage: loadavg().map(round),
     },
     null,
     2,

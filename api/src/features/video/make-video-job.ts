@@ -22,9 +22,9 @@ import {
   scenesResult,
   scriptResult,
   UPDATE_REFUSAL_MESSAGES,
-  type VideoPresetName,
   writeJobResult,
 } from '@reelgraph/shared'
+import { VIDEO_PRESETS } from '@reelgraph/media'
 import type { AppDeps } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
@@ -70,13 +70,6 @@ type Deps = Pick<AppDeps, 'db' | 'env' | 'ai' | 'assets' | 'documents' | 'logger
 
 /** The share of the progress bar each part of the chain ends at, in percent. */
 const PROGRESS_AFTER = { script: 5, scenes: 10, images: 40, render: 100 } as const
-
-/** The image size for each preset's frame: the spec's 1280×720 default, turned or squared. */
-const IMAGE_SIZE: Record<VideoPresetName, { width: number; height: number }> = {
-  '16:9': { width: 1280, height: 720 },
-  '9:16': { width: 720, height: 1280 },
-  '1:1': { width: 1024, height: 1024 },
-}
 
 /** The ids of every node the chain of job `row` adds (the same on every attempt). */
 export function madeVideoIds(
@@ -218,7 +211,9 @@ export async function produceMadeVideo(
       'The image service offers no model to draw the scenes with.',
     )
   }
-  const size = IMAGE_SIZE[preset]
+  // Drawn at the render's own frame size (1920×1080, 1080×1920, 1080×1080: within the spec's
+  // 64..2048 in steps of 8), so the video never scales a scene's image up (issue 20 item 4).
+  const size = VIDEO_PRESETS[preset]
   const imageShare = (PROGRESS_AFTER.images - PROGRESS_AFTER.scenes) / n
   for (let i = 0; i < n; i++) {
     const sceneId = ids.scenes[i]!

@@ -124,7 +124,8 @@ describe.each(testDatabaseKinds())('make video on $name', (kind) => {
         expect(imageGenerator?.type).toBe('image-generator')
         const [image] = from(imageGenerator!.id)
         expect(image?.data.imageUrl).toMatch(/^\/api\/assets\//)
-        expect(image?.data).toMatchObject({ width: 720, height: 1280 })
+        // Drawn at the render's own frame size (issue 20 item 4).
+        expect(image?.data).toMatchObject({ width: 1080, height: 1920 })
       }
       // The result on the Video node, one take; the chain's end on the generator.
       const takes = videoTakesOf(video.data)
