@@ -4,7 +4,7 @@
  * in ./data/mail. Builds the web app first when its build is missing or stale.
  */
 import { fileURLToPath } from 'node:url'
-import { main } from '../api/src/server.ts'
+import { main } from '@reelgraph/api'
 import { ensureWebBuild } from './web-build.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))

@@ -12,23 +12,30 @@ import type { BackgroundTasks } from './lib/background-tasks.ts'
 import type { Mailer } from './services/mailer.ts'
 import type { RateLimits } from './services/rate-limiter.ts'
 
-/** What the api needs from the outside world; tests pass their own. */
-export interface AppDeps {
+/**
+ * What every server process has (`createRuntime`, api/src/runtime.ts): a worker process has
+ * only this.
+ */
+export interface WorkerDeps {
   db: Kysely<DB>
   env: Env
   logger: Logger
-  mailer: Mailer
-  rateLimits: RateLimits
   tasks: BackgroundTasks
   documents: DocumentGateway
   /** The active AI providers (issue 4). */
   ai: AiProviders
   /** Where generated files' bytes live (issue 4). */
   assets: AssetStorage
+  /** Jobs: the queue, the kinds, in-process signals, and this process's workers (issues 12, 21). */
+  jobs: JobSystem
+}
+
+/** What the api needs from the outside world (`createRuntime`; tests pass their own parts). */
+export interface AppDeps extends WorkerDeps {
+  mailer: Mailer
+  rateLimits: RateLimits
   /** Payments: Stripe, or the offline sandbox when STRIPE_SECRET_KEY is not set (issue 5). */
   billing: BillingGateway
-  /** Generation jobs: the queue, in-process signals, and this process's workers (issue 12). */
-  jobs: JobSystem
 }
 
 /** Hono's environment for every route: the typed context variables. */

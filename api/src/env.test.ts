@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { SYNC_SETTING_NAMES } from '@reelgraph/sync-server'
 import { describe, expect, it } from 'vitest'
 import { loadEnv, SETTING_NAMES, settingLookalikes } from './env.ts'
-import { renderDirs } from './features/video/video-job.ts'
+import { renderDirs } from './features/video/render-scenes.ts'
 
 const ROOT = new URL('../../', import.meta.url)
 const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8')

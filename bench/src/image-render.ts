@@ -9,7 +9,7 @@
  * Run: npm run image -w bench   (optional: FRAMES, then WIDTHxHEIGHT, e.g. `-- 30 1080x1920`)
  */
 import { cpus, loadavg } from 'node:os'
-import { createBuiltinImageProvider } from '../../api/src/features/generation/providers/builtin-image.ts'
+import { createBuiltinImageProvider } from '@reelgraph/api'
 
 const WARMUP = 5
 const FRAMES = Number(process.argv[2] ?? 30)

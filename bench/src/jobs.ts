@@ -26,19 +26,15 @@ import { join } from 'node:path'
 import { createDb, databaseConnection, type DB, migrateToLatest } from '@reelgraph/db'
 import type { Kysely } from 'kysely'
 import pg from 'pg'
-import type { AppDeps } from '../../api/src/app-env.ts'
-import { loadEnv } from '../../api/src/env.ts'
-import { createAssetStorage } from '../../api/src/features/assets/index.ts'
-import { createAiProviders } from '../../api/src/features/generation/providers/index.ts'
-import { submitGeneration, waitForJob } from '../../api/src/features/jobs/job-service.ts'
-import { JobSystem } from '../../api/src/features/jobs/job-system.ts'
-import { BackgroundTasks } from '../../api/src/lib/background-tasks.ts'
-import { createLogger } from '../../api/src/lib/logger.ts'
 import {
-  closeSyncServer,
-  createDocumentGateway,
-  createSyncServer,
-} from '../../sync-server/src/index.ts'
+  type AppDeps,
+  createJobKinds,
+  createLogger,
+  createRuntime,
+  loadEnv,
+  submitGeneration,
+  waitForJob,
+} from '@reelgraph/api'
 import { freshDataDir, ROOT } from './app-process.ts'
 import { quantile, round } from './graph-fixture.ts'
 
@@ -50,13 +46,18 @@ const SCRIPT = { style: 'Casual', tone: 'Enthusiastic', format: 'Tutorial', topi
 const load = () => round(loadavg()[0] ?? 0, 2)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-type BenchDeps = Pick<
-  AppDeps,
-  'db' | 'env' | 'logger' | 'ai' | 'assets' | 'documents' | 'jobs' | 'tasks'
->
+type BenchDeps = Pick<AppDeps, 'db' | 'jobs' | 'tasks'>
 
-/** An api-side job system on `db`: enqueues, and runs workers here when `workers`. */
-function jobsOn(db: Kysely<DB>, dataDir: string, workers: boolean) {
+/**
+ * An api-side runtime on `db` (`createRuntime`, as the app assembles itself): enqueues, and
+ * runs workers here when `workers`. `onScriptStart` is told when a provider call starts.
+ */
+async function jobsOn(
+  db: Kysely<DB>,
+  dataDir: string,
+  workers: boolean,
+  onScriptStart: () => void = () => {},
+) {
   const env = loadEnv({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -64,27 +65,30 @@ function jobsOn(db: Kysely<DB>, dataDir: string, workers: boolean) {
     AI_TEXT_PROVIDER: 'builtin',
     AI_IMAGE_PROVIDER: 'builtin',
     JOB_WAIT_MS: '0',
+    JOB_WORKERS: String(workers),
   })
-  const logger = createLogger('silent')
-  const sync = createSyncServer({ db, logger, secureCookies: false })
-  const deps: BenchDeps = {
+  const runtime = await createRuntime(env, {
     db,
-    env,
-    logger,
-    ai: createAiProviders(env, logger),
-    assets: createAssetStorage(env),
-    documents: createDocumentGateway(sync),
-    jobs: new JobSystem(db, env, logger),
-    tasks: new BackgroundTasks(logger),
-  }
-  if (workers) deps.jobs.runWorkersHere(deps)
-  return {
-    deps,
-    async close() {
-      await deps.jobs.stop(1_000)
-      await closeSyncServer(sync, logger)
+    logger: createLogger('silent'),
+    jobKinds: (deps) => {
+      const text = deps.ai.text
+      return createJobKinds({
+        ...deps,
+        ai: {
+          ...deps.ai,
+          text: {
+            info: text.info,
+            generateScript(input, signal) {
+              onScriptStart()
+              return text.generateScript(input, signal)
+            },
+            generateScenes: (input, signal) => text.generateScenes(input, signal),
+          },
+        },
+      })
     },
-  }
+  })
+  return { deps: runtime.deps as BenchDeps, close: () => runtime.close(1_000) }
 }
 
 async function addUsers(db: Kysely<DB>, count: number, credits: number): Promise<number[]> {
@@ -116,21 +120,11 @@ const submit = (deps: BenchDeps, userId: number) =>
 
 /** Enqueue-to-start, one job at a time with an idle in-process worker. */
 async function latency(db: Kysely<DB>, dataDir: string) {
-  const { deps, close } = jobsOn(db, dataDir, true)
   // The moment the last provider call started (jobs run one at a time).
   let lastStart = 0
-  const text = deps.ai.text
-  deps.ai = {
-    ...deps.ai,
-    text: {
-      info: text.info,
-      generateScript(input, signal) {
-        lastStart = performance.now()
-        return text.generateScript(input, signal)
-      },
-      generateScenes: (input, signal) => text.generateScenes(input, signal),
-    },
-  }
+  const { deps, close } = await jobsOn(db, dataDir, true, () => {
+    lastStart = performance.now()
+  })
   await deps.jobs.start()
   const [userId] = await addUsers(db, 1, LATENCY_JOBS + 20)
   const samples: number[] = []
@@ -251,7 +245,7 @@ const results: Record<string, unknown> = { benchmark: 'jobs', provider: 'builtin
   const db = createDb({ pgliteDir: join(dataDir, 'pg') })
   await migrateToLatest(db)
   const enqueueToStart = await latency(db, dataDir)
-  const { deps, close } = jobsOn(db, dataDir, true)
+  const { deps, close } = await jobsOn(db, dataDir, true)
   await deps.jobs.start()
   await throughput(deps, USERS, 2) // warm-up
   const oneUser = await throughput(deps, 1, THROUGHPUT_JOBS)
@@ -278,7 +272,7 @@ if (benchUrl) {
       const connection = databaseConnection(db)
       if (connection.kind !== 'postgres') throw new Error('Postgres expected')
       // This process only enqueues; worker processes run the jobs.
-      const { deps, close } = jobsOn(db, dataDir, false)
+      const { deps, close } = await jobsOn(db, dataDir, false)
       await deps.jobs.start()
       for (const count of [1, 2]) {
         const children = Array.from({ length: count }, () => spawnWorker(connection.url, redisUrl))

@@ -5,7 +5,7 @@
  * Run: npm run login -w bench
  */
 import { hash, verify } from '@node-rs/argon2'
-import { ARGON2_OPTIONS } from '../../api/src/config.ts'
+import { ARGON2_OPTIONS } from '@reelgraph/api'
 import { median, registerUser, startApp } from './app-process.ts'
 
 const LOGINS = 30

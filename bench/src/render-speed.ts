@@ -189,8 +189,7 @@ function spawnRender(dir: string, variant: 'full' | 'changed'): RenderRun {
 }
 
 async function prepare(dir: string): Promise<void> {
-  const { createBuiltinImageProvider } =
-    await import('../../api/src/features/generation/providers/builtin-image.ts')
+  const { createBuiltinImageProvider } = await import('@reelgraph/api')
   const { createBuiltinSpeechProvider, cuesFromWords, stopEspeak } =
     await import('../../media/src/index.ts')
   const signal = new AbortController().signal

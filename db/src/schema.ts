@@ -1,4 +1,4 @@
-import type { CreditTransactionType, JobKind, JobStatus, ProjectRole } from '@reelgraph/shared'
+import type { CreditTransactionType, JobStatus, ProjectRole } from '@reelgraph/shared'
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
 
 /** A timestamp the database fills in when omitted (`default now()`). */
@@ -14,8 +14,11 @@ type NullableTimestamp = ColumnType<
 // The contracts the rows carry are defined once, in shared (issue 14: contracts once).
 export { CREDIT_TRANSACTION_TYPES } from '@reelgraph/shared'
 export type { CreditTransactionType, ProjectRole }
-/** What a generation job makes (shared's `JOB_KINDS`). */
-export type GenerationJobKind = JobKind
+/**
+ * What a generation job makes: the name of a kind of the api's registry (issue 21), such as
+ * shared's `JOB_KINDS`.
+ */
+export type GenerationJobKind = string
 /** A generation job's life (shared's `JOB_STATUSES`). */
 export type GenerationJobStatus = JobStatus
 

@@ -7,7 +7,7 @@ import {
   type NodeDataValue,
   type NodeType,
 } from './graph.ts'
-import { JOB_DATA_KEYS, type JobKind, type JobStatus } from './jobs.ts'
+import { JOB_DATA_KEYS, type JobStatus } from './jobs.ts'
 import { type GraphAddition, type PlacementSource, placeInFreeSpace } from './placement.ts'
 import { UPDATE_REFUSAL_MESSAGES } from './sync.ts'
 
@@ -19,7 +19,8 @@ import { UPDATE_REFUSAL_MESSAGES } from './sync.ts'
 /** The job state shown on its generator node ({@link JOB_DATA_KEYS}). */
 export interface JobNodeState {
   id: string
-  kind: JobKind
+  /** The job kind's name (shared's `JOB_KINDS` are those the canvas words). */
+  kind: string
   status: JobStatus
   /** 0-100, or null when the provider does not report progress. */
   progress: number | null

@@ -11,8 +11,10 @@ import { z } from 'zod'
  */
 
 /**
- * What a job makes: one generation, a video render, or `make-video`, the whole chain from a
- * Script Generator's topic to a rendered video (issue 13 item 6).
+ * The kinds of job the canvas words (what a job makes): one generation, a video render, or
+ * `make-video`, the whole chain from a Script Generator's topic to a rendered video (issue 13
+ * item 6). The server runs whatever kinds its registry holds (issue 21: `api/src/job-kinds.ts`);
+ * a job's `kind` is any such name, and the canvas words the ones it knows.
  */
 export const JOB_KINDS = ['script', 'scenes', 'image', 'video', 'make-video'] as const
 export type JobKind = (typeof JOB_KINDS)[number]
@@ -60,7 +62,8 @@ export const JOB_DATA_KEYS = {
 export const jobSchema = z
   .object({
     id: z.string(),
-    kind: z.enum(JOB_KINDS),
+    /** The kind's name: one of {@link JOB_KINDS}, or another kind the server runs. */
+    kind: z.string(),
     status: z.enum(JOB_STATUSES),
     projectId: z.number().int().nullable(),
     nodeId: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { type Env, loadEnv } from '@reelgraph/api/env'
+import { type Env, loadEnv } from '@reelgraph/api'
 
 /**
  * The worker's settings: the api's (providers, costs, timeouts, asset storage, the JOB_*

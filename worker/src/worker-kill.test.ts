@@ -3,15 +3,16 @@ import { fileURLToPath } from 'node:url'
 import { databaseConnection, mergeStoredDocument, readProjectDocument } from '@reelgraph/db'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
+  addUser,
+  chatCompletion,
+  createTestApp,
   json,
   never,
   startTestServer,
+  type TestApp,
   type TestServer,
-} from '@reelgraph/api/features/generation/providers/testing/http-server'
-import { chatCompletion } from '@reelgraph/api/features/generation/providers/testing/openai-answers'
-import { until } from '@reelgraph/api/testing/until'
-import { addUser } from '@reelgraph/api/testing/members'
-import { createTestApp, type TestApp } from '@reelgraph/api/testing/test-app'
+  until,
+} from '@reelgraph/api/testing'
 import { createGraphNode, docToGraph, JOB_DATA_KEYS } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Y from 'yjs'

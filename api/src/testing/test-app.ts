@@ -2,25 +2,16 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestDatabaseKind } from '@reelgraph/db/testing'
-import {
-  closeSyncServer,
-  createDocumentGateway,
-  createSyncServer,
-  type SyncServer,
-} from '@reelgraph/sync-server'
+import type { SyncServer } from '@reelgraph/sync-server'
 import { createApp } from '../app.ts'
 import type { AppDeps } from '../app-env.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitRules } from '../config.ts'
 import { loadEnv } from '../env.ts'
-import { createAssetStorage } from '../features/assets/index.ts'
-import { activePriceIds, seedCatalog } from '../features/billing/catalog.ts'
-import { createBillingGateway } from '../features/billing/index.ts'
-import { createAiProviders } from '../features/generation/providers/index.ts'
-import { JobSystem } from '../features/jobs/job-system.ts'
-import { BackgroundTasks } from '../lib/background-tasks.ts'
+import type { JobKinds } from '../features/jobs/job-kind.ts'
+import type { JobKindDeps } from '../job-kinds.ts'
 import { createLogger } from '../lib/logger.ts'
+import { createRuntime } from '../runtime.ts'
 import { createMailer } from '../services/mailer.ts'
-import { createRateLimits } from '../services/rate-limiter.ts'
 
 export const TEST_ORIGIN = 'http://localhost:3000'
 
@@ -58,12 +49,16 @@ export interface RequestOptions {
   rawBody?: string
 }
 
-/** Starts a test app on one database kind. */
+/**
+ * Starts a test app on one database kind, assembled as the server is (`createRuntime`).
+ * @param jobKinds the job kinds (default every kind Reelgraph runs); a test adds its own
+ */
 export async function createTestApp(
   kind: TestDatabaseKind,
   rateLimits: RateLimitRules = LOOSE_RATE_LIMITS,
   /** Extra environment, e.g. a provider pointed at a local test server. */
   envOverrides: Record<string, string> = {},
+  jobKinds?: (deps: JobKindDeps) => JobKinds,
 ): Promise<TestApp> {
   const { db, dispose } = await kind.create()
   const mailDir = await mkdtemp(join(tmpdir(), 'reelgraph-mail-'))
@@ -77,33 +72,18 @@ export async function createTestApp(
     ...envOverrides,
   })
   const logger = createLogger('silent')
-  await seedCatalog(db, activePriceIds(env))
   // With REDIS_URL (and a REDIS_PREFIX of the test's own), documents are shared with other
-  // processes on that Redis, as in production.
-  const sync = createSyncServer({
+  // processes on that Redis, as in production. Rate limits are counted in the test database,
+  // as the server counts them without Redis.
+  const runtime = await createRuntime(env, {
     db,
-    logger,
-    secureCookies: false,
-    redisUrl: env.REDIS_URL,
-    redisPrefix: env.REDIS_PREFIX,
-  })
-  const deps: AppDeps = {
-    db,
-    env,
     logger,
     mailer: createMailer({ mailDir, from: env.MAIL_FROM, logger }),
-    // In the test database, as the server counts them without Redis.
-    rateLimits: createRateLimits(rateLimits, { kind: 'postgres', db }),
-    tasks: new BackgroundTasks(logger),
-    documents: createDocumentGateway(sync),
-    ai: createAiProviders(env, logger),
-    assets: createAssetStorage(env),
-    billing: createBillingGateway(env, db),
-    jobs: new JobSystem(db, env, logger),
-  }
-  // Workers in this process (unless JOB_WORKERS=false), started with the queue on the first
-  // generation.
-  if (env.JOB_WORKERS) deps.jobs.runWorkersHere(deps)
+    rateLimitRules: rateLimits,
+    rateLimitsInDatabase: true,
+    ...(jobKinds ? { jobKinds } : {}),
+  })
+  const { deps, sync } = runtime
   const app = createApp(deps)
   return {
     deps,
@@ -127,9 +107,7 @@ export async function createTestApp(
       return emails.filter((e) => new RegExp(`^To: .*${to}`, 'im').test(e))
     },
     async close() {
-      await deps.jobs.stop(1_000)
-      await closeSyncServer(sync, logger)
-      await deps.tasks.drain()
+      await runtime.close(1_000)
       await dispose()
       await rm(mailDir, { recursive: true, force: true })
     },

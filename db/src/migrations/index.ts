@@ -10,6 +10,7 @@ import * as generationJobs from './0008-generation-jobs.ts'
 import * as videoJobs from './0009-video-jobs.ts'
 import * as makeVideoJobs from './0010-make-video-jobs.ts'
 import * as projectDocumentUpdates from './0011-project-document-updates.ts'
+import * as openJobKinds from './0012-open-job-kinds.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009-video-jobs': videoJobs,
   '0010-make-video-jobs': makeVideoJobs,
   '0011-project-document-updates': projectDocumentUpdates,
+  '0012-open-job-kinds': openJobKinds,
 }

@@ -118,13 +118,22 @@ describe.each(binaries)('renderVideo with $name', ({ path: ffmpegPath, missing }
       // 3 scenes and 2 crossfades, all rendered; progress rises to 100 through each stage.
       expect(first.segments).toMatchObject({ cached: [] })
       expect(first.segments.rendered).toHaveLength(5)
-      const percents = progress.map((p) => p.percent)
-      expect(percents).toEqual([...percents].sort((a, b) => a - b))
-      expect(progress.at(-1)).toMatchObject({ stage: 'done', percent: 100 })
-      const labels = new Set(progress.map((p) => p.label))
-      for (const label of ['segments 1/5', 'segments 5/5', 'joining']) {
-        expect(labels).toContain(label)
+      // Progress only goes up: stages in order, and within a stage `done` never falls.
+      const STAGES = ['segments', 'audio', 'joining']
+      const steps = progress.map((p) => [STAGES.indexOf(p.stage), p.done / p.total] as const)
+      for (let i = 1; i < steps.length; i++) {
+        const [stage, done] = steps[i]!
+        const [stageBefore, doneBefore] = steps[i - 1]!
+        expect(stage > stageBefore || (stage === stageBefore && done >= doneBefore)).toBe(true)
       }
+      expect(progress.at(-1)).toEqual({ stage: 'joining', done: 1, total: 1 })
+      // Each of the 5 segments is reported while it renders (1/5 ... 5/5), then the join.
+      const segments = progress.filter((p) => p.stage === 'segments')
+      expect(segments.every((p) => p.total === 5)).toBe(true)
+      for (let k = 0; k < 5; k++) {
+        expect(segments.some((p) => p.done >= k && p.done < k + 1)).toBe(true)
+      }
+      expect(progress.some((p) => p.stage === 'joining')).toBe(true)
       expect(await readdir(workDir)).toEqual([first.mp4Path.split('/').at(-1)])
     },
     LONG,
@@ -356,7 +365,8 @@ describe.each(binaries)('renderVideo with $name', ({ path: ffmpegPath, missing }
         ffmpegPath: ffmpegPath!,
         signal: controller.signal,
         onProgress: (p) => {
-          if (p.label === 'segments 2/5' && p.stagePercent > 0) controller.abort()
+          // Once the second segment is under way (the first is finished).
+          if (p.stage === 'segments' && p.done > 1) controller.abort()
         },
       })
       await expect(render).rejects.toMatchObject({ name: 'AbortError' })

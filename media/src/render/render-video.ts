@@ -65,15 +65,16 @@ export interface RenderScene {
   motionSeed?: string
 }
 
-/** Where a render stands, for a progress bar. */
+/**
+ * Where a render stands (issue 21 item 5: typed, scaled by whoever shows it): `done` of
+ * `total` units of the current stage. `segments`: segments rendered (a running one counts by
+ * how far its ffmpeg is), of those not in the cache; `audio` and `joining`: the share done,
+ * of 1. Stages come in this order; audio runs beside the segments and is reported after them.
+ */
 export interface RenderProgress {
-  stage: 'preparing' | 'segments' | 'audio' | 'joining' | 'done'
-  /** For people: `segments 2/7`, `audio`, `joining`. */
-  label: string
-  /** How far the current ffmpeg run is, 0..100. */
-  stagePercent: number
-  /** How far the whole render is, 0..100 (weighted by the frames each step encodes). */
-  percent: number
+  stage: 'segments' | 'audio' | 'joining'
+  done: number
+  total: number
 }
 
 /** Options of {@link renderVideo}. */
@@ -253,7 +254,6 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
   const style = options.subtitleStyle ?? DEFAULT_SUBTITLE_STYLE
   if (options.scenes.length === 0) throw new RenderError('invalid-input', 'No scene to render')
   const report = (progress: RenderProgress) => onProgress?.(progress)
-  report({ stage: 'preparing', label: 'preparing', stagePercent: 0, percent: 0 })
 
   const binary = findFfmpeg({ ffmpegPath: options.ffmpegPath })
   const capabilities: FfmpegCapabilities = await detectCapabilities(binary.path)
@@ -332,39 +332,19 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
   }
 
   const todo = jobs.filter((job) => !job.cached)
-  const weightOf = (job: SegmentJob) => job.plan.frames * job.scenes.length
-  // Audio passes and the join, in frames of segment work they cost about as much as.
-  const mixWeight = Math.max(1, timeline.totalFrames * 0.03)
-  const levelWeight = Math.max(1, timeline.totalFrames * 0.01)
-  const encodeWeight = Math.max(1, timeline.totalFrames * 0.04)
-  const joinWeight = Math.max(1, timeline.totalFrames * 0.02)
-  const totalWeight =
-    todo.reduce((sum, job) => sum + weightOf(job), 0) +
-    mixWeight +
-    levelWeight +
-    encodeWeight +
-    joinWeight
-  // Progress: finished work plus the running ffmpegs' share; it only goes up.
-  let doneWeight = 0
+  // Progress: segments by count (a running one by its ffmpeg's fraction), then the audio's
+  // share, then the join; it only goes up.
   const running = new Map<string, number>()
-  let shown: Omit<RenderProgress, 'percent'> = {
-    stage: 'preparing',
-    label: 'preparing',
-    stagePercent: 0,
-  }
-  const emit = (update?: Omit<RenderProgress, 'percent'>) => {
-    if (update) shown = update
+  let segmentsFinished = 0
+  const segmentsProgress = () => {
     let inFlight = 0
-    for (const weight of running.values()) inFlight += weight
-    report({ ...shown, percent: Math.min(100, ((doneWeight + inFlight) / totalWeight) * 100) })
+    for (const fraction of running.values()) inFlight += fraction
+    report({
+      stage: 'segments',
+      done: segmentsFinished + inFlight,
+      total: Math.max(1, todo.length),
+    })
   }
-  const track = (id: string, weight: number) => ({
-    progress: (fraction: number) => running.set(id, fraction * weight),
-    done: () => {
-      running.delete(id)
-      doneWeight += weight
-    },
-  })
 
   const tempDir = await mkdtemp(join(options.workDir, '.render-'))
   const partialSegments = new Set<string>()
@@ -420,17 +400,17 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     }
     const band = subtitleBand(preset)
 
-    let started = 0
     let segmentsDone = false
+    let audioDone = 0
     const renderSegments = async () => {
+      segmentsProgress()
       if (imageJobs.length > 0) {
-        emit({ stage: 'preparing', label: 'images', stagePercent: 0 })
         await runImageJobs(imageJobs, join(tempDir, 'images.json'), inner.signal)
       }
       await eachLimited(todo, options.concurrency ?? RENDER_CONCURRENCY, async (job) => {
         inner.signal.throwIfAborted()
-        const label = `segments ${++started}/${todo.length}`
-        emit({ stage: 'segments', label, stagePercent: 0 })
+        running.set(job.key, 0)
+        segmentsProgress()
         const spec: SegmentRenderSpec = {
           preset,
           frames: job.plan.frames,
@@ -451,7 +431,6 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         const partial = join(segmentDir, `.${job.key}-${randomUUID()}.tmp.mp4`)
         partialSegments.add(partial)
         const { args } = buildSegmentFilterGraph(spec, capabilities, partial)
-        const progress = track(job.key, weightOf(job))
         const step =
           job.plan.kind === 'scene'
             ? `scene ${job.plan.scene + 1}`
@@ -459,15 +438,18 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         await ffmpeg(step, args, {
           frames: job.plan.frames,
           onProgress: (fraction) => {
-            progress.progress(fraction)
-            emit({ stage: 'segments', label, stagePercent: fraction * 100 })
+            running.set(job.key, fraction)
+            segmentsProgress()
           },
         })
         await rename(partial, job.path)
         partialSegments.delete(partial)
-        progress.done()
+        running.delete(job.key)
+        segmentsFinished += 1
+        segmentsProgress()
       })
       segmentsDone = true
+      report({ stage: 'audio', done: audioDone, total: 1 })
     }
 
     // Audio runs beside the segments (one small single-threaded ffmpeg at a time): the
@@ -476,8 +458,8 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     const audioPath = join(tempDir, 'audio.m4a')
     const renderAudio = async () => {
       const audioStage = (fraction: number) => {
-        if (segmentsDone) emit({ stage: 'audio', label: 'audio', stagePercent: fraction * 100 })
-        else emit()
+        audioDone = Math.max(audioDone, fraction)
+        if (segmentsDone) report({ stage: 'audio', done: audioDone, total: 1 })
       }
       const narrationPaths = await Promise.all(
         narrations.map(async (wav, i) => {
@@ -491,20 +473,15 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         ? await builtinMusicPath(options.music, options.cacheDir)
         : null
       const mixPath = join(tempDir, 'mix.wav')
-      const mixProgress = track('mix', mixWeight)
       const mixRun = await ffmpeg(
         'audio mix',
         buildMixPassArgs({ timeline, narrationPaths, musicPath }, mixPath),
         {
           logLevel: 'info',
           durationMs: timeline.durationMs,
-          onProgress: (fraction) => {
-            mixProgress.progress(fraction)
-            audioStage(fraction * 0.3)
-          },
+          onProgress: (fraction) => audioStage(fraction * 0.3),
         },
       )
-      mixProgress.done()
       const measured = parseLoudnessMeasurement(mixRun.stderr)
       let levelled = mixPath
       if (measured.integrated > SILENCE_LUFS) {
@@ -512,34 +489,25 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         let gain = LOUDNESS_TARGET_LUFS - measured.integrated
         for (let attempt = 0; attempt < 2; attempt++) {
           levelled = join(tempDir, `level-${attempt}.wav`)
-          const levelProgress = track(`level-${attempt}`, attempt === 0 ? levelWeight : 0)
           const run = await ffmpeg(
             'audio level',
             buildLevelPassArgs(mixPath, gain, timelineSamples(timeline), levelled),
             {
               logLevel: 'info',
               durationMs: timeline.durationMs,
-              onProgress: (fraction) => {
-                levelProgress.progress(fraction)
-                audioStage(0.3 + fraction * 0.2)
-              },
+              onProgress: (fraction) => audioStage(0.3 + fraction * 0.2),
             },
           )
-          levelProgress.done()
           const miss = LOUDNESS_TARGET_LUFS - parseLoudnessMeasurement(run.stderr).integrated
           if (Math.abs(miss) <= LOUDNESS_TOLERANCE_LU) break
           gain += miss
         }
       }
-      const encodeProgress = track('encode', encodeWeight)
       await ffmpeg('audio encode', buildAudioEncodeArgs(levelled, audioPath), {
         durationMs: timeline.durationMs,
-        onProgress: (fraction) => {
-          encodeProgress.progress(fraction)
-          audioStage(0.5 + fraction / 2)
-        },
+        onProgress: (fraction) => audioStage(0.5 + fraction / 2),
       })
-      encodeProgress.done()
+      audioStage(1)
     }
 
     const branches = await Promise.allSettled(
@@ -563,8 +531,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       ),
     )
     const outputTemp = join(tempDir, 'video.mp4')
-    emit({ stage: 'joining', label: 'joining', stagePercent: 0 })
-    const joinProgress = track('join', joinWeight)
+    report({ stage: 'joining', done: 0, total: 1 })
     await ffmpeg(
       'join',
       buildJoinArgs({
@@ -575,18 +542,14 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       }),
       {
         durationMs: timeline.durationMs,
-        onProgress: (fraction) => {
-          joinProgress.progress(fraction)
-          emit({ stage: 'joining', label: 'joining', stagePercent: fraction * 100 })
-        },
+        onProgress: (fraction) => report({ stage: 'joining', done: fraction, total: 1 }),
       },
     )
-    joinProgress.done()
     signal?.throwIfAborted()
     const mp4Path = options.outputPath ?? join(options.workDir, `video-${randomUUID()}.mp4`)
     await mkdir(dirname(mp4Path), { recursive: true })
     await moveFile(outputTemp, mp4Path)
-    report({ stage: 'done', label: 'done', stagePercent: 100, percent: 100 })
+    report({ stage: 'joining', done: 1, total: 1 })
     return {
       mp4Path,
       durationMs: timeline.durationMs,

@@ -5,8 +5,7 @@ import { ASSET_ID_PATTERN } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import sharp from 'sharp'
 import { AppError } from '../../lib/app-error.ts'
-import type { GeneratedImage } from '../generation/providers/types.ts'
-import { ProviderError } from '../generation/providers/types.ts'
+import { ProviderError } from '../../lib/provider-error.ts'
 import { requireProjectRole } from '../projects/project-access.ts'
 import type { AssetStorage } from './asset-storage.ts'
 
@@ -90,7 +89,7 @@ export function assetUrl(assetId: string): string {
 export async function storeGeneratedImage(
   db: Kysely<DB>,
   storage: AssetStorage,
-  input: { userId: number; projectId: number; image: GeneratedImage },
+  input: { userId: number; projectId: number; image: { bytes: Uint8Array; mimeType: string } },
 ): Promise<{ assetId: string; url: string }> {
   const { userId, projectId, image } = input
   const type = IMAGE_TYPES.find((t) => t.test(image.bytes))

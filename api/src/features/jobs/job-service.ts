@@ -1,29 +1,29 @@
 import { randomUUID } from 'node:crypto'
-import type { CreditTransactionType } from '@reelgraph/db'
-import { isJobFinished, type JobKind } from '@reelgraph/shared'
-import type { AppDeps } from '../../app-env.ts'
+import type { DB } from '@reelgraph/db'
+import { isJobFinished } from '@reelgraph/shared'
+import type { Kysely } from 'kysely'
 import { JOB_EXPIRY_MARGIN_SECONDS, JOB_POLL_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
+import type { BackgroundTasks } from '../../lib/background-tasks.ts'
 import { spendCreditsIn } from '../credits/credit-ledger.ts'
 import { requireProjectRole } from '../projects/project-access.ts'
+import type { JobsContext } from './job-deps.ts'
 import { showJobState } from './job-document.ts'
-import { providerTimeoutMs } from './job-runner.ts'
+import { type JobKind, kindOf } from './job-kind.ts'
 import { cancelOpenJob } from './job-settle.ts'
 import { findJob, findJobByKey, type JobRow } from './job-store.ts'
 
 /**
  * The api's side of generation jobs (issue 12): submit (validate the target, charge once,
- * enqueue, in one transaction), wait for a job up to a limit, read and cancel a job.
+ * enqueue, in one transaction), wait for a job up to a limit, read and cancel a job. Kinds
+ * come from the job system's map (issue 21): their input schema, cost, ledger type, timeout.
  */
 
-/** The ledger type of each kind's charge (spec §4 plus ARCHITECTURE decision 4). */
-const TRANSACTION_TYPES: Record<JobKind, CreditTransactionType> = {
-  script: 'script_generation',
-  scenes: 'scene_generation',
-  image: 'image_generation',
-  video: 'video_generation',
-  // The whole chain, charged once (issue 13 item 6); it ends in a video.
-  'make-video': 'video_generation',
+/** What the job services need: the database, the job system, and background work. */
+export interface JobServiceDeps {
+  db: Kysely<DB>
+  jobs: JobsContext & { start(): Promise<void> }
+  tasks: BackgroundTasks
 }
 
 /** An `Idempotency-Key` a client may send so a retried request is charged once. */
@@ -32,13 +32,14 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/
 /** A generation to run as a job. */
 export interface GenerationRequest {
   userId: number
-  kind: JobKind
-  /** The validated request body the provider gets (the image's seed already chosen). */
-  input: Record<string, unknown>
+  /** The name of a registered kind (`script`, `image`, ...). */
+  kind: string
+  /** The kind's input (validated by the kind's schema: the image's seed already chosen). */
+  input: unknown
   /** Where the result goes: both, or neither (the job then only answers its result). */
   projectId?: number | undefined
   nodeId?: string | undefined
-  /** Credits to charge; default the kind's cost (`env.costs`). A render's depends on its scenes. */
+  /** Credits to charge; default the kind's `cost(input)`. */
   cost?: number | undefined
   /** The ledger row's description, e.g. "Script: Tide pools". */
   description: string
@@ -52,13 +53,16 @@ export interface GenerationRequest {
  * (nothing is charged again).
  * @returns the job's row (queued, or whatever the earlier job with this key is now).
  * @throws AppError 400 for a malformed Idempotency-Key or a node without a project; 404/403
- *   for a project the user may not generate into; 402 when the user cannot pay (no job).
+ *   for a project the user may not generate into; 402 when the user cannot pay (no job);
+ *   Error for a kind that is not registered or an input its schema refuses (a bug).
  */
 export async function submitGeneration(
-  deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'logger' | 'tasks'>,
+  deps: JobServiceDeps,
   request: GenerationRequest,
 ): Promise<JobRow> {
-  const { db, env, jobs } = deps
+  const { db, jobs } = deps
+  const kind = kindOf(jobs.kinds, request.kind)
+  const input = kind.input.parse(request.input)
   if (
     request.idempotencyKey !== undefined &&
     !IDEMPOTENCY_KEY_PATTERN.test(request.idempotencyKey)
@@ -89,10 +93,7 @@ export async function submitGeneration(
   }
   await jobs.start()
   const id = randomUUID()
-  if (request.cost === undefined && request.kind === 'make-video') {
-    throw new Error('A make-video job is charged its whole chain: pass its cost')
-  }
-  const cost = request.cost ?? env.costs[request.kind as Exclude<JobKind, 'make-video'>]
+  const cost = request.cost ?? kind.cost(input)
   const row = await db.transaction().execute(async (trx) => {
     // The user's row first: the job's foreign key would take a share lock on it, and two
     // requests each holding one while waiting for the spend's update lock would deadlock.
@@ -112,7 +113,7 @@ export async function submitGeneration(
         kind: request.kind,
         stage: 'Waiting for a worker',
         cost,
-        input: JSON.stringify(request.input),
+        input: JSON.stringify(input),
         idempotency_key: key,
       })
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
@@ -123,14 +124,14 @@ export async function submitGeneration(
       await jobs.queue.enqueue(trx, {
         jobId: id,
         userId: request.userId,
-        expireInSeconds: expiryOf(deps, request.kind),
+        expireInSeconds: expiryOf(kind, input),
       })
       return inserted
     }
     const spend = await spendCreditsIn(trx, {
       userId: request.userId,
       amount: cost,
-      type: TRANSACTION_TYPES[request.kind],
+      type: kind.ledger.type,
       description: request.description,
       idempotencyKey: `job:${id}`,
     })
@@ -143,7 +144,7 @@ export async function submitGeneration(
     await jobs.queue.enqueue(trx, {
       jobId: id,
       userId: request.userId,
-      expireInSeconds: expiryOf(deps, request.kind),
+      expireInSeconds: expiryOf(kind, input),
     })
     return charged
   })
@@ -153,12 +154,13 @@ export async function submitGeneration(
     return earlier
   }
   // Shown on the node without holding up the answer; a later state is never overwritten.
-  deps.tasks.run('show the queued job', () => showJobState(deps, row))
+  deps.tasks.run('show the queued job', () => showJobState(jobs, row))
   return row
 }
 
-function expiryOf(deps: Pick<AppDeps, 'env'>, kind: JobKind): number {
-  return Math.ceil(providerTimeoutMs(deps.env, kind) / 1000) + JOB_EXPIRY_MARGIN_SECONDS
+/** How long the queue lets a job of `kind` stay active, in seconds (its timeout and a margin). */
+function expiryOf<Input>(kind: JobKind<Input>, input: Input): number {
+  return Math.ceil(kind.timeoutMs(input) / 1000) + JOB_EXPIRY_MARGIN_SECONDS
 }
 
 /**
@@ -167,7 +169,7 @@ function expiryOf(deps: Pick<AppDeps, 'env'>, kind: JobKind): number {
  * @returns the job's row as it is then (finished, or still queued / running).
  */
 export async function waitForJob(
-  deps: Pick<AppDeps, 'db' | 'jobs'>,
+  deps: Pick<JobServiceDeps, 'db' | 'jobs'>,
   id: string,
   timeoutMs: number,
 ): Promise<JobRow> {
@@ -220,7 +222,7 @@ export interface JobAccess {
  * @throws AppError 404 NOT_FOUND for anyone else (and for an id that is no job).
  */
 export async function requireJob(
-  db: AppDeps['db'],
+  db: Kysely<DB>,
   { userId, jobId, needed = 'member' }: JobAccess & { needed?: 'member' | 'editor' },
 ): Promise<JobRow> {
   const row = await findJob(db, jobId)
@@ -244,10 +246,10 @@ export async function requireJob(
  * @throws AppError 404 for a job the user may not see, 403 for a viewer of its project.
  */
 export async function cancelJob(
-  deps: Pick<AppDeps, 'db' | 'documents' | 'logger' | 'jobs'>,
+  deps: Pick<JobServiceDeps, 'db' | 'jobs'>,
   { userId, jobId }: JobAccess,
 ): Promise<JobRow> {
   const row = await requireJob(deps.db, { userId, jobId, needed: 'editor' })
   if (isJobFinished(row.status)) return row
-  return (await cancelOpenJob(deps, jobId)) ?? (await requireJob(deps.db, { userId, jobId }))
+  return (await cancelOpenJob(deps.jobs, jobId)) ?? (await requireJob(deps.db, { userId, jobId }))
 }

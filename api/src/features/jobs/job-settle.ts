@@ -1,9 +1,9 @@
 import type { DB, GenerationJobStatus } from '@reelgraph/db'
-import { type JobKind } from '@reelgraph/shared'
 import { type Kysely, sql, type Transaction } from 'kysely'
-import type { AppDeps } from '../../app-env.ts'
 import { refundSpendIn } from '../credits/credit-ledger.ts'
+import type { JobsContext } from './job-deps.ts'
 import { showJobState, writeResult } from './job-document.ts'
+import type { JobKinds } from './job-kind.ts'
 import { type JobRow, OPEN_JOB_STATUSES } from './job-store.ts'
 
 /**
@@ -13,7 +13,7 @@ import { type JobRow, OPEN_JOB_STATUSES } from './job-store.ts'
  * failed and cancelled.
  */
 
-type Deps = Pick<AppDeps, 'db' | 'documents' | 'logger' | 'jobs'>
+type Deps = JobsContext
 
 /** Why a job failed: the api error code it answers with, and words a person can act on. */
 export interface Failure {
@@ -22,12 +22,9 @@ export interface Failure {
   reason: string
 }
 
-const ACTION_NAMES: Record<JobKind, string> = {
-  script: 'Script generation',
-  scenes: 'Scene generation',
-  image: 'Image generation',
-  video: 'Video render',
-  'make-video': 'Make video',
+/** The kind's name in ledger rows ("Image generation failed"). */
+function actionOf(kinds: JobKinds, kind: string): string {
+  return kinds.get(kind)?.ledger.action ?? 'Generation'
 }
 
 /** A provider's reason without its closing "Please try again." (the job's message adds it). */
@@ -55,10 +52,15 @@ async function lockJob(trx: Transaction<DB>, id: string): Promise<JobRow | undef
  * or for a `make-video` chain what its delivered steps did not use (issue 13 item 6).
  * @returns the credits given back.
  */
-async function refund(trx: Transaction<DB>, row: JobRow, why: string): Promise<number> {
+async function refund(
+  trx: Transaction<DB>,
+  kinds: JobKinds,
+  row: JobRow,
+  why: string,
+): Promise<number> {
   const credits = row.cost - row.delivered_cost
   if (row.spend_transaction_id === null || credits <= 0) return 0
-  await refundSpendIn(trx, row.spend_transaction_id, `${ACTION_NAMES[row.kind]} ${why}`, credits)
+  await refundSpendIn(trx, row.spend_transaction_id, `${actionOf(kinds, row.kind)} ${why}`, credits)
   return credits
 }
 
@@ -100,7 +102,7 @@ export async function failJob(
   failure: Failure,
 ): Promise<JobRow | undefined> {
   const failed = await settle(deps.db, id, async (trx, row) => {
-    const refunded = await refund(trx, row, 'failed')
+    const refunded = await refund(trx, deps.kinds, row, 'failed')
     const back = refunded > 0 ? ` ${refundedWords(refunded)}` : ''
     return {
       status: 'failed',
@@ -110,7 +112,7 @@ export async function failJob(
     }
   })
   if (failed) {
-    deps.jobs.signals.finished(id)
+    deps.signals.finished(id)
     await showJobState(deps, failed)
   }
   return failed
@@ -132,7 +134,7 @@ export async function cancelOpenJob(deps: Deps, id: string): Promise<JobRow | un
         refunded: 0,
       }
     }
-    const refunded = await refund(trx, row, 'cancelled')
+    const refunded = await refund(trx, deps.kinds, row, 'cancelled')
     return {
       status: 'cancelled',
       message: refunded > 0 ? `Cancelled. ${refundedWords(refunded)}` : 'Cancelled.',
@@ -140,9 +142,9 @@ export async function cancelOpenJob(deps: Deps, id: string): Promise<JobRow | un
     }
   })
   if (cancelled) {
-    deps.jobs.signals.cancelled(id)
-    deps.jobs.signals.finished(id)
-    await deps.jobs.queue.dequeue(id).catch((err: unknown) => {
+    deps.signals.cancelled(id)
+    deps.signals.finished(id)
+    await deps.queue.dequeue(id).catch((err: unknown) => {
       deps.logger.warn({ err, jobId: id }, 'a cancelled job could not be taken off the queue')
     })
     await showJobState(deps, cancelled)
@@ -155,10 +157,7 @@ export async function cancelOpenJob(deps: Deps, id: string): Promise<JobRow | un
  * or it ran past its expiry): fails and refunds it if it is still open; writes its result if
  * it succeeded but the result never reached the document.
  */
-export async function settleDeadJob(
-  deps: Deps & Pick<AppDeps, 'assets'>,
-  row: JobRow,
-): Promise<void> {
+export async function settleDeadJob(deps: Deps, row: JobRow): Promise<void> {
   if (row.status === 'succeeded') {
     if (!row.result_written) await writeResult(deps, row)
     return

@@ -6,6 +6,7 @@ import {
   JOB_ID_PATTERN,
 } from '@reelgraph/shared'
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely'
+import type { JobInfo } from './job-kind.ts'
 
 /**
  * The `generation_jobs` rows (issue 12): the record of every generation job, read by the
@@ -51,6 +52,18 @@ export function nodeStateOf(row: JobRow): JobNodeState {
     message: row.message,
     refunded: row.status === 'failed' || row.status === 'cancelled' ? row.refunded : null,
     updatedAt: row.updated_at,
+  }
+}
+
+/** Who a job is for, as its kind's hooks see it. */
+export function jobInfoOf(row: JobRow): JobInfo {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    projectId: row.project_id,
+    nodeId: row.node_id,
+    cost: row.cost,
+    createdAt: row.created_at,
   }
 }
 

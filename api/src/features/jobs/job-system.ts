@@ -1,63 +1,81 @@
 import type { DB } from '@reelgraph/db'
+import type { DocumentGateway } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
-import type { Env } from '../../env.ts'
-import { GenerationQueue } from './job-queue.ts'
-import { runGenerationJob, type WorkerDeps } from './job-runner.ts'
+import type { JobsContext } from './job-deps.ts'
+import type { JobKinds } from './job-kind.ts'
+import { GenerationQueue, type QueueSettings } from './job-queue.ts'
+import { runGenerationJob } from './job-runner.ts'
 import { settleDeadJob } from './job-settle.ts'
 import { JobSignals } from './job-signals.ts'
 import { findJob } from './job-store.ts'
 
+/** The queue's settings and how many jobs this process and one user run at once. */
+export interface JobSettings extends QueueSettings {
+  /** Jobs one worker process runs at once. */
+  workerConcurrency: number
+  /** Jobs one user has running at once, on every worker together. */
+  userConcurrency: number
+}
+
+/** What a job system is made of. */
+export interface JobSystemOptions {
+  db: Kysely<DB>
+  logger: Logger
+  documents: DocumentGateway
+  /** The kinds it runs (`api/src/job-kinds.ts`, or a test's own map). */
+  kinds: JobKinds
+  settings: JobSettings
+  /** Run workers in this process once started (else it only enqueues). */
+  runWorkers: boolean
+}
+
 /**
- * The jobs of one process (issue 12): the queue, the in-process signals, and (when asked)
- * the workers that run jobs here. Starts lazily: the first enqueue (or `start()` at boot)
- * creates pg-boss's schema and, with workers, begins taking jobs.
+ * The jobs of one process (issue 12; issue 21: it knows kinds only through its map): the
+ * queue, the in-process signals, and (when asked) the workers that run jobs here. Starts
+ * lazily: the first enqueue (or `start()` at boot) creates pg-boss's schema and, with
+ * workers, begins taking jobs.
  */
-export class JobSystem {
+export class JobSystem implements JobsContext {
+  readonly db: Kysely<DB>
+  readonly documents: DocumentGateway
+  readonly logger: Logger
+  readonly kinds: JobKinds
   readonly queue: GenerationQueue
   readonly signals = new JobSignals()
-  #workers: WorkerDeps | undefined
+  readonly runsWorkers: boolean
+  readonly #settings: JobSettings
   #started: Promise<void> | undefined
-  readonly #env: Env
 
-  constructor(db: Kysely<DB>, env: Env, logger: Logger) {
-    this.#env = env
+  constructor(options: JobSystemOptions) {
+    this.db = options.db
+    this.documents = options.documents
+    this.logger = options.logger
+    this.kinds = options.kinds
+    this.runsWorkers = options.runWorkers
+    this.#settings = options.settings
     this.queue = new GenerationQueue(
-      db,
-      {
-        retryLimit: env.JOB_RETRY_LIMIT,
-        retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS,
-        heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS,
-        monitorSeconds: env.JOB_MONITOR_SECONDS,
-      },
-      logger.child({ component: 'jobs' }),
+      options.db,
+      options.settings,
+      options.logger.child({ component: 'jobs' }),
     )
-  }
-
-  /**
-   * Runs jobs in this process once started, `JOB_WORKER_CONCURRENCY` at once and
-   * `JOB_USER_CONCURRENCY` per user (call before {@link start}).
-   */
-  runWorkersHere(deps: WorkerDeps): void {
-    this.#workers = deps
   }
 
   /** Starts the queue and, if asked, this process's workers; once. */
   start(): Promise<void> {
     this.#started ??= (async () => {
       await this.queue.start()
-      const deps = this.#workers
-      if (!deps) return
+      if (!this.runsWorkers) return
       await this.queue.work(
         {
-          concurrency: this.#env.JOB_WORKER_CONCURRENCY,
-          userConcurrency: this.#env.JOB_USER_CONCURRENCY,
+          concurrency: this.#settings.workerConcurrency,
+          userConcurrency: this.#settings.userConcurrency,
         },
-        (delivery) => runGenerationJob(deps, delivery),
+        (delivery) => runGenerationJob(this, delivery),
       )
       await this.queue.workDead(async (jobId) => {
-        const row = await findJob(deps.db, jobId)
-        if (row) await settleDeadJob(deps, row)
+        const row = await findJob(this.db, jobId)
+        if (row) await settleDeadJob(this, row)
       })
     })()
     return this.#started

@@ -560,8 +560,8 @@ describe.each(testDatabaseKinds())('jobs the queue gave up on, on $name', (kind)
 
     // A job whose worker died on its last attempt: failed, refunded, and only once.
     const lost = await submit()
-    await settleDeadJob(t.deps, (await findJob(t.deps.db, lost))!)
-    await settleDeadJob(t.deps, (await findJob(t.deps.db, lost))!)
+    await settleDeadJob(t.deps.jobs, (await findJob(t.deps.db, lost))!)
+    await settleDeadJob(t.deps.jobs, (await findJob(t.deps.db, lost))!)
     expect(await job(t, user, lost)).toMatchObject({
       status: 'failed',
       refunded: 1,
@@ -576,7 +576,7 @@ describe.each(testDatabaseKinds())('jobs the queue gave up on, on $name', (kind)
       .set({ status: 'succeeded', result: JSON.stringify({ script: 'Recovered script' }) })
       .where('id', '=', done)
       .execute()
-    await settleDeadJob(t.deps, (await findJob(t.deps.db, done))!)
+    await settleDeadJob(t.deps.jobs, (await findJob(t.deps.db, done))!)
     const graph = await storedGraph(t, projectId)
     expect(graph.nodes.find((n) => n.type === 'editable-text')?.data.content).toBe(
       'Recovered script',

@@ -2,7 +2,6 @@ import {
   collectVideoInputs,
   docToGraph,
   type GenerateImageRequest,
-  type GenerateScriptInput,
   type Graph,
   type GraphAddition,
   type GraphNode,
@@ -11,26 +10,37 @@ import {
   IMAGE_SEED_MAX,
   imageGeneratorForScene,
   imageResult,
+  type JobProgress,
   type MadeVideoIds,
   type MadeVideoLayout,
-  type MakeVideoInput,
+  makeVideoCost,
+  makeVideoInput,
   createGraphNode,
   planMadeVideo,
   type PlacementSource,
   resultNodeIds,
   type Scene,
   scenesResult,
+  SCENE_COUNT_MAX,
   scriptResult,
   UPDATE_REFUSAL_MESSAGES,
+  videoRenderResult,
   writeJobResult,
 } from '@reelgraph/shared'
+import type { DB } from '@reelgraph/db'
 import { VIDEO_PRESETS } from '@reelgraph/media'
-import type { AppDeps } from '../../app-env.ts'
+import type { Kysely } from 'kysely'
+import { z } from 'zod'
+import type { Env } from '../../env.ts'
 import { AppError } from '../../lib/app-error.ts'
+import { ProviderError } from '../../lib/provider-error.ts'
+import type { AssetStorage } from '../assets/asset-storage.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
-import { ProviderError } from '../generation/providers/types.ts'
-import type { JobRow } from '../jobs/job-store.ts'
-import { produceVideo, type VideoJobProgress, type VideoJobResult } from './video-job.ts'
+import type { AiProviders } from '../generation/providers/types.ts'
+import { scriptJobInput } from '../generation/script-job.ts'
+import type { JobInfo, JobKind } from '../jobs/job-kind.ts'
+import { RENDER_STAGES, type RenderDeps, renderScenes } from './render-scenes.ts'
+import { discardVideoFiles, type VideoResultDeps, writeVideoResult } from './video-result.ts'
 
 /**
  * "Make video" (issue 13 item 6): one job runs the whole chain from a Script Generator's
@@ -46,43 +56,42 @@ import { produceVideo, type VideoJobProgress, type VideoJobResult } from './vide
  */
 
 /** A `make-video` job's input: the call, and the Script Generator's fields when it was made. */
-export interface MakeVideoJobInput extends MakeVideoInput {
-  script: GenerateScriptInput
-}
+export const makeVideoJobInput = makeVideoInput.extend({ script: scriptJobInput })
+export type MakeVideoJobInput = z.infer<typeof makeVideoJobInput>
 
 /** A `make-video` job's result: the render's, and the Video node it was written onto. */
-export interface MakeVideoJobResult extends VideoJobResult {
-  videoNodeId: string
-}
+export const makeVideoJobResult = videoRenderResult.extend({ videoNodeId: z.string() })
+export type MakeVideoJobResult = z.infer<typeof makeVideoJobResult>
 
-/** What the worker gives the chain besides its deps. */
-export interface MakeVideoHooks {
-  /** Shows the chain's stage and progress (0-100 over the whole chain). */
-  onProgress: (progress: VideoJobProgress) => void
-  /**
-   * Records that the steps done so far used `credits` of the charge (a running total).
-   * @throws when the job is no longer running (it was cancelled).
-   */
-  delivered: (credits: number) => Promise<void>
-}
+/** What the chain uses. */
+export type MakeVideoDeps = RenderDeps &
+  VideoResultDeps & {
+    db: Kysely<DB>
+    assets: AssetStorage
+    ai: AiProviders
+    env: RenderDeps['env'] & Pick<Env, 'costs' | 'AI_TEXT_TIMEOUT_MS' | 'AI_IMAGE_TIMEOUT_MS'>
+  }
 
-type Deps = Pick<AppDeps, 'db' | 'env' | 'ai' | 'assets' | 'documents' | 'logger'>
-
-/** The share of the progress bar each part of the chain ends at, in percent. */
-const PROGRESS_AFTER = { script: 5, scenes: 10, images: 40, render: 100 } as const
+/** The chain's stages, with their shares of its progress bar: the render's after the images. */
+export const MAKE_VIDEO_STAGES = [
+  { stage: 'script', weight: 5 },
+  { stage: 'scenes', weight: 5 },
+  { stage: 'images', weight: 30 },
+  ...RENDER_STAGES.map((s) => ({ stage: s.stage, weight: (s.weight * 60) / 100 })),
+] as const
 
 /** The ids of every node the chain of job `row` adds (the same on every attempt). */
 export function madeVideoIds(
-  row: Pick<JobRow, 'id' | 'created_at'>,
+  job: Pick<JobInfo, 'id' | 'createdAt'>,
   sceneCount: number,
 ): MadeVideoIds {
-  const at = row.created_at.getTime()
+  const at = job.createdAt.getTime()
   return {
-    text: resultNodeIds(row.id, at, 'editable-text', 1)[0]!,
-    scenes: resultNodeIds(row.id, at, 'scene', sceneCount),
-    imageGenerators: resultNodeIds(row.id, at, 'image-generator', sceneCount),
-    images: resultNodeIds(row.id, at, 'image', sceneCount),
-    video: resultNodeIds(row.id, at, 'video', 1)[0]!,
+    text: resultNodeIds(job.id, at, 'editable-text', 1)[0]!,
+    scenes: resultNodeIds(job.id, at, 'scene', sceneCount),
+    imageGenerators: resultNodeIds(job.id, at, 'image-generator', sceneCount),
+    images: resultNodeIds(job.id, at, 'image', sceneCount),
+    video: resultNodeIds(job.id, at, 'video', 1)[0]!,
   }
 }
 
@@ -103,26 +112,30 @@ function at(addition: GraphAddition, position: { x: number; y: number }): GraphA
   return first ? { ...addition, nodes: [{ ...first, position }, ...rest] } : addition
 }
 
+/** What the chain gets from the job runner. */
+interface ChainContext {
+  job: JobInfo
+  signal: AbortSignal
+  progress(progress: JobProgress): void
+  delivered(credits: number): Promise<void>
+}
+
 /**
- * Runs the chain of `row` (a `make-video` job) and renders its video.
+ * Runs the chain of a `make-video` job and renders its video.
  * @throws ProviderError for a provider's failure (transient ones are retried by the queue);
  *   AppError NOT_FOUND when a node the chain builds on was deleted meanwhile, BAD_REQUEST when
  *   the project has no room for the chain's nodes; the signal's reason when cancelled.
  */
-export async function produceMadeVideo(
-  deps: Deps,
-  row: JobRow,
-  signal: AbortSignal,
-  hooks: MakeVideoHooks,
+async function produceMadeVideo(
+  deps: MakeVideoDeps,
+  input: MakeVideoJobInput,
+  { job, signal, progress, delivered }: ChainContext,
 ): Promise<MakeVideoJobResult> {
-  const input = row.input as MakeVideoJobInput
   const { projectId, sceneCount: n, preset } = input
   const costs = deps.env.costs
-  const createdAt = row.created_at.getTime()
-  const ids = madeVideoIds(row, n)
+  const createdAt = job.createdAt.getTime()
+  const ids = madeVideoIds(job, n)
   const nodeIn = (graph: Graph, id: string) => graph.nodes.find((node) => node.id === id)
-  const progress = (stage: string, percent: number) =>
-    hooks.onProgress({ stage, percent: Math.round(percent) })
 
   /**
    * Adds `build`'s nodes beside `sourceId`, unless they are there already.
@@ -162,7 +175,7 @@ export async function produceMadeVideo(
   // 1. The script, in a text node beside the generator (taken as it is on a retry).
   let script = textOf(nodeIn(graph, ids.text), 'content')
   if (script.trim() === '') {
-    progress('Writing the script', 0)
+    progress({ stage: 'script', done: 0, total: 1 })
     script = await deps.ai.text.generateScript(input.script, signal)
     graph = await write(input.nodeId, (source) => {
       const addition = at(scriptResult(source, script, createdAt, [ids.text]), layout.text)
@@ -170,7 +183,7 @@ export async function produceMadeVideo(
       return addition
     })
   }
-  await hooks.delivered(costs.script)
+  await delivered(costs.script)
 
   // 2. The scenes, in a row under the text node.
   let scenes: Scene[] = ids.scenes.map((id) => {
@@ -178,10 +191,7 @@ export async function produceMadeVideo(
     return { narration: textOf(node, 'narration'), visuals: textOf(node, 'visuals') }
   })
   if (ids.scenes.some((id) => !nodeIn(graph, id))) {
-    progress(
-      `Splitting the script into ${n} ${n === 1 ? 'scene' : 'scenes'}`,
-      PROGRESS_AFTER.script,
-    )
+    progress({ stage: 'scenes', done: 0, total: n })
     scenes = await deps.ai.text.generateScenes(
       { script, sceneCount: n, seed: input.script.seed },
       signal,
@@ -200,7 +210,7 @@ export async function produceMadeVideo(
       }
     })
   }
-  await hooks.delivered(costs.script + costs.scenes)
+  await delivered(costs.script + costs.scenes)
 
   // 3. One image per scene: scene -> image generator -> image, stacked in the scene's column.
   const models = await deps.ai.image.listModels(1, signal)
@@ -214,14 +224,12 @@ export async function produceMadeVideo(
   // Drawn at the render's own frame size (1920×1080, 1080×1920, 1080×1080: within the spec's
   // 64..2048 in steps of 8), so the video never scales a scene's image up (issue 20 item 4).
   const size = VIDEO_PRESETS[preset]
-  const imageShare = (PROGRESS_AFTER.images - PROGRESS_AFTER.scenes) / n
   for (let i = 0; i < n; i++) {
     const sceneId = ids.scenes[i]!
     const generatorId = ids.imageGenerators[i]!
     const imageId = ids.images[i]!
     if (!textOf(nodeIn(graph, imageId), 'imageUrl')) {
-      const start = PROGRESS_AFTER.scenes + i * imageShare
-      progress(`Images ${i + 1}/${n}`, start)
+      progress({ stage: 'images', done: i, total: n })
       const scene = nodeIn(graph, sceneId)
       const prompt =
         [textOf(scene, 'visuals'), textOf(scene, 'narration'), input.script.topic].find(
@@ -249,13 +257,13 @@ export async function produceMadeVideo(
         height: size.height,
         numInferenceSteps: IMAGE_DEFAULT_STEPS,
         guidanceScale: IMAGE_DEFAULT_GUIDANCE,
-        seed: sceneSeed(row.id, i),
+        seed: sceneSeed(job.id, i),
       }
       const image = await deps.ai.image.generateImage(request, signal, (percent) =>
-        progress(`Images ${i + 1}/${n}`, start + (imageShare * percent) / 100),
+        progress({ stage: 'images', done: i + percent / 100, total: n }),
       )
       const stored = await storeGeneratedImage(deps.db, deps.assets, {
-        userId: row.user_id,
+        userId: job.userId,
         projectId,
         image,
       })
@@ -266,7 +274,7 @@ export async function produceMadeVideo(
         ),
       )
     }
-    await hooks.delivered(costs.script + costs.scenes + costs.image * (i + 1))
+    await delivered(costs.script + costs.scenes + costs.image * (i + 1))
   }
 
   // 4. The Video node, fed by the text node (all of its scenes), and the render.
@@ -284,11 +292,9 @@ export async function produceMadeVideo(
       'Scenes or images the video needs were deleted while it was being made, so it was not rendered.',
     )
   }
-  const renderShare = PROGRESS_AFTER.render - PROGRESS_AFTER.images
-  const rendered = await produceVideo(
-    deps,
-    row.user_id,
-    {
+  const rendered = await renderScenes(deps, {
+    userId: job.userId,
+    input: {
       projectId,
       nodeId: ids.video,
       ...inputs.settings,
@@ -296,11 +302,40 @@ export async function produceMadeVideo(
       inputHash: inputs.hash,
     },
     signal,
-    (p) =>
-      hooks.onProgress({
-        stage: p.stage,
-        percent: Math.round(PROGRESS_AFTER.images + (p.percent * renderShare) / 100),
-      }),
-  )
+    progress,
+  })
   return { ...rendered, videoNodeId: ids.video }
+}
+
+/**
+ * "Make video" as a job kind (issue 13 item 6; issue 21): charged the whole chain once
+ * (`makeVideoCost`, passed by the submit service), paid step by step (a failure or cancel
+ * refunds what was not delivered), its result written onto the Video node it made with the
+ * final state on the Script Generator.
+ */
+export function makeVideoJob(deps: MakeVideoDeps): JobKind<MakeVideoJobInput, MakeVideoJobResult> {
+  return {
+    name: 'make-video',
+    input: makeVideoJobInput,
+    result: makeVideoJobResult,
+    // The whole chain, charged once; it ends in a video.
+    ledger: { type: 'video_generation', action: 'Make video' },
+    cost: (input) => makeVideoCost(deps.env.costs, input.sceneCount),
+    // Two text calls, an image per scene (at most SCENE_COUNT_MAX), a render.
+    timeoutMs: () =>
+      2 * deps.env.AI_TEXT_TIMEOUT_MS +
+      SCENE_COUNT_MAX * deps.env.AI_IMAGE_TIMEOUT_MS +
+      deps.env.VIDEO_RENDER_TIMEOUT_MS,
+    stages: MAKE_VIDEO_STAGES,
+    firstProgress: () => ({ stage: 'script', done: 0, total: 1 }),
+    produce: (input, context) => produceMadeVideo(deps, input, context),
+    write: (result, { job, state }) =>
+      writeVideoResult(
+        deps,
+        { projectId: job.projectId, videoId: result.videoNodeId, stateNodeId: job.nodeId },
+        result,
+        state,
+      ),
+    discard: (result) => discardVideoFiles(deps, [result]),
+  }
 }

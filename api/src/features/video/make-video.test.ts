@@ -15,7 +15,7 @@ import { balance, jobAs as job, liveGraph } from '../../testing/jobs.ts'
 import { addMember, addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { until as poll } from '../../testing/until.ts'
-import { renderDirs } from './video-job.ts'
+import { renderDirs } from './render-scenes.ts'
 
 /**
  * "Make video" (issue 13 item 6) end to end on each database, with the builtin providers:

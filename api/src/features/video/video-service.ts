@@ -23,7 +23,8 @@ import { submitGeneration } from '../jobs/job-service.ts'
 import type { JobRow } from '../jobs/job-store.ts'
 import { requireProjectRole } from '../projects/project-access.ts'
 import type { MakeVideoJobInput } from './make-video-job.ts'
-import { speechSettingsOf, type VideoJobInput } from './video-job.ts'
+import { speechSettingsOf } from './render-scenes.ts'
+import type { VideoJobInput } from './video-job-input.ts'
 
 /**
  * Submits the render of Video node `nodeId` (issue 13 item 4): checks the role, collects its
@@ -77,7 +78,7 @@ export async function submitVideoRender(
   return submitGeneration(deps, {
     userId,
     kind: 'video',
-    input: input as unknown as Record<string, unknown>,
+    input,
     projectId,
     nodeId,
     cost: videoRenderCost(deps.env.costs, inputs.scenes.length),
@@ -121,7 +122,7 @@ export async function submitMakeVideo(
   return submitGeneration(deps, {
     userId,
     kind: 'make-video',
-    input: input as unknown as Record<string, unknown>,
+    input,
     projectId,
     nodeId,
     cost: makeVideoCost(deps.env.costs, sceneCount),

@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { solidPng } from '../generation/providers/testing/images.ts'
 import { until as poll } from '../../testing/until.ts'
-import { renderDirs } from './video-job.ts'
+import { renderDirs } from './render-scenes.ts'
 
 /**
  * Video renders as jobs (issue 13 item 4), end to end on each database: the route collects

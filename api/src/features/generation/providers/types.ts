@@ -79,36 +79,4 @@ export interface AiProviders {
   image: ImageProvider
 }
 
-/** Why a provider call failed. */
-export type ProviderErrorKind = 'timeout' | 'upstream' | 'malformed' | 'unavailable'
-
-/**
- * A provider call that failed. `message` is safe to show a person (no keys, no raw
- * upstream bodies); `cause` keeps the detail for the log.
- */
-export class ProviderError extends Error {
-  readonly kind: ProviderErrorKind
-  /** The upstream HTTP status, when the provider answered one. */
-  readonly status: number | undefined
-  constructor(
-    kind: ProviderErrorKind,
-    message: string,
-    options?: { cause?: unknown; status?: number | undefined },
-  ) {
-    super(message, options)
-    this.name = 'ProviderError'
-    this.kind = kind
-    this.status = options?.status
-  }
-
-  /**
-   * True when trying again later may succeed (issue 12: the job is retried with backoff):
-   * HTTP 429 or 5xx, or an upstream failure without a status (the network). Malformed answers,
-   * other 4xx (a wrong key, a refused prompt), cancellations and timeouts (the whole budget was
-   * spent waiting; retrying would multiply it) are final.
-   */
-  get transient(): boolean {
-    if (this.kind !== 'upstream') return false
-    return this.status === undefined || this.status === 429 || this.status >= 500
-  }
-}
+export { ProviderError, type ProviderErrorKind } from '../../../lib/provider-error.ts'

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, utimes } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { removeAbandonedWork } from './video-job.ts'
+import { removeAbandonedWork } from './render-scenes.ts'
 
 describe('removeAbandonedWork (a render process that died leaves nothing for good)', () => {
   let dir: string

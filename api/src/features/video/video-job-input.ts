@@ -1,0 +1,26 @@
+import { VIDEO_PRESET_NAMES, type VideoScene } from '@reelgraph/shared'
+import { z } from 'zod'
+
+/** One scene of a render, as the submit service collected it (shared's `VideoScene`). */
+export const videoSceneInput = z.object({
+  nodeId: z.string(),
+  sceneNumber: z.string(),
+  narration: z.string(),
+  imageUrl: z.string().nullable(),
+}) satisfies z.ZodType<VideoScene>
+
+/**
+ * A render job's input (issue 13 item 4): what `POST /api/video/render` collected from the
+ * document, so the job renders what was charged even if the graph changes meanwhile.
+ */
+export const videoJobInput = z.object({
+  projectId: z.number().int().positive(),
+  nodeId: z.string(),
+  preset: z.enum(VIDEO_PRESET_NAMES),
+  voice: z.string(),
+  subtitles: z.boolean(),
+  music: z.boolean(),
+  scenes: z.array(videoSceneInput),
+  inputHash: z.string(),
+})
+export type VideoJobInput = z.infer<typeof videoJobInput>

@@ -1,0 +1,27 @@
+import { imageJob, type ImageJobDeps } from './features/generation/image-job.ts'
+import { scenesJob, type ScenesJobDeps } from './features/generation/scenes-job.ts'
+import { scriptJob, type ScriptJobDeps } from './features/generation/script-job.ts'
+import { type JobKinds, jobKindMap } from './features/jobs/job-kind.ts'
+import { makeVideoJob, type MakeVideoDeps } from './features/video/make-video-job.ts'
+import { videoJob, type VideoJobDeps } from './features/video/video-job.ts'
+
+/** What the kinds together use: each takes its part. */
+export type JobKindDeps = ScriptJobDeps &
+  ScenesJobDeps &
+  ImageJobDeps &
+  VideoJobDeps &
+  MakeVideoDeps
+
+/**
+ * Every kind of job Reelgraph runs (issue 21 item 1): the one map the runtime hands to the
+ * job system. Adding a kind is a module in its feature and one line here.
+ */
+export function createJobKinds(deps: JobKindDeps): JobKinds {
+  return jobKindMap([
+    scriptJob(deps),
+    scenesJob(deps),
+    imageJob(deps),
+    videoJob(deps),
+    makeVideoJob(deps),
+  ])
+}

@@ -1,0 +1,191 @@
+import { join } from 'node:path'
+import { createDb, type DB, migrateToLatest } from '@reelgraph/db'
+import {
+  closeSyncServer,
+  createDocumentGateway,
+  createSyncServer,
+  type SyncServer,
+} from '@reelgraph/sync-server'
+import type { Kysely } from 'kysely'
+import type { Logger } from 'pino'
+import type { AppDeps, WorkerDeps } from './app-env.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitRules } from './config.ts'
+import type { Env } from './env.ts'
+import { createAssetStorage } from './features/assets/index.ts'
+import { activePriceIds, seedCatalog } from './features/billing/catalog.ts'
+import { createBillingGateway } from './features/billing/index.ts'
+import { createAiProviders } from './features/generation/providers/index.ts'
+import type { JobKinds } from './features/jobs/job-kind.ts'
+import { JobSystem } from './features/jobs/job-system.ts'
+import { createJobKinds, type JobKindDeps } from './job-kinds.ts'
+import { BackgroundTasks } from './lib/background-tasks.ts'
+import { createLogger } from './lib/logger.ts'
+import { type Mailer, mailerFromEnv } from './services/mailer.ts'
+import { connectRateLimitRedis, createRateLimits } from './services/rate-limiter.ts'
+
+/**
+ * The one place Reelgraph's server side is assembled (issue 21 item 2): the database, the
+ * sync server and its document gateway, the AI providers, asset storage, the job kinds and
+ * the job system, and for a process that serves HTTP the mailer, rate limits and billing.
+ * `npm start` (api/src/server.ts), the worker process (worker/src/worker.ts) and the test
+ * app (api/src/testing/test-app.ts) all start from here and stop through `close()`.
+ */
+
+/** Options of {@link createRuntime}. */
+export interface RuntimeOptions {
+  /**
+   * `app` (default): everything an api process needs. `worker`: only what running jobs
+   * needs (no mailer, rate limits or billing: a worker sends no email and takes no request).
+   */
+  role?: 'app' | 'worker'
+  /** An open, migrated database to use (tests); default: open one from `env` and migrate it. */
+  db?: Kysely<DB>
+  /** Default: a logger at `env.LOG_LEVEL`. */
+  logger?: Logger
+  /** Default: SMTP or `.eml` files from `env` (`mailerFromEnv`). */
+  mailer?: Mailer
+  /** Default: `DEFAULT_RATE_LIMITS`. */
+  rateLimitRules?: RateLimitRules
+  /**
+   * Count rate limits in the database even when `REDIS_URL` is set (tests: a shared Redis
+   * would carry one test's counts into another's).
+   */
+  rateLimitsInDatabase?: boolean
+  /**
+   * The job kinds, from the kinds' dependencies; default `createJobKinds` (every kind
+   * Reelgraph runs). Tests add their own kinds here.
+   */
+  jobKinds?: (deps: JobKindDeps) => JobKinds
+}
+
+/** An assembled process. */
+export interface Runtime<Deps> {
+  deps: Deps
+  /** The sync server behind `deps.documents` (mounted at `/sync` by the api process). */
+  sync: SyncServer
+  /**
+   * Stops taking jobs (running ones get `graceMs`, then the lease hands them on), stores every
+   * open document, finishes background work, closes Redis and, if it opened it, the database.
+   */
+  close(graceMs?: number): Promise<void>
+}
+
+/**
+ * Assembles a process for `env`. With workers (`env.JOB_WORKERS`, always for the `worker`
+ * role) the job system runs jobs here once started; nothing starts until `deps.jobs.start()`.
+ * @throws Error when the database cannot be opened or migrated, or (app) a production server
+ *   has no way to send email.
+ */
+export async function createRuntime(
+  env: Env,
+  options: RuntimeOptions & { role: 'worker' },
+): Promise<Runtime<WorkerDeps>>
+export async function createRuntime(env: Env, options?: RuntimeOptions): Promise<Runtime<AppDeps>>
+export async function createRuntime(
+  env: Env,
+  options: RuntimeOptions = {},
+): Promise<Runtime<AppDeps | WorkerDeps>> {
+  const role = options.role ?? 'app'
+  const logger = options.logger ?? createLogger(env.LOG_LEVEL)
+  // Before anything opens: a production server without a way to deliver email refuses to.
+  const mailer = role === 'app' ? (options.mailer ?? mailerFromEnv(env, logger)) : undefined
+  const ownsDb = options.db === undefined
+  const db =
+    options.db ??
+    createDb({
+      databaseUrl: env.DATABASE_URL,
+      pgliteDir: join(env.DATA_DIR, 'pg'),
+      onPoolError: (err) =>
+        logger.warn({ err }, 'idle database connection failed; the pool replaces it'),
+    })
+  if (ownsDb) {
+    const applied = await migrateToLatest(db)
+    if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')
+  }
+  if (role === 'app') await seedCatalog(db, activePriceIds(env))
+
+  const syncLogger = logger.child({ component: 'sync' })
+  const sync = createSyncServer({
+    db,
+    logger: syncLogger,
+    secureCookies: env.NODE_ENV === 'production',
+    redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
+    allowedOrigins: env.allowedOrigins,
+  })
+  const documents = createDocumentGateway(sync)
+  const ai = createAiProviders(env, logger)
+  const assets = createAssetStorage(env)
+  const kindDeps: JobKindDeps = { db, env, logger, ai, assets, documents }
+  const jobs = new JobSystem({
+    db,
+    logger,
+    documents,
+    kinds: (options.jobKinds ?? createJobKinds)(kindDeps),
+    settings: {
+      retryLimit: env.JOB_RETRY_LIMIT,
+      retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS,
+      heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS,
+      monitorSeconds: env.JOB_MONITOR_SECONDS,
+      workerConcurrency: env.JOB_WORKER_CONCURRENCY,
+      userConcurrency: env.JOB_USER_CONCURRENCY,
+    },
+    runWorkers: role === 'worker' || env.JOB_WORKERS,
+  })
+  const tasks = new BackgroundTasks(logger)
+  const core: WorkerDeps = { db, env, logger, documents, ai, assets, jobs, tasks }
+
+  // Rate limits are shared by every api process: in Redis when there is one, else in the
+  // app's database (issue 11 item 6).
+  const rateLimitRedis =
+    role === 'app' && env.REDIS_URL && !options.rateLimitsInDatabase
+      ? connectRateLimitRedis(env.REDIS_URL, logger)
+      : undefined
+  const deps: AppDeps | WorkerDeps =
+    role === 'app' && mailer
+      ? {
+          ...core,
+          mailer,
+          rateLimits: createRateLimits(
+            options.rateLimitRules ?? DEFAULT_RATE_LIMITS,
+            rateLimitRedis ? { kind: 'redis', client: rateLimitRedis } : { kind: 'postgres', db },
+          ),
+          billing: createBillingGateway(env, db),
+        }
+      : core
+
+  return {
+    deps,
+    sync,
+    async close(graceMs) {
+      // Jobs first: running ones finish (or are left to the lease) while documents still open.
+      await jobs.stop(graceMs)
+      await closeSyncServer(sync, syncLogger)
+      await tasks.drain()
+      rateLimitRedis?.disconnect() // no request is in flight any more
+      if (ownsDb) await db.destroy()
+    },
+  }
+}
+
+/**
+ * Runs until SIGINT or SIGTERM, then stops through `close` once and exits: the one shutdown
+ * routine of the api and worker processes.
+ */
+export function closeOnSignal(close: () => Promise<void>, logger: Logger, what: string): void {
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, what)
+    try {
+      await close()
+    } catch (err) {
+      logger.error({ err }, 'shutting down failed')
+      process.exit(1)
+    }
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
