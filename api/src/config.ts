@@ -133,6 +133,13 @@ export const JOB_POLLING_INTERVAL_SECONDS = 0.5
  */
 export const JOB_NOTIFY_POLLING_INTERVAL_SECONDS = 2
 /**
+ * How long a scene's play button waits for its narration job, in ms (issue 21 item 4): as
+ * long as one speech call may take (media's SPEECH_TIMEOUT_MS), whatever JOB_WAIT_MS is, since
+ * the answer is the audio itself.
+ */
+export const NARRATION_PREVIEW_WAIT_MS = 60_000
+
+/**
  * The fastest a running job's progress is written (row and node), in ms: providers poll about
  * once a second, and every write is a document change every member receives.
  */

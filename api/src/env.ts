@@ -139,6 +139,17 @@ export const envSchema = z
       .int()
       .min(0)
       .default(2 * 1024 ** 3),
+    /**
+     * Most bytes of narration WAVs the narration cache (issue 21 item 4) keeps, over every
+     * project; the least recently used go first after each render. Default 1 GiB: about 100
+     * hours of the builtin voice (22 kHz 16-bit mono), so re-renders of recent work reuse
+     * every voice.
+     */
+    NARRATION_CACHE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(1024 ** 3),
     /** Credits per action (ARCHITECTURE decision 4). */
     COST_SCRIPT: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.script),
     COST_SCENES: z.coerce.number().int().min(0).default(DEFAULT_GENERATION_COSTS.scenes),

@@ -3,6 +3,7 @@ import { scenesJob, type ScenesJobDeps } from './features/generation/scenes-job.
 import { scriptJob, type ScriptJobDeps } from './features/generation/script-job.ts'
 import { type JobKinds, jobKindMap } from './features/jobs/job-kind.ts'
 import { makeVideoJob, type MakeVideoDeps } from './features/video/make-video-job.ts'
+import { narrationJob, type NarrationJobDeps } from './features/video/narration-job.ts'
 import { videoJob, type VideoJobDeps } from './features/video/video-job.ts'
 
 /** What the kinds together use: each takes its part. */
@@ -10,7 +11,8 @@ export type JobKindDeps = ScriptJobDeps &
   ScenesJobDeps &
   ImageJobDeps &
   VideoJobDeps &
-  MakeVideoDeps
+  MakeVideoDeps &
+  NarrationJobDeps
 
 /**
  * Every kind of job Reelgraph runs (issue 21 item 1): the one map the runtime hands to the
@@ -21,6 +23,7 @@ export function createJobKinds(deps: JobKindDeps): JobKinds {
     scriptJob(deps),
     scenesJob(deps),
     imageJob(deps),
+    narrationJob(deps),
     videoJob(deps),
     makeVideoJob(deps),
   ])

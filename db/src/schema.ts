@@ -159,6 +159,24 @@ export interface AssetsTable {
   created_at: Timestamp
 }
 
+/**
+ * `narration_cache`: each project's spoken narrations by their media `narrationKey` (issue 21
+ * item 4); the WAV is the asset `asset_id`.
+ */
+export interface NarrationCacheTable {
+  project_id: number
+  /** SHA-256 hex of the provider's identity, the voice and the exact text. */
+  key: string
+  asset_id: string
+  /** Length of the WAV, in ms. */
+  duration_ms: number
+  /** The word timings (media's `WordTiming[]`), ms from the start of the WAV. */
+  words: ColumnType<unknown, string, string>
+  byte_size: number
+  created_at: Timestamp
+  last_used_at: Timestamp
+}
+
 /** The subscription plans (seeded from the api's catalogue at start-up). */
 export interface PlansTable {
   id: string
@@ -289,6 +307,7 @@ export interface DB {
   project_members: ProjectMembersTable
   project_invitations: ProjectInvitationsTable
   assets: AssetsTable
+  narration_cache: NarrationCacheTable
   plans: PlansTable
   credit_packages: CreditPackagesTable
   stripe_events: StripeEventsTable

@@ -40,6 +40,7 @@ export {
   type ElevenLabsSpeechSettings,
 } from './speech/elevenlabs.ts'
 export { previewNarration, type NarrationPreview } from './speech/preview.ts'
+export { narrationKey } from './speech/narration-key.ts'
 export { decodeWav, encodeWav, type Pcm, voicedSpan } from './speech/pcm.ts'
 
 // Subtitles (issue 13 item 2).

@@ -47,6 +47,9 @@ export const videoTakeSchema = z.object({
   renderedAt: z.string(),
   /** The preset it was rendered in. */
   preset: z.enum(VIDEO_PRESET_NAMES),
+  /** Narrations it took from the narration cache, of `voicesTotal` (issue 21 item 4). */
+  voicesReused: z.number().int().nonnegative().optional(),
+  voicesTotal: z.number().int().nonnegative().optional(),
 })
 export type VideoTake = z.infer<typeof videoTakeSchema>
 

@@ -11,6 +11,7 @@ import * as videoJobs from './0009-video-jobs.ts'
 import * as makeVideoJobs from './0010-make-video-jobs.ts'
 import * as projectDocumentUpdates from './0011-project-document-updates.ts'
 import * as openJobKinds from './0012-open-job-kinds.ts'
+import * as narrationCache from './0013-narration-cache.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010-make-video-jobs': makeVideoJobs,
   '0011-project-document-updates': projectDocumentUpdates,
   '0012-open-job-kinds': openJobKinds,
+  '0013-narration-cache': narrationCache,
 }

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import type { WordTiming } from '../subtitles/types.ts'
 import { toSpeechError } from './errors.ts'
 import { espeakSynthesize, espeakVoices } from './espeak.ts'
@@ -12,6 +13,12 @@ export const BUILTIN_DEFAULT_VOICE = 'gmw/en-US'
 export const BUILTIN_WORDS_PER_MINUTE = 160
 /** eSpeak NG's output rate, samples per second. */
 export const BUILTIN_SAMPLE_RATE = 22_050
+/** The eSpeak NG build's version: another build may speak the same text differently. */
+const ESPEAK_PACKAGE_VERSION = (
+  createRequire(import.meta.url)('@echogarden/espeak-ng-emscripten/package.json') as {
+    version: string
+  }
+).version
 
 const LABEL = 'The built-in voice'
 
@@ -33,6 +40,7 @@ export function createBuiltinSpeechProvider(settings: BuiltinSpeechSettings): Sp
   return {
     info: { id: 'builtin', name: 'eSpeak NG (built in, offline)', offline: true },
     defaultVoice: BUILTIN_DEFAULT_VOICE,
+    identity: `builtin espeak-ng ${ESPEAK_PACKAGE_VERSION} ${BUILTIN_WORDS_PER_MINUTE} wpm`,
 
     async listVoices(signal) {
       const limited = withTimeout(signal, settings.timeoutMs)

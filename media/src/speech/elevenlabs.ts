@@ -73,6 +73,7 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
   return {
     info: { id: 'elevenlabs', name: `ElevenLabs (${settings.model})`, offline: false },
     defaultVoice: ELEVENLABS_DEFAULT_VOICE,
+    identity: `elevenlabs ${settings.model} pcm_${settings.sampleRate} ${settings.baseUrl ?? 'api.elevenlabs.io'}`,
 
     async listVoices(signal): Promise<SpeechVoice[]> {
       const limited = withTimeout(signal, settings.timeoutMs)

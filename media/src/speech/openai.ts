@@ -56,6 +56,7 @@ export function createOpenAiSpeechProvider(settings: OpenAiSpeechSettings): Spee
   return {
     info: { id: 'openai', name: `OpenAI speech (${settings.model})`, offline: false },
     defaultVoice: OPENAI_SPEECH_DEFAULT_VOICE,
+    identity: `openai ${settings.model} ${settings.baseURL ?? 'api.openai.com'}`,
 
     listVoices() {
       return Promise.resolve(voiceList(settings.model))

@@ -90,6 +90,12 @@ export interface SpeechProvider {
   /** The voice used when a request names none. */
   readonly defaultVoice: string
   /**
+   * What besides the text and the voice shapes this provider's audio (its id, model, sample
+   * rate, server, synthesizer version): part of a narration's cache key (`narrationKey`), so
+   * a narration made another way is never taken for this one's.
+   */
+  readonly identity: string
+  /**
    * The voices this provider offers (builtin: eSpeak NG's languages; openai: the model's
    * built-in voices; elevenlabs: the account's voices, up to 100).
    * @throws SpeechError on timeout or an upstream error

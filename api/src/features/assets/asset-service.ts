@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely'
 import sharp from 'sharp'
 import { AppError } from '../../lib/app-error.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
-import { requireProjectRole } from '../projects/project-access.ts'
+import { requireProjectRole } from '../access/project-access.ts'
 import type { AssetStorage } from './asset-storage.ts'
 
 /**
@@ -127,11 +127,15 @@ export async function storeGeneratedImage(
   return { assetId, url: assetUrl(assetId) }
 }
 
-/** Files a render stores (issue 13 item 4), by type: their file extension. */
+/**
+ * Files a render stores (issue 13 item 4) and narrations (issue 21 item 4), by type: their
+ * file extension.
+ */
 export const MEDIA_ASSET_TYPES = {
   'video/mp4': 'mp4',
   'application/x-subrip': 'srt',
   'text/vtt': 'vtt',
+  'audio/wav': 'wav',
 } as const
 export type MediaAssetType = keyof typeof MEDIA_ASSET_TYPES
 

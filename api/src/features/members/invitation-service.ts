@@ -10,7 +10,7 @@ import {
 import type { Kysely } from 'kysely'
 import { AppError } from '../../lib/app-error.ts'
 import { normalizeEmail } from '../auth/auth-service.ts'
-import { requireProjectRole } from '../projects/project-access.ts'
+import { requireProjectRole } from '../access/project-access.ts'
 
 /**
  * Email invitations to a project (issue 6 item 1). The owner invites an address with a

@@ -9,7 +9,7 @@ import {
 } from '@reelgraph/shared'
 import { type Kysely, sql } from 'kysely'
 import { AppError } from '../../lib/app-error.ts'
-import { requireProjectRole } from '../projects/project-access.ts'
+import { requireProjectRole } from '../access/project-access.ts'
 import type { ProjectCaller } from '../projects/project-service.ts'
 
 /**

@@ -14,7 +14,7 @@ import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
-import { validateProjectParams } from './project-access.ts'
+import { validateProjectParams } from '../access/project-access.ts'
 import {
   createProject,
   deleteProject,

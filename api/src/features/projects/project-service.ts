@@ -22,7 +22,7 @@ import { type Kysely, sql } from 'kysely'
 import { AppError } from '../../lib/app-error.ts'
 import { deleteProjectAssets } from '../assets/asset-service.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
-import { projectNotFound as notFound, requireProjectRole } from './project-access.ts'
+import { projectNotFound as notFound, requireProjectRole } from '../access/project-access.ts'
 
 /**
  * Projects: named graphs shared with members (spec §3 Project; issue 3 item 1, issue 6

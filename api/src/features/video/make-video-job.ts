@@ -300,6 +300,8 @@ async function produceMadeVideo(
       ...inputs.settings,
       scenes: inputs.scenes,
       inputHash: inputs.hash,
+      // Charged with the chain, one voice per scene.
+      voicesCharged: inputs.scenes.length,
     },
     signal,
     progress,

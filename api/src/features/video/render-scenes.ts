@@ -24,6 +24,7 @@ import { AppError } from '../../lib/app-error.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
 import { readProjectAssetByUrl, storeMediaAsset } from '../assets/asset-service.ts'
+import { isSpoken, narrate, pruneNarrationCache } from './narration-cache.ts'
 import type { VideoJobInput } from './video-job-input.ts'
 
 /**
@@ -41,6 +42,7 @@ export interface RenderDeps {
     | 'FFMPEG_PATH'
     | 'VIDEO_RENDER_TIMEOUT_MS'
     | 'RENDER_CACHE_MAX_BYTES'
+    | 'NARRATION_CACHE_MAX_BYTES'
     | 'SPEECH_PROVIDER'
     | 'OPENAI_API_KEY'
     | 'OPENAI_BASE_URL'
@@ -135,9 +137,10 @@ export interface RenderScenesRequest {
 }
 
 /**
- * Renders the video of `input`, reporting typed progress; the work folder is removed
- * whatever happens (success, failure, cancel through `signal`), and the render cache is
- * pruned to `RENDER_CACHE_MAX_BYTES`.
+ * Renders the video of `input`, reporting typed progress: each scene's narration from the
+ * narration cache or spoken and cached (issue 21 item 4), then the segments, the audio and
+ * the join. The work folder is removed whatever happens (success, failure, cancel through
+ * `signal`), and the render and narration caches are pruned to their budgets.
  * @throws ProviderError for a narration or render failure; AppError NOT_FOUND when a scene's
  *   image is gone; the signal's reason when cancelled.
  */
@@ -156,6 +159,8 @@ export async function renderScenes(
     const speech = createSpeechProvider(speechSettingsOf(deps.env))
     const scenes: RenderScene[] = []
     const sceneCues: Cue[][] = []
+    let voicesReused = 0
+    let voicesTotal = 0
     for (const [i, scene] of input.scenes.entries()) {
       progress({ stage: 'voices', done: i, total: count })
       const image = scene.imageUrl
@@ -164,11 +169,19 @@ export async function renderScenes(
       if (!image) {
         throw new AppError('NOT_FOUND', `The image of scene ${scene.sceneNumber} is gone.`)
       }
-      const narration = await speech
-        .synthesize({ text: scene.narration, voice: input.voice || undefined }, signal)
-        .catch((err: unknown) => {
-          throw asProviderError(err, input.voice)
-        })
+      const narration = await narrate(deps, {
+        projectId: input.projectId,
+        userId,
+        speech,
+        request: { text: scene.narration, voice: input.voice || undefined },
+        signal,
+      }).catch((err: unknown) => {
+        throw asProviderError(err, input.voice)
+      })
+      if (isSpoken(scene.narration)) {
+        voicesTotal += 1
+        if (narration.reused) voicesReused += 1
+      }
       const cues = narration.words.length
         ? cuesFromWords(narration.words, { endLimitMs: narration.durationMs })
         : []
@@ -218,11 +231,16 @@ export async function renderScenes(
       durationMs: rendered.durationMs,
       inputHash: input.inputHash,
       preset: input.preset,
+      voicesReused,
+      voicesTotal,
     }
   } finally {
     await rm(work, { recursive: true, force: true })
     await pruneRenderCache(dirs.cache, deps.env.RENDER_CACHE_MAX_BYTES).catch((err: unknown) =>
       deps.logger.warn({ err }, 'the render cache could not be pruned'),
+    )
+    await pruneNarrationCache(deps, { maxBytes: deps.env.NARRATION_CACHE_MAX_BYTES }).catch(
+      (err: unknown) => deps.logger.warn({ err }, 'the narration cache could not be pruned'),
     )
   }
 }

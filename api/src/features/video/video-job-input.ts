@@ -22,5 +22,10 @@ export const videoJobInput = z.object({
   music: z.boolean(),
   scenes: z.array(videoSceneInput),
   inputHash: z.string(),
+  /**
+   * Narrations charged at submit: those not in the narration cache then (issue 21 item 4).
+   * One the cache loses meanwhile is spoken again at no charge.
+   */
+  voicesCharged: z.number().int().nonnegative(),
 })
 export type VideoJobInput = z.infer<typeof videoJobInput>

@@ -11,7 +11,7 @@ export type VideoJobDeps = RenderDeps &
 
 /**
  * A Video node's render as a job kind (issue 13 item 4; issue 21): charged COST_VIDEO plus
- * COST_VOICE per scene, our own compute (never "paid": a cancel or failure refunds it whole),
+ * COST_VOICE per narration not in the narration cache, our own compute (never "paid": a cancel or failure refunds it whole),
  * written onto the Video node as its newest take.
  */
 export function videoJob(deps: VideoJobDeps): JobKind<VideoJobInput, VideoRenderResult> {
@@ -20,7 +20,7 @@ export function videoJob(deps: VideoJobDeps): JobKind<VideoJobInput, VideoRender
     input: videoJobInput,
     result: videoRenderResult,
     ledger: { type: 'video_generation', action: 'Video render' },
-    cost: (input) => videoRenderCost(deps.env.costs, input.scenes.length),
+    cost: (input) => videoRenderCost(deps.env.costs, input.voicesCharged),
     timeoutMs: () => deps.env.VIDEO_RENDER_TIMEOUT_MS,
     stages: RENDER_STAGES,
     firstProgress: (input) => ({ stage: 'voices', done: 0, total: input.scenes.length }),

@@ -61,6 +61,8 @@ export async function writeVideoResult(
       inputHash: result.inputHash,
       renderedAt: state.updatedAt.toISOString(),
       preset: result.preset,
+      voicesReused: result.voicesReused,
+      voicesTotal: result.voicesTotal,
     })
     dropped = added.dropped
     doc.transact(() => {

@@ -2,6 +2,8 @@ import {
   jobAcceptedSchema,
   makeVideoInput,
   narrationPreviewInput,
+  renderQuoteOutput,
+  renderQuoteQuery,
   renderVideoInput,
   voicesOutput,
 } from '@reelgraph/shared'
@@ -12,6 +14,7 @@ import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
 import {
   listNarrationVoices,
+  planVideoRender,
   previewSceneNarration,
   submitMakeVideo,
   submitVideoRender,
@@ -38,12 +41,32 @@ export const videoRoutes = new Hono<AppEnv>()
       return c.json(await listNarrationVoices(c.var.deps, c.req.raw.signal))
     },
   )
+  .get(
+    '/render-quote',
+    docs({
+      summary: 'What rendering a Video node would cost now (its Render button)',
+      description:
+        'COST_VIDEO plus COST_VOICE per scene narration the narration cache does not hold yet; members only (a stranger gets 404). 400 as POST /render for a node that cannot render.',
+      tag: TAG,
+      response: renderQuoteOutput,
+    }),
+    validate('query', renderQuoteQuery),
+    async (c) => {
+      const { user } = requireAuth(c)
+      const plan = await planVideoRender(c.var.deps, {
+        ...c.req.valid('query'),
+        userId: user.id,
+        needed: 'member',
+      })
+      return c.json({ credits: plan.credits, voices: plan.voices })
+    },
+  )
   .post(
     '/render',
     docs({
       summary: 'Render a Video node’s scenes into an MP4 (charged; a job)',
       description:
-        'Charged COST_VIDEO + COST_VOICE per scene. 400 lists the scenes without an image in `fields` (scene node id -> message).',
+        'Charged COST_VIDEO + COST_VOICE per scene narration not in the narration cache (GET /render-quote says how much). 400 lists the scenes without an image in `fields` (scene node id -> message).',
       tag: TAG,
       accepted: jobAcceptedSchema,
     }),
@@ -80,11 +103,10 @@ export const videoRoutes = new Hono<AppEnv>()
     validate('json', narrationPreviewInput),
     async (c) => {
       const { user } = requireAuth(c)
-      const preview = await previewSceneNarration(
-        c.var.deps,
-        { ...c.req.valid('json'), userId: user.id },
-        c.req.raw.signal,
-      )
+      const preview = await previewSceneNarration(c.var.deps, {
+        ...c.req.valid('json'),
+        userId: user.id,
+      })
       return c.body(new Uint8Array(preview.wav), 200, {
         'Content-Type': 'audio/wav',
         'Cache-Control': 'private, no-store',

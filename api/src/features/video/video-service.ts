@@ -1,6 +1,6 @@
 import {
   createSpeechProvider,
-  previewNarration,
+  narrationKey,
   SPEECH_TEXT_MAX_CHARS,
   SpeechError,
 } from '@reelgraph/media'
@@ -17,30 +17,40 @@ import {
   videoRenderCost,
 } from '@reelgraph/shared'
 import type { AppDeps } from '../../app-env.ts'
+import { NARRATION_PREVIEW_WAIT_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { randomSeed } from '../generation/generation-service.ts'
-import { submitGeneration } from '../jobs/job-service.ts'
+import { resultOf, submitGeneration, waitForJob } from '../jobs/job-service.ts'
 import type { JobRow } from '../jobs/job-store.ts'
-import { requireProjectRole } from '../projects/project-access.ts'
+import { requireProjectRole } from '../access/project-access.ts'
 import type { MakeVideoJobInput } from './make-video-job.ts'
+import { cachedNarrationKeys, isSpoken, readCachedNarration } from './narration-cache.ts'
 import { speechSettingsOf } from './render-scenes.ts'
 import type { VideoJobInput } from './video-job-input.ts'
 
+/** A Video node's render as it would be submitted now, and what it costs. */
+export interface VideoRenderPlan {
+  input: VideoJobInput
+  /** COST_VIDEO plus COST_VOICE per narration to speak. */
+  credits: number
+  voices: { total: number; reused: number }
+}
+
 /**
- * Submits the render of Video node `nodeId` (issue 13 item 4): checks the role, collects its
- * scenes from the live document on the server (scenes connected to it, or a connected text
- * node's scenes, in `sceneNumber` order, each with its narration and image), and submits a
- * `video` job charged COST_VIDEO + COST_VOICE per scene.
- * @throws AppError 404/403 for a project the user may not edit; 404 for a node that is no
- *   Video node; 400 without scenes, with scenes that have no image (`fields`: scene node id
- *   -> what is missing) or a narration too long to speak; 402 when the user cannot pay.
+ * What rendering Video node `nodeId` would render and cost now (issue 13 item 4; issue 21
+ * item 4): its scenes collected from the live document on the server (scenes connected to
+ * it, or a connected text node's scenes, in `sceneNumber` order, each with its narration and
+ * image), and COST_VIDEO plus COST_VOICE for each narration the narration cache lacks.
+ * @throws AppError 404/403 for a project the user may not edit (`needed`); 404 for a node
+ *   that is no Video node; 400 without scenes, with scenes that have no image (`fields`: scene
+ *   node id -> what is missing) or a narration too long to speak.
  */
-export async function submitVideoRender(
-  deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'logger' | 'tasks'>,
-  request: RenderVideoInput & { userId: number },
-): Promise<JobRow> {
-  const { userId, projectId, nodeId } = request
-  await requireProjectRole(deps.db, { userId, projectId, needed: 'editor' })
+export async function planVideoRender(
+  deps: Pick<AppDeps, 'db' | 'env' | 'documents'>,
+  request: RenderVideoInput & { userId: number; needed: 'member' | 'editor' },
+): Promise<VideoRenderPlan> {
+  const { userId, projectId, nodeId, needed } = request
+  await requireProjectRole(deps.db, { userId, projectId, needed })
   const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
   const inputs = collectVideoInputs(graph, nodeId)
   if (!inputs) throw new AppError('NOT_FOUND', 'This Video node does not exist.')
@@ -68,21 +78,47 @@ export async function submitVideoRender(
       `The narration of scene ${tooLong.sceneNumber} is longer than ${SPEECH_TEXT_MAX_CHARS} characters.`,
     )
   }
-  const input: VideoJobInput = {
-    projectId,
-    nodeId,
-    ...inputs.settings,
-    scenes: inputs.scenes,
-    inputHash: inputs.hash,
+  const speech = createSpeechProvider(speechSettingsOf(deps.env))
+  const voice = inputs.settings.voice || undefined
+  const spoken = inputs.scenes.filter((s) => isSpoken(s.narration))
+  const keys = spoken.map((s) => narrationKey(speech, { text: s.narration, voice }))
+  const cached = await cachedNarrationKeys(deps.db, { projectId, keys })
+  const reused = keys.filter((key) => cached.has(key)).length
+  const voicesCharged = spoken.length - reused
+  return {
+    input: {
+      projectId,
+      nodeId,
+      ...inputs.settings,
+      scenes: inputs.scenes,
+      inputHash: inputs.hash,
+      voicesCharged,
+    },
+    credits: videoRenderCost(deps.env.costs, voicesCharged),
+    voices: { total: spoken.length, reused },
   }
+}
+
+/**
+ * Submits the render of Video node `nodeId` (issue 13 item 4) as {@link planVideoRender}
+ * plans it: a `video` job charged its credits.
+ * @throws AppError as {@link planVideoRender} (the user must be an editor); 402 when the user
+ *   cannot pay.
+ */
+export async function submitVideoRender(
+  deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'tasks'>,
+  request: RenderVideoInput & { userId: number },
+): Promise<JobRow> {
+  const { userId, projectId, nodeId } = request
+  const plan = await planVideoRender(deps, { ...request, needed: 'editor' })
   return submitGeneration(deps, {
     userId,
     kind: 'video',
-    input,
+    input: plan.input,
     projectId,
     nodeId,
-    cost: videoRenderCost(deps.env.costs, inputs.scenes.length),
-    description: `Video: ${inputs.scenes.length} scenes`,
+    cost: plan.credits,
+    description: `Video: ${plan.input.scenes.length} scenes`,
   })
 }
 
@@ -96,7 +132,7 @@ export async function submitVideoRender(
  *   invalid; 402 when the user cannot pay for the whole chain (nothing is charged).
  */
 export async function submitMakeVideo(
-  deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'logger' | 'tasks'>,
+  deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'tasks'>,
   request: MakeVideoInput & { userId: number },
 ): Promise<JobRow> {
   const { userId, projectId, nodeId, sceneCount, preset } = request
@@ -132,19 +168,22 @@ export async function submitMakeVideo(
 
 /**
  * Speaks scene `nodeId`'s narration for its play button (issue 13 item 5), with the speech
- * provider the renders use. Free: it is a preview, limited per user
- * (`narrationPreviewsPerUser`).
+ * provider the renders use, through the project's narration cache (issue 21 item 4): a
+ * narration spoken before answers at once, a new one is spoken by a `narration` job (on the
+ * workers) into the cache, where the next render finds it. Free: it is a preview, limited
+ * per user (`narrationPreviewsPerUser`).
  * @returns the WAV (PCM, mono, 16-bit) and its length in ms.
  * @throws AppError 404 for a project the user is not a member of or a node that is no
  *   scene; 400 when the scene has no narration, it is too long, or the voice does not exist;
- *   429 past the limit; 502 when the speech provider fails.
+ *   429 past the limit; 502 when the speech provider fails; 504 when it takes longer than
+ *   NARRATION_PREVIEW_WAIT_MS.
  */
 export async function previewSceneNarration(
-  deps: Pick<AppDeps, 'db' | 'env' | 'documents' | 'rateLimits'>,
+  deps: Pick<AppDeps, 'db' | 'env' | 'documents' | 'rateLimits' | 'assets' | 'jobs' | 'tasks'>,
   request: NarrationPreviewInput & { userId: number },
-  signal: AbortSignal,
-): Promise<{ wav: Buffer; durationMs: number }> {
-  const { userId, projectId, nodeId, voice } = request
+): Promise<{ wav: Uint8Array; durationMs: number }> {
+  const { userId, projectId, nodeId } = request
+  const voice = request.voice ?? ''
   await requireProjectRole(deps.db, { userId, projectId, needed: 'member' })
   await deps.rateLimits.narrationPreviewsPerUser.consume(
     String(userId),
@@ -153,36 +192,40 @@ export async function previewSceneNarration(
   const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
   const scene = graph.nodes.find((n) => n.id === nodeId)
   if (scene?.type !== 'scene') throw new AppError('NOT_FOUND', 'This scene does not exist.')
-  const narration = typeof scene.data.narration === 'string' ? scene.data.narration.trim() : ''
-  if (narration === '') {
+  // The exact text a render speaks, so both find one narration in the cache.
+  const text = typeof scene.data.narration === 'string' ? scene.data.narration : ''
+  if (!isSpoken(text)) {
     throw new AppError(
       'BAD_REQUEST',
       'This scene has no narration yet. Write what the narrator says first.',
     )
   }
-  if (narration.length > SPEECH_TEXT_MAX_CHARS) {
+  if (text.length > SPEECH_TEXT_MAX_CHARS) {
     throw new AppError(
       'BAD_REQUEST',
       `The narration is longer than ${SPEECH_TEXT_MAX_CHARS} characters. Shorten it to preview it.`,
     )
   }
-  const provider = createSpeechProvider(speechSettingsOf(deps.env))
-  try {
-    const preview = await previewNarration(
-      provider,
-      { narration, voice: voice || undefined },
-      signal,
-    )
-    return { wav: preview.wav, durationMs: preview.durationMs }
-  } catch (err) {
-    if (err instanceof RangeError) {
-      throw new AppError('BAD_REQUEST', `The narration voice "${voice ?? ''}" does not exist.`)
-    }
-    if (err instanceof SpeechError) {
-      throw new AppError('PROVIDER_ERROR', `The voice could not be made: ${err.message}`)
-    }
-    throw err
+  const speech = createSpeechProvider(speechSettingsOf(deps.env))
+  const key = narrationKey(speech, { text, voice: voice || undefined })
+  const cached = await readCachedNarration(deps, { projectId, key })
+  if (cached) return cached
+  const job = await submitGeneration(deps, {
+    userId,
+    kind: 'narration',
+    input: { projectId, text, voice },
+    cost: 0,
+    description: `Narration preview of scene ${String(scene.data.sceneNumber ?? '')}`,
+  })
+  const row = await waitForJob(deps, job.id, NARRATION_PREVIEW_WAIT_MS)
+  if (row.status === 'queued' || row.status === 'running') {
+    throw new AppError('PROVIDER_TIMEOUT', 'The voice is taking long to make. Please try again.')
   }
+  resultOf(row)
+  const spoken = await readCachedNarration(deps, { projectId, key })
+  if (!spoken)
+    throw new AppError('PROVIDER_ERROR', 'The voice could not be made. Please try again.')
+  return spoken
 }
 
 /**
