@@ -2,11 +2,10 @@ import * as Y from 'yjs'
 import {
   addVideoTake,
   getNodesMap,
-  type NodeData,
+  readNodeData,
   type VideoTake,
-  videoTakesOf,
   updateNodeData,
-  VIDEO_DATA_KEYS,
+  videoResultData,
   type GenerateImageOutput,
   type GenerateImageRequest,
   type GenerateScenesOutput,
@@ -94,7 +93,7 @@ function resultBuilder(row: JobRow): (source: PlacementSource) => GraphAddition 
 }
 
 /**
- * Writes a render's result onto Video node `videoId` ({@link VIDEO_DATA_KEYS}), the render
+ * Writes a render's result onto Video node `videoId` (shared `videoResultData`), the render
  * added in front of the node's takes (the last `MAX_VIDEO_TAKES`), and the final job
  * state onto `stateNodeId` (the Video node for a render, the Script Generator for "Make
  * video"), in one transaction. Writing it twice writes the same values.
@@ -112,7 +111,7 @@ function writeVideoResult(
   const ynode = getNodesMap(doc).get(videoId)
   if (!(ynode instanceof Y.Map)) return null
   const data = ynode.get('data')
-  const takes = videoTakesOf(data instanceof Y.Map ? (data.toJSON() as NodeData) : {})
+  const { videoTakes: takes } = readNodeData('video', data instanceof Y.Map ? data.toJSON() : {})
   const { kept, dropped } = addVideoTake(takes, {
     mp4Url: result.mp4Url,
     srtUrl: result.srtUrl,
@@ -124,19 +123,7 @@ function writeVideoResult(
   })
   doc.transact(() => {
     writeJobState(doc, stateNodeId, nodeStateOf(row), origin)
-    updateNodeData(
-      doc,
-      videoId,
-      {
-        [VIDEO_DATA_KEYS.mp4Url]: result.mp4Url,
-        [VIDEO_DATA_KEYS.srtUrl]: result.srtUrl,
-        [VIDEO_DATA_KEYS.vttUrl]: result.vttUrl,
-        [VIDEO_DATA_KEYS.durationMs]: result.durationMs,
-        [VIDEO_DATA_KEYS.inputHash]: result.inputHash,
-        [VIDEO_DATA_KEYS.takes]: JSON.stringify(kept),
-      },
-      origin,
-    )
+    updateNodeData(doc, videoId, videoResultData(kept), origin)
   }, origin)
   return dropped
 }
