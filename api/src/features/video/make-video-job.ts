@@ -5,7 +5,6 @@ import {
   type GenerateScriptInput,
   type Graph,
   type GraphAddition,
-  type GraphNode,
   IMAGE_DEFAULT_GUIDANCE,
   IMAGE_DEFAULT_STEPS,
   IMAGE_SEED_MAX,
@@ -15,12 +14,16 @@ import {
   type MadeVideoLayout,
   type MakeVideoInput,
   createGraphNode,
+  type NodeDataOf,
+  type NodeType,
   planMadeVideo,
   type PlacementSource,
+  readNodeData,
   resultNodeIds,
   type Scene,
   scenesResult,
   scriptResult,
+  storedNodeData,
   UPDATE_REFUSAL_MESSAGES,
   type VideoPresetName,
   writeJobResult,
@@ -99,9 +102,10 @@ function sceneSeed(jobId: string, index: number): number {
   return (Number.parseInt(hex, 16) + index * 7919) % (IMAGE_SEED_MAX + 1)
 }
 
-function textOf(node: GraphNode | undefined, key: string): string {
-  const value = node?.data[key]
-  return typeof value === 'string' ? value : ''
+/** The data of node `id` of `graph` as a `type` node reads it, or null when there is none. */
+function dataOf<T extends NodeType>(graph: Graph, id: string, type: T): NodeDataOf<T> | null {
+  const node = graph.nodes.find((n) => n.id === id)
+  return node?.type === type ? readNodeData(type, node.data) : null
 }
 
 /** `addition` with its first node moved to `position` (the plan's, instead of the builder's). */
@@ -167,13 +171,14 @@ export async function produceMadeVideo(
   const layout: MadeVideoLayout = planMadeVideo(generator, ids, graph.nodes)
 
   // 1. The script, in a text node beside the generator (taken as it is on a retry).
-  let script = textOf(nodeIn(graph, ids.text), 'content')
+  let script = dataOf(graph, ids.text, 'editable-text')?.content ?? ''
   if (script.trim() === '') {
     progress('Writing the script', 0)
     script = await deps.ai.text.generateScript(input.script, signal)
     graph = await write(input.nodeId, (source) => {
       const addition = at(scriptResult(source, script, createdAt, [ids.text]), layout.text)
-      addition.nodes[0]!.data.sceneCount = n
+      const text = addition.nodes[0]!
+      text.data = { ...text.data, ...storedNodeData('editable-text', { sceneCount: n }) }
       return addition
     })
   }
@@ -181,8 +186,8 @@ export async function produceMadeVideo(
 
   // 2. The scenes, in a row under the text node.
   let scenes: Scene[] = ids.scenes.map((id) => {
-    const node = nodeIn(graph, id)
-    return { narration: textOf(node, 'narration'), visuals: textOf(node, 'visuals') }
+    const scene = dataOf(graph, id, 'scene')
+    return { narration: scene?.narration ?? '', visuals: scene?.visuals ?? '' }
   })
   if (ids.scenes.some((id) => !nodeIn(graph, id))) {
     progress(
@@ -224,12 +229,12 @@ export async function produceMadeVideo(
     const sceneId = ids.scenes[i]!
     const generatorId = ids.imageGenerators[i]!
     const imageId = ids.images[i]!
-    if (!textOf(nodeIn(graph, imageId), 'imageUrl')) {
+    if (!dataOf(graph, imageId, 'image')?.imageUrl) {
       const start = PROGRESS_AFTER.scenes + i * imageShare
       progress(`Images ${i + 1}/${n}`, start)
-      const scene = nodeIn(graph, sceneId)
+      const scene = dataOf(graph, sceneId, 'scene')
       const prompt =
-        [textOf(scene, 'visuals'), textOf(scene, 'narration'), input.script.topic].find(
+        [scene?.visuals ?? '', scene?.narration ?? '', input.script.topic].find(
           (text) => text.trim() !== '',
         ) ?? input.script.topic
       if (!nodeIn(graph, generatorId)) {
@@ -238,9 +243,13 @@ export async function produceMadeVideo(
           const node = addition.nodes[0]!
           node.id = generatorId
           node.position = layout.imageGenerators[i]!
-          node.data.width = size.width
-          node.data.height = size.height
-          node.data.modelVersionId = String(modelVersionId)
+          node.data = {
+            ...node.data,
+            ...storedNodeData('image-generator', {
+              ...size,
+              modelVersionId: String(modelVersionId),
+            }),
+          }
           return { nodes: [node], connections: [{ source: sceneId, target: generatorId }] }
         })
       }
@@ -278,7 +287,7 @@ export async function produceMadeVideo(
   if (!nodeIn(graph, ids.video)) {
     graph = await write(ids.text, () => {
       const node = createGraphNode('video', layout.video, [], createdAt, ids.video)
-      node.data.preset = preset
+      node.data = { ...node.data, ...storedNodeData('video', { preset }) }
       return { nodes: [node], connections: [{ source: ids.text, target: ids.video }] }
     })
   }

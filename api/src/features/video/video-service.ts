@@ -12,6 +12,7 @@ import {
   makeVideoCost,
   type MakeVideoInput,
   type NarrationPreviewInput,
+  readNodeData,
   type RenderVideoInput,
   type VoicesOutput,
   videoRenderCost,
@@ -105,7 +106,7 @@ export async function submitMakeVideo(
   if (generator?.type !== 'script-generator') {
     throw new AppError('NOT_FOUND', 'This Script Generator does not exist.')
   }
-  const fields = generateScriptInput.safeParse(generator.data)
+  const fields = generateScriptInput.safeParse(readNodeData('script-generator', generator.data))
   if (!fields.success) {
     throw new AppError('BAD_REQUEST', fields.error.issues[0]?.message ?? 'Check the script fields.')
   }
@@ -152,7 +153,7 @@ export async function previewSceneNarration(
   const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
   const scene = graph.nodes.find((n) => n.id === nodeId)
   if (scene?.type !== 'scene') throw new AppError('NOT_FOUND', 'This scene does not exist.')
-  const narration = typeof scene.data.narration === 'string' ? scene.data.narration.trim() : ''
+  const narration = readNodeData('scene', scene.data).narration.trim()
   if (narration === '') {
     throw new AppError(
       'BAD_REQUEST',
