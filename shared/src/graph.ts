@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { NODE_TYPES, type NodeType } from './nodes/registry.ts'
+import { NODE_TYPES, nodeDataProblem, type NodeType } from './nodes/registry.ts'
 import { refineSafeText } from './text.ts'
 
 /**
@@ -158,6 +158,31 @@ export function refineGraph(
         path: ['connections', i],
         message: 'A node cannot connect to itself.',
       })
+    }
+  })
+}
+
+/**
+ * Checks that each node's known data fields hold values its type's schema can read
+ * (`nodeDataProblem`: a number for `width`, true or false for `subtitles`...), as the sync
+ * server refuses them in document updates (issue 21 item 3). For the REST bodies that
+ * write a graph; stored graphs are read tolerantly instead (a field that does not read
+ * reads as its default).
+ */
+export function refineNodeData(
+  graph: { nodes?: GraphNode[] | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  ;(graph.nodes ?? []).forEach((node, i) => {
+    for (const [key, value] of Object.entries(node.data)) {
+      const problem = nodeDataProblem(node.type, key, value)
+      if (problem) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['nodes', i, 'data', key],
+          message: `Node "${node.id}": ${problem}.`,
+        })
+      }
     }
   })
 }

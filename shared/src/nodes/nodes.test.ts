@@ -6,6 +6,7 @@ import { type GraphNode, graphNodeSchema, type NodeData } from '../graph.ts'
 import { addNode, getNodesMap, readNode } from '../graph-doc.ts'
 import { createGraphNode } from '../node-defaults.ts'
 import { imageGeneratorForScene, imageResult, scenesResult, scriptResult } from '../placement.ts'
+import { createProjectInput, patchProjectInput } from '../projects.ts'
 import type { NodeField, NodeFieldValue } from './node-field.ts'
 import {
   DEFAULT_CONNECTION_POINTS,
@@ -168,5 +169,19 @@ describe('node data, defined once (issue 21 item 3)', () => {
       const data: NodeData = defaultNodeData(type)
       expect(storedNodeData(type, readNodeData(type, data))).toMatchObject(data)
     }
+  })
+
+  it('refuses REST graphs whose known fields do not read, naming the field', () => {
+    const node = {
+      ...createGraphNode('image-generator', { x: 0, y: 0 }),
+      data: { width: 'wide', anything: 'else' },
+    }
+    const created = createProjectInput.safeParse({ name: 'P', nodes: [node] })
+    expect(created.success).toBe(false)
+    expect(created.error?.issues[0]?.path).toEqual(['nodes', 0, 'data', 'width'])
+    const patched = patchProjectInput.safeParse({ nodes: [node], connections: [] })
+    expect(patched.error?.issues[0]?.message).toContain('"width"')
+    const fine = { ...node, data: { width: '512', anything: 'else' } }
+    expect(patchProjectInput.safeParse({ nodes: [fine], connections: [] }).success).toBe(true)
   })
 })
