@@ -167,4 +167,41 @@ describe('validateDocChange (issue 11)', () => {
     expect(check(over, (d) => removeNodes(d, ['scene-0-a']))).toBeNull()
     expect(check(over, (d) => moveNodes(d, new Map([['scene-1-a', { x: 9, y: 9 }]])))).toBeNull()
   })
+
+  it('refuses a known field its node type cannot read, naming it; unknown keys stay allowed (issue 21 item 3)', () => {
+    const doc = new Y.Doc()
+    const video = node({ id: createNodeId('video'), type: 'video', data: { subtitles: true } })
+    const generator = node({ id: createNodeId('image-generator'), type: 'image-generator' })
+    addNode(doc, video)
+    addNode(doc, generator)
+    const maybe = check(doc, (d) => updateNodeData(d, video.id, { subtitles: 'maybe' }))
+    expect(maybe?.reason).toBe(UPDATE_REFUSAL_REASONS.invalidNode)
+    expect(maybe?.detail).toContain('"subtitles"')
+    const wide = check(doc, (d) => updateNodeData(d, generator.id, { width: 'wide' }))
+    expect(wide?.reason).toBe(UPDATE_REFUSAL_REASONS.invalidNode)
+    expect(wide?.detail).toContain('"width"')
+    // A new node is checked whole.
+    const added = node({ id: createNodeId('video'), type: 'video', data: { preset: '4:3' } })
+    expect(check(doc, (d) => addNode(d, added))?.detail).toContain('"preset"')
+    // What the schema reads is fine: "false" for a boolean, a numeric string for a number,
+    // and keys no node type knows.
+    expect(check(doc, (d) => updateNodeData(d, video.id, { subtitles: 'false' }))).toBeNull()
+    expect(check(doc, (d) => updateNodeData(d, generator.id, { width: '512' }))).toBeNull()
+    expect(check(doc, (d) => updateNodeData(d, generator.id, { someday: 'wide' }))).toBeNull()
+  })
+
+  it('lets a node whose stored value does not read (from before the rule) change its other fields', () => {
+    const doc = new Y.Doc()
+    const generator = node({
+      id: createNodeId('image-generator'),
+      type: 'image-generator',
+      data: { width: 'wide' },
+    })
+    addNode(doc, generator)
+    expect(check(doc, (d) => updateNodeData(d, generator.id, { prompt: 'A bee' }))).toBeNull()
+    expect(check(doc, (d) => moveNodes(d, new Map([[generator.id, { x: 3, y: 4 }]])))).toBeNull()
+    expect(
+      check(doc, (d) => updateNodeData(d, generator.id, { height: 'tall' }))?.detail,
+    ).toContain('"height"')
+  })
 })

@@ -12,14 +12,16 @@ import {
   utf8Bytes,
 } from './graph.ts'
 import { DOC_CONNECTIONS_KEY, DOC_NODES_KEY } from './graph-doc.ts'
+import { nodeDataProblem } from './nodes/registry.ts'
 import { UPDATE_REFUSAL_REASONS, type UpdateRefusalReason } from './sync.ts'
 import { textProblem } from './text.ts'
 
 /**
  * The rules every change to a project's Y.Doc must keep, whoever sends it (issue 11): the
- * same as REST's graph schema (`graph.ts`), read off the doc after a change was applied to
- * a copy of it. Only what the change touched is read, so a one-node move on a 1,000-node
- * document checks one node.
+ * same as REST's graph schema (`graph.ts`), and data the node type's schema can read where
+ * the change wrote it (`nodeDataProblem`, issue 21 item 3), read off the doc after a change
+ * was applied to a copy of it. Only what the change touched is read, so a one-node move on
+ * a 1,000-node document checks one node.
  *
  * The document shape (`graph-doc.ts`): top-level Y.Maps `nodes` (id -> Y.Map with `type`,
  * `label`, `position` {x, y}, `data` Y.Map of string | number | boolean, `connectionPoints`)
@@ -109,10 +111,23 @@ function dataValueRefusal(key: string, value: unknown, at: string): DocRefusal |
 }
 
 /**
- * What is wrong with the node stored under `id`, or null when it is a node of the spec (or
- * was deleted).
+ * Which data keys of a node a change wrote: all of them (a new node, a new data map, a new
+ * type), or some. Values of the node's type must be readable by its schema only where the
+ * change wrote them: a value stored before this rule (read as its default) does not block
+ * edits of the node's other fields.
  */
-export function nodeRefusal(id: string, value: unknown): DocRefusal | null {
+export type ChangedDataKeys = 'all' | ReadonlySet<string>
+
+/**
+ * What is wrong with the node stored under `id`, or null when it is a node of the spec (or
+ * was deleted). Known data fields of its type among `changedData` must hold a value the
+ * type's schema reads ({@link nodeDataProblem}).
+ */
+export function nodeRefusal(
+  id: string,
+  value: unknown,
+  changedData: ChangedDataKeys = 'all',
+): DocRefusal | null {
   if (value === undefined) return null
   const bad = (detail: string) => refuse(UPDATE_REFUSAL_REASONS.invalidNode, detail)
   const idProblem = nodeIdRefusal(id)
@@ -164,6 +179,10 @@ export function nodeRefusal(id: string, value: unknown): DocRefusal | null {
     }
     const problem = textRefusal(key, `${at} data key`) ?? dataValueRefusal(key, item, at)
     if (problem) return problem
+    if (changedData === 'all' || changedData.has(key)) {
+      const unreadable = nodeDataProblem(type, key, item)
+      if (unreadable) return bad(`${at} ${unreadable}`)
+    }
   }
   return null
 }
@@ -232,6 +251,14 @@ export function validateDocChange(
   const nodes = doc.getMap<unknown>(DOC_NODES_KEY)
   const connections = doc.getMap<unknown>(DOC_CONNECTIONS_KEY)
   const touchedNodes = new Set<string>()
+  /** The data keys each touched node's change wrote (see {@link ChangedDataKeys}). */
+  const changedData = new Map<string, ChangedDataKeys>()
+  const dataChanged = (id: string, keys: readonly (string | null)[] | 'all') => {
+    const known = changedData.get(id)
+    if (known === 'all') return
+    if (keys === 'all') changedData.set(id, 'all')
+    else changedData.set(id, new Set([...(known ?? []), ...keys.filter((k) => k !== null)]))
+  }
   const touchedConnections = new Set<string>()
 
   for (const [type, keys] of changed) {
@@ -242,9 +269,17 @@ export function validateDocChange(
         for (const k of keys) {
           if (k === null) return shape('"nodes" holds list content; it is a map')
           touchedNodes.add(k)
+          dataChanged(k, 'all')
         }
       } else if (key !== null) {
         touchedNodes.add(key)
+        const parent = type._item?.parent
+        if (parent === root) {
+          // The node's own map: a new data map or a new type makes every data value new.
+          if (keys.has('data') || keys.has('type')) dataChanged(key, 'all')
+        } else if (type._item?.parentSub === 'data' && (parent as YType)._item?.parent === root) {
+          dataChanged(key, [...keys])
+        }
       } else {
         return shape('"nodes" holds list content; it is a map')
       }
@@ -260,7 +295,9 @@ export function validateDocChange(
   }
 
   return (
-    touchedRefusal(touchedNodes, nodes, before.nodes, MAX_NODES, 'nodes', nodeRefusal) ??
+    touchedRefusal(touchedNodes, nodes, before.nodes, MAX_NODES, 'nodes', (id, value) =>
+      nodeRefusal(id, value, changedData.get(id) ?? new Set()),
+    ) ??
     touchedRefusal(
       touchedConnections,
       connections,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { NODE_TYPES, nodeDataProblem, type NodeType } from './nodes/registry.ts'
 import { refineSafeText } from './text.ts'
 
 /**
@@ -6,16 +7,8 @@ import { refineSafeText } from './text.ts'
  * @see spec §3 Node, Connection, Node data by type; ARCHITECTURE decision 2
  */
 
-/** The node types (spec §3's five, and the Video node of issue 13 item 5). */
-export const NODE_TYPES = [
-  'script-generator',
-  'scene',
-  'editable-text',
-  'image-generator',
-  'image',
-  'video',
-] as const
-export type NodeType = (typeof NODE_TYPES)[number]
+/** The node types and their names, from the node registry (`nodes/registry.ts`). */
+export { NODE_TYPES, type NodeType }
 
 /** Where a node can be connected (spec §3). */
 export const CONNECTION_POINTS = ['input', 'output', 'both'] as const
@@ -31,7 +24,10 @@ export const MAX_TEXT_FIELD_BYTES = 100 * 1024
 export const MAX_PROJECT_BYTES = 5 * 1024 * 1024
 /** Node labels are short titles. */
 export const MAX_LABEL_LENGTH = 200
-/** Data keys per node: the richest type has 10 (spec §3); room for later fields. */
+/**
+ * Data keys per node: the richest type has 18 (the Video node with a render and a job,
+ * `nodes/video.ts`); room for later fields and keys no type knows.
+ */
 export const MAX_DATA_KEYS = 50
 /** Project names (spec §3: required). */
 export const PROJECT_NAME_MAX_LENGTH = 100
@@ -162,6 +158,31 @@ export function refineGraph(
         path: ['connections', i],
         message: 'A node cannot connect to itself.',
       })
+    }
+  })
+}
+
+/**
+ * Checks that each node's known data fields hold values its type's schema can read
+ * (`nodeDataProblem`: a number for `width`, true or false for `subtitles`...), as the sync
+ * server refuses them in document updates (issue 21 item 3). For the REST bodies that
+ * write a graph; stored graphs are read tolerantly instead (a field that does not read
+ * reads as its default).
+ */
+export function refineNodeData(
+  graph: { nodes?: GraphNode[] | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  ;(graph.nodes ?? []).forEach((node, i) => {
+    for (const [key, value] of Object.entries(node.data)) {
+      const problem = nodeDataProblem(node.type, key, value)
+      if (problem) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['nodes', i, 'data', key],
+          message: `Node "${node.id}": ${problem}.`,
+        })
+      }
     }
   })
 }

@@ -7,7 +7,8 @@ import {
   type NodeDataValue,
   type NodeType,
 } from './graph.ts'
-import { JOB_DATA_KEYS, type JobStatus } from './jobs.ts'
+import { type JobStatus } from './jobs.ts'
+import { JOB_FIELDS, type JobFields, readJobFields } from './nodes/job-fields.ts'
 import { type GraphAddition, type PlacementSource, placeInFreeSpace } from './placement.ts'
 import { UPDATE_REFUSAL_MESSAGES } from './sync.ts'
 
@@ -16,7 +17,7 @@ import { UPDATE_REFUSAL_MESSAGES } from './sync.ts'
  * over the doc, used by the job worker through the sync server's document gateway.
  */
 
-/** The job state shown on its generator node ({@link JOB_DATA_KEYS}). */
+/** The job state shown on its generator node ({@link JOB_FIELDS}). */
 export interface JobNodeState {
   id: string
   /** The job kind's name (shared's `JOB_KINDS` are those the canvas words). */
@@ -47,21 +48,29 @@ const STATUS_RANK: Record<JobStatus, number> = {
  */
 function isStale(ydata: unknown, state: JobNodeState): boolean {
   if (!(ydata instanceof Y.Map)) return false
-  const id = ydata.get(JOB_DATA_KEYS.id)
-  const status = ydata.get(JOB_DATA_KEYS.status) as JobStatus | undefined
-  if (id === state.id) {
-    return (
-      status !== undefined &&
-      status in STATUS_RANK &&
-      STATUS_RANK[status] > STATUS_RANK[state.status]
-    )
+  const shown = readJobFields(ydata.toJSON() as Record<string, unknown>)
+  if (shown.jobId === state.id) {
+    return shown.jobStatus !== undefined && STATUS_RANK[shown.jobStatus] > STATUS_RANK[state.status]
   }
-  const updatedAt = ydata.get(JOB_DATA_KEYS.updatedAt)
-  return typeof updatedAt === 'string' && updatedAt > state.updatedAt.toISOString()
+  return shown.jobUpdatedAt !== undefined && shown.jobUpdatedAt > state.updatedAt.toISOString()
+}
+
+/** The job fields `state` shows ({@link JOB_FIELDS}), absent where `state` has none. */
+function jobFieldsOf(state: JobNodeState): JobFields {
+  return {
+    jobId: state.id,
+    jobKind: state.kind,
+    jobStatus: state.status,
+    ...(state.progress !== null && { jobProgress: state.progress }),
+    ...(state.stage !== null && { jobStage: state.stage }),
+    ...(state.message !== null && { jobMessage: state.message }),
+    ...(state.refunded !== null && { jobRefunded: state.refunded }),
+    jobUpdatedAt: state.updatedAt.toISOString(),
+  }
 }
 
 /**
- * Writes `state` onto node `nodeId`'s data (the keys of {@link JOB_DATA_KEYS}; a null field
+ * Writes `state` onto node `nodeId`'s data (the fields of {@link JOB_FIELDS}; a null field
  * removes its key), in one transaction with `origin`. A state older than the one the node
  * shows (the same job further along, or a later job) is not written.
  * @returns false when the doc has no such node (it was deleted): nothing is written.
@@ -75,16 +84,7 @@ export function writeJobState(
   const ynode = getNodesMap(doc).get(nodeId)
   if (!(ynode instanceof Y.Map)) return false
   if (isStale(ynode.get('data'), state)) return true
-  const values: Record<string, NodeDataValue | null> = {
-    [JOB_DATA_KEYS.id]: state.id,
-    [JOB_DATA_KEYS.kind]: state.kind,
-    [JOB_DATA_KEYS.status]: state.status,
-    [JOB_DATA_KEYS.progress]: state.progress,
-    [JOB_DATA_KEYS.stage]: state.stage,
-    [JOB_DATA_KEYS.message]: state.message,
-    [JOB_DATA_KEYS.refunded]: state.refunded,
-    [JOB_DATA_KEYS.updatedAt]: state.updatedAt.toISOString(),
-  }
+  const fields: Record<string, unknown> = jobFieldsOf(state)
   doc.transact(() => {
     let data = ynode.get('data')
     if (!(data instanceof Y.Map)) {
@@ -92,11 +92,13 @@ export function writeJobState(
       ynode.set('data', data)
     }
     const ydata = data as Y.Map<NodeDataValue>
-    for (const [key, value] of Object.entries(values)) {
-      if (value === null) {
+    for (const [key, field] of Object.entries(JOB_FIELDS)) {
+      const value = fields[key]
+      if (value === undefined) {
         if (ydata.has(key)) ydata.delete(key)
-      } else if (ydata.get(key) !== value) {
-        ydata.set(key, value)
+      } else {
+        const stored = field.store(value as never)
+        if (ydata.get(key) !== stored) ydata.set(key, stored)
       }
     }
   }, origin)

@@ -19,6 +19,12 @@ import { z } from 'zod'
 export const JOB_KINDS = ['script', 'scenes', 'image', 'video', 'make-video'] as const
 export type JobKind = (typeof JOB_KINDS)[number]
 
+/**
+ * The shape of any job kind's name (stored on the job row and on the node): lower-case
+ * letters, digits and `-`, at most 40, starting with a letter.
+ */
+export const JOB_KIND_NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/
+
 /** A job's life: queued -> running -> succeeded | failed | cancelled. */
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]

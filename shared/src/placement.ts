@@ -1,6 +1,9 @@
 import type { GenerateImageInput, GenerateImageOutput, Scene } from './ai.ts'
-import type { Connection, GraphNode, NodeType } from './graph.ts'
+import type { Connection, GraphNode } from './graph.ts'
 import { createGraphNode } from './node-defaults.ts'
+import { NODE_FOOTPRINTS, storedNodeData } from './nodes/registry.ts'
+
+export { NODE_FOOTPRINTS }
 
 /**
  * Where generation results go on the canvas (spec §4 Canvas behaviour, §9 Canvas), as pure
@@ -55,7 +58,7 @@ export function scriptResult(
     ids[0],
   )
   node.label = GENERATED_SCRIPT_LABEL
-  node.data.content = script
+  node.data = { ...node.data, ...storedNodeData('editable-text', { content: script }) }
   return { nodes: [node], connections: [{ source: generator.id, target: node.id }] }
 }
 
@@ -84,9 +87,14 @@ export function scenesResult(
       ids[i],
     )
     node.label = `Scene ${n}`
-    node.data.sceneNumber = String(n)
-    node.data.narration = scene.narration
-    node.data.visuals = scene.visuals
+    node.data = {
+      ...node.data,
+      ...storedNodeData('scene', {
+        sceneNumber: String(n),
+        narration: scene.narration,
+        visuals: scene.visuals,
+      }),
+    }
     return node
   })
   return {
@@ -114,10 +122,15 @@ export function imageResult(
     now,
     ids[0],
   )
-  node.data.imageUrl = answer.imageUrl
-  node.data.prompt = request.prompt
-  node.data.width = request.width
-  node.data.height = request.height
+  node.data = {
+    ...node.data,
+    ...storedNodeData('image', {
+      imageUrl: answer.imageUrl,
+      prompt: request.prompt,
+      width: request.width,
+      height: request.height,
+    }),
+  }
   return { nodes: [node], connections: [{ source: generator.id, target: node.id }] }
 }
 
@@ -138,25 +151,12 @@ export function imageGeneratorForScene(
     now,
   )
   if (scene.visuals.trim() !== '') {
-    node.data.prompt = scene.visuals
-    node.data.promptFromScene = 'true'
+    node.data = {
+      ...node.data,
+      ...storedNodeData('image-generator', { prompt: scene.visuals, promptFromScene: 'true' }),
+    }
   }
   return { nodes: [node], connections: [{ source: scene.id, target: node.id }] }
-}
-
-/**
- * The area each node type is taken to cover, in canvas units, for free-space placement: the
- * width the canvas renders (spec §9: 300, images up to 400) and the height of a node with its
- * default fields (measured in the canvas at 100 % zoom, rounded up). The server has no
- * measured sizes, so these are nominal; a node that grew taller may still be touched.
- */
-export const NODE_FOOTPRINTS: Record<NodeType, { width: number; height: number }> = {
-  'script-generator': { width: 300, height: 420 },
-  'editable-text': { width: 300, height: 360 },
-  scene: { width: 300, height: 380 },
-  'image-generator': { width: 300, height: 620 },
-  image: { width: 400, height: 460 },
-  video: { width: 420, height: 560 },
 }
 
 /** Space kept between a placed result and the node it would have touched, in canvas units. */

@@ -9,6 +9,7 @@ import {
   PROJECT_DESCRIPTION_MAX_LENGTH,
   PROJECT_NAME_MAX_LENGTH,
   refineGraph,
+  refineNodeData,
 } from './graph.ts'
 import { projectRoleSchema } from './members.ts'
 
@@ -47,6 +48,7 @@ export const createProjectInput = z
     connections: connectionsSchema.default([]),
   })
   .superRefine(refineGraph)
+  .superRefine(refineNodeData)
   .transform((p) => ({ ...p, connections: dropDuplicateConnections(p.connections) }))
   .meta({ id: 'CreateProjectInput' })
 export type CreateProjectInput = z.input<typeof createProjectInput>
@@ -85,6 +87,7 @@ export const patchProjectInput = z
       })
     } else if (hasGraph) {
       refineGraph(body, ctx)
+      refineNodeData(body, ctx)
     }
   })
   .transform((body) =>

@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import type { Connection, NodeData, NodeType } from './graph.ts'
+import type { Connection, NodeType } from './graph.ts'
+import { readNodeData } from './nodes/registry.ts'
+import { MAX_VIDEO_TAKES, type VideoPresetName, type VideoTake } from './nodes/video.ts'
 
 /**
  * The Video node (issue 13 items 4 and 5): which scenes it takes from the graph, what it
@@ -8,72 +10,21 @@ import type { Connection, NodeData, NodeType } from './graph.ts'
  * and shows Stale).
  */
 
-/** The output formats a Video node offers (media's presets). */
-export const VIDEO_PRESET_NAMES = ['16:9', '9:16', '1:1'] as const
-export type VideoPresetName = (typeof VIDEO_PRESET_NAMES)[number]
+export {
+  MAX_VIDEO_TAKES,
+  VIDEO_PRESET_NAMES,
+  type VideoPresetName,
+  type VideoTake,
+  videoTakeSchema,
+} from './nodes/video.ts'
 
 /**
- * The render's result on the Video node: flat keys of its `data`, written by the render job
- * (the job state itself is on the same node, {@link JOB_DATA_KEYS}).
+ * The takes of a Video node's data (stored, or the canvas's flow data), newest first: at
+ * most {@link MAX_VIDEO_TAKES}, those that parse; a node rendered before takes existed
+ * reads as its one render (the Video node's migration).
  */
-export const VIDEO_DATA_KEYS = {
-  /** The MP4's asset URL (`/api/assets/:id`; `?download=1` names it `<project>.mp4`). */
-  mp4Url: 'videoUrl',
-  /** The subtitles' asset URLs. */
-  srtUrl: 'videoSrtUrl',
-  vttUrl: 'videoVttUrl',
-  /** Length of the video, in ms. */
-  durationMs: 'videoDurationMs',
-  /** {@link videoInputHash} of what was rendered: differs from the current one when Stale. */
-  inputHash: 'videoInputHash',
-  /** The last {@link MAX_VIDEO_TAKES} renders, newest first: a JSON array of {@link VideoTake}. */
-  takes: 'videoTakes',
-} as const
-
-/** How many renders a Video node keeps as takes (issue 13 item 5: "the last 5 renders"). */
-export const MAX_VIDEO_TAKES = 5
-
-/** One render of a Video node, kept so it can be selected and played again. */
-export const videoTakeSchema = z.object({
-  /** The MP4's asset URL. */
-  mp4Url: z.string().min(1),
-  srtUrl: z.string().min(1),
-  vttUrl: z.string().min(1),
-  /** Length of the video, in ms. */
-  durationMs: z.number().nonnegative(),
-  /** {@link videoInputHash} of what was rendered. */
-  inputHash: z.string(),
-  /** ISO time the render finished. */
-  renderedAt: z.string(),
-  /** The preset it was rendered in. */
-  preset: z.enum(VIDEO_PRESET_NAMES),
-  /** Narrations it took from the narration cache, of `voicesTotal` (issue 21 item 4). */
-  voicesReused: z.number().int().nonnegative().optional(),
-  voicesTotal: z.number().int().nonnegative().optional(),
-})
-export type VideoTake = z.infer<typeof videoTakeSchema>
-
-/**
- * The takes a Video node's `data` holds ({@link VIDEO_DATA_KEYS}.takes), newest first; a
- * malformed field (an older node, a hand edit) reads as the takes that parse, at most
- * {@link MAX_VIDEO_TAKES}.
- */
-export function videoTakesOf(data: NodeData): VideoTake[] {
-  const raw = data[VIDEO_DATA_KEYS.takes]
-  if (typeof raw !== 'string' || raw === '') return []
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(raw)
-  } catch {
-    return []
-  }
-  if (!Array.isArray(parsed)) return []
-  return parsed
-    .flatMap((t) => {
-      const take = videoTakeSchema.safeParse(t)
-      return take.success ? [take.data] : []
-    })
-    .slice(0, MAX_VIDEO_TAKES)
+export function videoTakesOf(data: Readonly<Record<string, unknown>>): VideoTake[] {
+  return readNodeData('video', data).videoTakes
 }
 
 /**
@@ -136,13 +87,8 @@ export interface VideoSettings {
 
 /** The settings of a Video node's `data` (stored, or the canvas's flow data). */
 export function videoSettingsOf(data: Readonly<Record<string, unknown>>): VideoSettings {
-  const preset = VIDEO_PRESET_NAMES.find((p) => p === data.preset) ?? '16:9'
-  return {
-    preset,
-    voice: typeof data.voice === 'string' ? data.voice : '',
-    subtitles: data.subtitles !== false && data.subtitles !== 'false',
-    music: data.music === true || data.music === 'true',
-  }
+  const { preset, voice, subtitles, music } = readNodeData('video', data)
+  return { preset, voice, subtitles, music }
 }
 
 /** One scene a Video node takes. */
@@ -201,8 +147,9 @@ function imageOf(
     if (byId.get(c.target)?.type !== 'image-generator') continue
     for (const d of graph.connections) {
       const image = d.source === c.target ? byId.get(d.target) : undefined
-      const imageUrl = image?.type === 'image' ? image.data.imageUrl : undefined
-      if (image && typeof imageUrl === 'string' && imageUrl) images.push({ id: image.id, imageUrl })
+      if (image?.type !== 'image') continue
+      const { imageUrl } = readNodeData('image', image.data)
+      if (imageUrl) images.push({ id: image.id, imageUrl })
     }
   }
   const stamp = (n: { id: string }) => Number(n.id.split('-')[1] ?? 0)
@@ -231,18 +178,17 @@ export function collectVideoInputs(graph: VideoGraph, videoId: string): VideoInp
       }
     }
   }
-  const numberOf = (n: VideoGraphNode) => {
-    const value = Number(n.data.sceneNumber)
+  const read = [...scenes.values()].map((n) => ({ node: n, data: readNodeData('scene', n.data) }))
+  const numberOf = (s: (typeof read)[number]) => {
+    const value = Number(s.data.sceneNumber)
     return Number.isFinite(value) ? value : Number.MAX_SAFE_INTEGER
   }
-  const ordered = [...scenes.values()].sort(
-    (a, b) => numberOf(a) - numberOf(b) || (a.id < b.id ? -1 : 1),
-  )
-  const list: VideoScene[] = ordered.map((n) => ({
-    nodeId: n.id,
-    sceneNumber: String(n.data.sceneNumber ?? ''),
-    narration: typeof n.data.narration === 'string' ? n.data.narration : '',
-    imageUrl: imageOf(graph, byId, n),
+  const ordered = read.sort((a, b) => numberOf(a) - numberOf(b) || (a.node.id < b.node.id ? -1 : 1))
+  const list: VideoScene[] = ordered.map(({ node, data }) => ({
+    nodeId: node.id,
+    sceneNumber: data.sceneNumber,
+    narration: data.narration,
+    imageUrl: imageOf(graph, byId, node),
   }))
   const settings = videoSettingsOf(video.data)
   return {

@@ -1,9 +1,10 @@
-import type {
-  CreditTransactionType,
-  JobNodeState,
-  JobProgress,
-  JobStageWeight,
-  ResultWrite,
+import {
+  JOB_KIND_NAME_PATTERN,
+  type CreditTransactionType,
+  type JobNodeState,
+  type JobProgress,
+  type JobStageWeight,
+  type ResultWrite,
 } from '@reelgraph/shared'
 import type { z } from 'zod'
 
@@ -115,12 +116,9 @@ export type AnyJobKind = JobKind<any, any>
 /** The kinds a job system runs, by name. */
 export type JobKinds = ReadonlyMap<string, AnyJobKind>
 
-/** The pattern of a kind's name (it is stored on the job row and keys idempotency). */
-export const JOB_KIND_NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/
-
 /**
  * The map of `kinds` by name.
- * @throws Error when two kinds share a name or a name is not {@link JOB_KIND_NAME_PATTERN}.
+ * @throws Error when two kinds share a name or a name is not shared's `JOB_KIND_NAME_PATTERN`.
  */
 export function jobKindMap(kinds: readonly AnyJobKind[]): JobKinds {
   const map = new Map<string, AnyJobKind>()

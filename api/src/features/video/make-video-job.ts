@@ -4,7 +4,6 @@ import {
   type GenerateImageRequest,
   type Graph,
   type GraphAddition,
-  type GraphNode,
   IMAGE_DEFAULT_GUIDANCE,
   IMAGE_DEFAULT_STEPS,
   IMAGE_SEED_MAX,
@@ -16,13 +15,17 @@ import {
   makeVideoCost,
   makeVideoInput,
   createGraphNode,
+  type NodeDataOf,
+  type NodeType,
   planMadeVideo,
   type PlacementSource,
+  readNodeData,
   resultNodeIds,
   type Scene,
   scenesResult,
   SCENE_COUNT_MAX,
   scriptResult,
+  storedNodeData,
   UPDATE_REFUSAL_MESSAGES,
   videoRenderResult,
   writeJobResult,
@@ -101,9 +104,10 @@ function sceneSeed(jobId: string, index: number): number {
   return (Number.parseInt(hex, 16) + index * 7919) % (IMAGE_SEED_MAX + 1)
 }
 
-function textOf(node: GraphNode | undefined, key: string): string {
-  const value = node?.data[key]
-  return typeof value === 'string' ? value : ''
+/** The data of node `id` of `graph` as a `type` node reads it, or null when there is none. */
+function dataOf<T extends NodeType>(graph: Graph, id: string, type: T): NodeDataOf<T> | null {
+  const node = graph.nodes.find((n) => n.id === id)
+  return node?.type === type ? readNodeData(type, node.data) : null
 }
 
 /** `addition` with its first node moved to `position` (the plan's, instead of the builder's). */
@@ -173,13 +177,14 @@ async function produceMadeVideo(
   const layout: MadeVideoLayout = planMadeVideo(generator, ids, graph.nodes)
 
   // 1. The script, in a text node beside the generator (taken as it is on a retry).
-  let script = textOf(nodeIn(graph, ids.text), 'content')
+  let script = dataOf(graph, ids.text, 'editable-text')?.content ?? ''
   if (script.trim() === '') {
     progress({ stage: 'script', done: 0, total: 1 })
     script = await deps.ai.text.generateScript(input.script, signal)
     graph = await write(input.nodeId, (source) => {
       const addition = at(scriptResult(source, script, createdAt, [ids.text]), layout.text)
-      addition.nodes[0]!.data.sceneCount = n
+      const text = addition.nodes[0]!
+      text.data = { ...text.data, ...storedNodeData('editable-text', { sceneCount: n }) }
       return addition
     })
   }
@@ -187,8 +192,8 @@ async function produceMadeVideo(
 
   // 2. The scenes, in a row under the text node.
   let scenes: Scene[] = ids.scenes.map((id) => {
-    const node = nodeIn(graph, id)
-    return { narration: textOf(node, 'narration'), visuals: textOf(node, 'visuals') }
+    const scene = dataOf(graph, id, 'scene')
+    return { narration: scene?.narration ?? '', visuals: scene?.visuals ?? '' }
   })
   if (ids.scenes.some((id) => !nodeIn(graph, id))) {
     progress({ stage: 'scenes', done: 0, total: n })
@@ -228,11 +233,11 @@ async function produceMadeVideo(
     const sceneId = ids.scenes[i]!
     const generatorId = ids.imageGenerators[i]!
     const imageId = ids.images[i]!
-    if (!textOf(nodeIn(graph, imageId), 'imageUrl')) {
+    if (!dataOf(graph, imageId, 'image')?.imageUrl) {
       progress({ stage: 'images', done: i, total: n })
-      const scene = nodeIn(graph, sceneId)
+      const scene = dataOf(graph, sceneId, 'scene')
       const prompt =
-        [textOf(scene, 'visuals'), textOf(scene, 'narration'), input.script.topic].find(
+        [scene?.visuals ?? '', scene?.narration ?? '', input.script.topic].find(
           (text) => text.trim() !== '',
         ) ?? input.script.topic
       if (!nodeIn(graph, generatorId)) {
@@ -241,9 +246,13 @@ async function produceMadeVideo(
           const node = addition.nodes[0]!
           node.id = generatorId
           node.position = layout.imageGenerators[i]!
-          node.data.width = size.width
-          node.data.height = size.height
-          node.data.modelVersionId = String(modelVersionId)
+          node.data = {
+            ...node.data,
+            ...storedNodeData('image-generator', {
+              ...size,
+              modelVersionId: String(modelVersionId),
+            }),
+          }
           return { nodes: [node], connections: [{ source: sceneId, target: generatorId }] }
         })
       }
@@ -281,7 +290,7 @@ async function produceMadeVideo(
   if (!nodeIn(graph, ids.video)) {
     graph = await write(ids.text, () => {
       const node = createGraphNode('video', layout.video, [], createdAt, ids.video)
-      node.data.preset = preset
+      node.data = { ...node.data, ...storedNodeData('video', { preset }) }
       return { nodes: [node], connections: [{ source: ids.text, target: ids.video }] }
     })
   }

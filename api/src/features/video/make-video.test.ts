@@ -7,7 +7,6 @@ import {
   JOB_DATA_KEYS,
   makeVideoCost,
   NODE_FOOTPRINTS,
-  VIDEO_DATA_KEYS,
   videoTakesOf,
 } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -101,7 +100,7 @@ describe.each(testDatabaseKinds())('make video on $name', (kind) => {
       expect(done).toMatchObject({ kind: 'make-video', status: 'succeeded', cost, refunded: 0 })
       const graph = await poll(
         () => liveGraph(t, projectId),
-        (g) => g.nodes.some((n) => n.type === 'video' && n.data[VIDEO_DATA_KEYS.mp4Url]),
+        (g) => g.nodes.some((n) => n.type === 'video' && n.data.videoUrl),
         CHAIN_DONE_MS,
       )
       const byId = new Map(graph.nodes.map((n) => [n.id, n]))
@@ -130,14 +129,14 @@ describe.each(testDatabaseKinds())('make video on $name', (kind) => {
       // The result on the Video node, one take; the chain's end on the generator.
       const takes = videoTakesOf(video.data)
       expect(takes).toHaveLength(1)
-      expect(takes[0]).toMatchObject({ mp4Url: video.data[VIDEO_DATA_KEYS.mp4Url], preset: '9:16' })
+      expect(takes[0]).toMatchObject({ mp4Url: video.data.videoUrl, preset: '9:16' })
       expect(byId.get(generator.id)!.data[JOB_DATA_KEYS.status]).toBe('succeeded')
       // Nothing covers anything: not the chain's nodes, not the node that was in the way.
       expect(overlapping(graph.nodes)).toEqual([])
       expect(byId.get(other.id)!.position).toEqual(other.position)
 
       // The MP4 is there for members; a stranger gets 404 on the asset and on the call.
-      const mp4 = await t.request('GET', String(video.data[VIDEO_DATA_KEYS.mp4Url]), {
+      const mp4 = await t.request('GET', String(video.data.videoUrl), {
         cookie: owner.cookie,
         headers: { Range: 'bytes=0-99' },
       })

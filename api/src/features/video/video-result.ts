@@ -4,12 +4,11 @@ import {
   type DocumentGateway,
   getNodesMap,
   type JobNodeState,
-  type NodeData,
+  readNodeData,
   updateNodeData,
-  VIDEO_DATA_KEYS,
   type VideoRenderResult,
+  videoResultData,
   type VideoTake,
-  videoTakesOf,
   writeJobState,
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
@@ -31,7 +30,7 @@ export interface VideoResultDeps {
 }
 
 /**
- * Writes `result` onto Video node `videoId` ({@link VIDEO_DATA_KEYS}), the render added in
+ * Writes `result` onto Video node `videoId` (shared `videoResultData`), the render added in
  * front of the node's takes (the last `MAX_VIDEO_TAKES`), and `state` onto `stateNodeId` (the
  * Video node for a render, the Script Generator for Make video), in one transaction; then
  * removes the files of the takes that fell off. Writing it twice writes the same values.
@@ -52,7 +51,7 @@ export async function writeVideoResult(
       return 'source-missing' as const
     }
     const data = ynode.get('data')
-    const takes = videoTakesOf(data instanceof Y.Map ? (data.toJSON() as NodeData) : {})
+    const { videoTakes: takes } = readNodeData('video', data instanceof Y.Map ? data.toJSON() : {})
     const added = addVideoTake(takes, {
       mp4Url: result.mp4Url,
       srtUrl: result.srtUrl,
@@ -67,19 +66,7 @@ export async function writeVideoResult(
     dropped = added.dropped
     doc.transact(() => {
       writeJobState(doc, where.stateNodeId, state, origin)
-      updateNodeData(
-        doc,
-        where.videoId,
-        {
-          [VIDEO_DATA_KEYS.mp4Url]: result.mp4Url,
-          [VIDEO_DATA_KEYS.srtUrl]: result.srtUrl,
-          [VIDEO_DATA_KEYS.vttUrl]: result.vttUrl,
-          [VIDEO_DATA_KEYS.durationMs]: result.durationMs,
-          [VIDEO_DATA_KEYS.inputHash]: result.inputHash,
-          [VIDEO_DATA_KEYS.takes]: JSON.stringify(added.kept),
-        },
-        origin,
-      )
+      updateNodeData(doc, where.videoId, videoResultData(added.kept), origin)
     }, origin)
     return 'written' as const
   })

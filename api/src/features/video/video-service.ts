@@ -12,6 +12,7 @@ import {
   makeVideoCost,
   type MakeVideoInput,
   type NarrationPreviewInput,
+  readNodeData,
   type RenderVideoInput,
   type VoicesOutput,
   videoRenderCost,
@@ -142,7 +143,7 @@ export async function submitMakeVideo(
   if (generator?.type !== 'script-generator') {
     throw new AppError('NOT_FOUND', 'This Script Generator does not exist.')
   }
-  const fields = generateScriptInput.safeParse(generator.data)
+  const fields = generateScriptInput.safeParse(readNodeData('script-generator', generator.data))
   if (!fields.success) {
     throw new AppError('BAD_REQUEST', fields.error.issues[0]?.message ?? 'Check the script fields.')
   }
@@ -193,7 +194,7 @@ export async function previewSceneNarration(
   const scene = graph.nodes.find((n) => n.id === nodeId)
   if (scene?.type !== 'scene') throw new AppError('NOT_FOUND', 'This scene does not exist.')
   // The exact text a render speaks, so both find one narration in the cache.
-  const text = typeof scene.data.narration === 'string' ? scene.data.narration : ''
+  const text = readNodeData('scene', scene.data).narration
   if (!isSpoken(text)) {
     throw new AppError(
       'BAD_REQUEST',
@@ -215,7 +216,7 @@ export async function previewSceneNarration(
     kind: 'narration',
     input: { projectId, text, voice },
     cost: 0,
-    description: `Narration preview of scene ${String(scene.data.sceneNumber ?? '')}`,
+    description: `Narration preview of scene ${readNodeData('scene', scene.data).sceneNumber}`,
   })
   const row = await waitForJob(deps, job.id, NARRATION_PREVIEW_WAIT_MS)
   if (row.status === 'queued' || row.status === 'running') {

@@ -10,7 +10,6 @@ import {
   type GraphNode,
   JOB_DATA_KEYS,
   updateNodeData,
-  VIDEO_DATA_KEYS,
 } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { balance, jobAs as job, liveGraph } from '../../testing/jobs.ts'
@@ -105,16 +104,16 @@ describe.each(testDatabaseKinds())('video renders on $name', (kind) => {
       const result = done.result as Record<string, string | number>
       const graph = await until(
         () => liveGraph(t, projectId),
-        (g) => g.nodes.some((n) => n.id === video.id && n.data[VIDEO_DATA_KEYS.mp4Url]),
+        (g) => g.nodes.some((n) => n.id === video.id && n.data.videoUrl),
       )
       const node = graph.nodes.find((n) => n.id === video.id)!
       expect(node.data).toMatchObject({
-        [VIDEO_DATA_KEYS.mp4Url]: result.mp4Url,
-        [VIDEO_DATA_KEYS.srtUrl]: result.srtUrl,
-        [VIDEO_DATA_KEYS.vttUrl]: result.vttUrl,
-        [VIDEO_DATA_KEYS.durationMs]: result.durationMs,
+        videoUrl: result.mp4Url,
+        videoSrtUrl: result.srtUrl,
+        videoVttUrl: result.vttUrl,
+        videoDurationMs: result.durationMs,
         // What the canvas computes from the same document: not Stale right after the render.
-        [VIDEO_DATA_KEYS.inputHash]: collectVideoInputs(graph, video.id)!.hash,
+        videoInputHash: collectVideoInputs(graph, video.id)!.hash,
         [JOB_DATA_KEYS.status]: 'succeeded',
       })
 
@@ -270,7 +269,7 @@ describe.each(testDatabaseKinds())('video renders on $name', (kind) => {
         30_000,
       )
       const node = (await liveGraph(t, projectId)).nodes.find((n) => n.id === video.id)!
-      expect(node.data[VIDEO_DATA_KEYS.mp4Url]).toBeUndefined()
+      expect(node.data.videoUrl).toBeUndefined()
     },
     RENDER_TEST_MS,
   )

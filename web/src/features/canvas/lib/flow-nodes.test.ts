@@ -6,7 +6,6 @@ import {
   moveNodes,
   readNode,
   updateNodeData,
-  VIDEO_DATA_KEYS,
 } from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
@@ -73,17 +72,16 @@ describe('toFlowData', () => {
       voice: '',
       subtitles: true,
       music: false,
-      videoUrl: '',
-      inputHash: '',
+      videoTakes: [],
     })
     const rendered = {
       ...video,
       data: {
         preset: '9:16',
         subtitles: false,
-        [VIDEO_DATA_KEYS.mp4Url]: '/api/assets/x',
-        [VIDEO_DATA_KEYS.durationMs]: 8000,
-        [VIDEO_DATA_KEYS.inputHash]: 'abc',
+        videoUrl: '/api/assets/x',
+        videoDurationMs: 8000,
+        videoInputHash: 'abc',
         jobId: 'job-1',
         jobStatus: 'succeeded',
       },
@@ -91,9 +89,7 @@ describe('toFlowData', () => {
     expect(toFlowData(rendered)).toMatchObject({
       preset: '9:16',
       subtitles: false,
-      videoUrl: '/api/assets/x',
-      durationMs: 8000,
-      inputHash: 'abc',
+      videoTakes: [{ mp4Url: '/api/assets/x', durationMs: 8000, inputHash: 'abc' }],
       jobStatus: 'succeeded',
     })
   })

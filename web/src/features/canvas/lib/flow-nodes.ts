@@ -1,16 +1,5 @@
-import {
-  type Connection,
-  connectionKey,
-  defaultNodeData,
-  type GraphNode,
-  SCENE_COUNT_DEFAULT,
-  SCENE_COUNT_MAX,
-  SCENE_COUNT_MIN,
-  VIDEO_DATA_KEYS,
-  videoSettingsOf,
-} from '@reelgraph/shared'
+import { type Connection, connectionKey, type GraphNode, readNodeData } from '@reelgraph/shared'
 import type * as Y from 'yjs'
-import { readJobFields } from './job-state'
 import type { CanvasEdge, CanvasNode } from './node-types'
 
 /**
@@ -21,107 +10,29 @@ import type { CanvasEdge, CanvasNode } from './node-types'
  * its memoized component does not render again (1,000 nodes stay smooth).
  */
 
-function text(value: unknown, fallback: string): string {
-  if (typeof value === 'string') return value
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  return fallback
-}
-
-function num(value: unknown, fallback: number): number {
-  if (typeof value === 'number' && Number.isFinite(value)) return value
-  if (typeof value === 'string' && value.trim() !== '') {
-    const n = Number(value)
-    if (Number.isFinite(n)) return n
-  }
-  return fallback
-}
-
-function clamp(n: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, n))
-}
-
 /**
- * The data a node's component shows: stored values of the right kind, else defaults; a
- * generator node's job fields (issue 12) when it has them.
+ * The data a node's component shows: its label and connection points, and its data as its
+ * type reads it (shared `readNodeData`: older shapes migrated, missing or mistyped fields at
+ * their defaults, a generator node's job fields when it has them, issue 12).
  */
 export function toFlowData(node: GraphNode): CanvasNode['data'] {
-  const d = node.data
-  const defaults = defaultNodeData(node.type) as Record<string, string | number>
-  const base = { label: node.label, connectionPoints: node.connectionPoints }
-  const t = (key: string) => text(d[key], String(defaults[key] ?? ''))
-  const n = (key: string) => num(d[key], Number(defaults[key] ?? 0))
-  switch (node.type) {
-    case 'script-generator':
-      return {
-        ...base,
-        topic: t('topic'),
-        style: t('style'),
-        tone: t('tone'),
-        format: t('format'),
-        ...readJobFields(d),
-      }
-    case 'scene':
-      return {
-        ...base,
-        sceneNumber: t('sceneNumber'),
-        narration: t('narration'),
-        visuals: t('visuals'),
-      }
-    case 'editable-text':
-      return {
-        ...base,
-        content: t('content'),
-        sceneCount: clamp(
-          Math.round(num(d.sceneCount, SCENE_COUNT_DEFAULT)),
-          SCENE_COUNT_MIN,
-          SCENE_COUNT_MAX,
-        ),
-        ...readJobFields(d),
-      }
-    case 'image-generator':
-      return {
-        ...base,
-        prompt: t('prompt'),
-        negativePrompt: t('negativePrompt'),
-        width: n('width'),
-        height: n('height'),
-        numInferenceSteps: n('numInferenceSteps'),
-        guidanceScale: n('guidanceScale'),
-        seed: t('seed'),
-        modelId: t('modelId'),
-        modelVersionId: t('modelVersionId'),
-        promptFromScene: t('promptFromScene') === 'true' ? 'true' : 'false',
-        ...readJobFields(d),
-      }
-    case 'image':
-      return {
-        ...base,
-        imageUrl: t('imageUrl'),
-        prompt: t('prompt'),
-        width: n('width'),
-        height: n('height'),
-      }
-    case 'video': {
-      const settings = videoSettingsOf(d)
-      return {
-        ...base,
-        ...settings,
-        videoUrl: text(d[VIDEO_DATA_KEYS.mp4Url], ''),
-        srtUrl: text(d[VIDEO_DATA_KEYS.srtUrl], ''),
-        vttUrl: text(d[VIDEO_DATA_KEYS.vttUrl], ''),
-        durationMs: num(d[VIDEO_DATA_KEYS.durationMs], 0),
-        inputHash: text(d[VIDEO_DATA_KEYS.inputHash], ''),
-        takesJson: text(d[VIDEO_DATA_KEYS.takes], ''),
-        ...readJobFields(d),
-      }
-    }
-  }
+  return {
+    label: node.label,
+    connectionPoints: node.connectionPoints,
+    ...readNodeData(node.type, node.data),
+  } as CanvasNode['data']
+}
+
+/** Equal data values: the same value, or lists with the same content (a Video node's takes). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true
+  return Array.isArray(a) && Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b)
 }
 
 function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const ak = Object.keys(a)
   if (ak.length !== Object.keys(b).length) return false
-  for (const k of ak) if (!Object.is(a[k], b[k])) return false
+  for (const k of ak) if (!sameValue(a[k], b[k])) return false
   return true
 }
 

@@ -63,9 +63,9 @@ export function buildScriptRequest(
   data: Pick<ScriptGeneratorData, 'topic' | 'style' | 'tone' | 'format'>,
 ): GenerateScriptInput {
   return {
-    style: data.style as GenerateScriptInput['style'],
-    tone: data.tone as GenerateScriptInput['tone'],
-    format: data.format as GenerateScriptInput['format'],
+    style: data.style,
+    tone: data.tone,
+    format: data.format,
     topic: data.topic.trim(),
   }
 }

@@ -1,36 +1,33 @@
 import {
   type GenerationAction,
   isJobFinished,
-  JOB_DATA_KEYS,
+  JOB_FIELD_KEYS,
   JOB_KINDS,
-  JOB_STATUSES,
+  type JobFields,
   type JobKind,
   type JobStatus,
   type NodeData,
+  readJobFields,
 } from '@reelgraph/shared'
 
 /**
  * A generation's job as the canvas shows it (issue 12), read from the flat job fields the
- * server writes onto the generator node's data (shared `JOB_DATA_KEYS`): every member sees
+ * server writes onto the generator node's data (shared `JOB_FIELDS`): every member sees
  * the same state live, and it survives reloads. Pure functions, no React.
  */
 
-/** The job fields a generator node's flow data carries, named as in the doc. */
-export interface JobFields {
-  jobId?: string
-  jobKind?: JobKind
-  jobStatus?: JobStatus
-  jobProgress?: number
-  jobStage?: string
-  jobMessage?: string
-  jobRefunded?: number
-  jobUpdatedAt?: string
-}
+/** The job fields a generator node's flow data carries, named as in the doc (shared). */
+export type { JobFields }
+/** The job fields of a node's data, as every generator type reads them (shared). */
+export { readJobFields }
 
 /** A node's job, normalized. */
 export interface JobState {
   id: string
-  /** What the job makes; null when the node's fields do not say (older jobs). */
+  /**
+   * What the job makes; null when the node's fields do not say (older jobs) or name a kind
+   * the canvas does not word.
+   */
   kind: JobKind | null
   status: JobStatus
   /** 0-100, whole; null when the provider reports none (an indeterminate bar). */
@@ -45,48 +42,7 @@ export interface JobState {
   updatedAt: string | null
 }
 
-const JOB_KEY_SET: ReadonlySet<string> = new Set(Object.values(JOB_DATA_KEYS))
-
-function isJobStatus(value: unknown): value is JobStatus {
-  return typeof value === 'string' && (JOB_STATUSES as readonly string[]).includes(value)
-}
-
-function finiteNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined
-  if (typeof value === 'string' && value.trim() !== '') {
-    const n = Number(value)
-    return Number.isFinite(n) ? n : undefined
-  }
-  return undefined
-}
-
-/**
- * The job fields of a node's stored data (values of the wrong kind are left out), for the
- * flow data of a generator node. Only keys that are there appear, so a node without a job
- * has none.
- */
-export function readJobFields(data: Readonly<Record<string, unknown>>): JobFields {
-  const out: JobFields = {}
-  const id = data[JOB_DATA_KEYS.id]
-  if (typeof id === 'string' && id !== '') out.jobId = id
-  const kind = data[JOB_DATA_KEYS.kind]
-  if (typeof kind === 'string' && (JOB_KINDS as readonly string[]).includes(kind)) {
-    out.jobKind = kind as JobKind
-  }
-  const status = data[JOB_DATA_KEYS.status]
-  if (isJobStatus(status)) out.jobStatus = status
-  const progress = finiteNumber(data[JOB_DATA_KEYS.progress])
-  if (progress !== undefined) out.jobProgress = progress
-  const stage = data[JOB_DATA_KEYS.stage]
-  if (typeof stage === 'string') out.jobStage = stage
-  const message = data[JOB_DATA_KEYS.message]
-  if (typeof message === 'string') out.jobMessage = message
-  const refunded = finiteNumber(data[JOB_DATA_KEYS.refunded])
-  if (refunded !== undefined) out.jobRefunded = refunded
-  const updatedAt = data[JOB_DATA_KEYS.updatedAt]
-  if (typeof updatedAt === 'string' && updatedAt !== '') out.jobUpdatedAt = updatedAt
-  return out
-}
+const JOB_KEY_SET: ReadonlySet<string> = new Set(JOB_FIELD_KEYS)
 
 /**
  * A node's data without the job fields: what a pasted copy starts with (the job belongs to
@@ -107,7 +63,7 @@ export function jobStateOf(fields: Readonly<JobFields>): JobState | null {
       : Math.min(100, Math.max(0, Math.round(fields.jobProgress)))
   return {
     id: fields.jobId,
-    kind: fields.jobKind ?? null,
+    kind: JOB_KINDS.find((kind) => kind === fields.jobKind) ?? null,
     status: fields.jobStatus,
     progress,
     stage: fields.jobStage?.trim() ?? '',

@@ -1,4 +1,4 @@
-import type { GraphNode } from '@reelgraph/shared'
+import { type GraphNode, readNodeData } from '@reelgraph/shared'
 
 /** What connecting a scene and an image generator writes into the generator. */
 export interface ScenePromptUpdate {
@@ -21,7 +21,7 @@ export function scenePromptUpdate(
   const scene = a.type === 'scene' ? a : b.type === 'scene' ? b : null
   const generator = a.type === 'image-generator' ? a : b.type === 'image-generator' ? b : null
   if (!scene || !generator || scene === generator) return null
-  const visuals = scene.data.visuals
-  if (typeof visuals !== 'string' || visuals.trim() === '') return null
+  const { visuals } = readNodeData('scene', scene.data)
+  if (visuals.trim() === '') return null
   return { generatorId: generator.id, patch: { prompt: visuals, promptFromScene: 'true' } }
 }

@@ -1,4 +1,4 @@
-import { imageGeneratorForScene } from '@reelgraph/shared'
+import { imageGeneratorForScene, readNodeData } from '@reelgraph/shared'
 import type { NodeProps } from '@xyflow/react'
 import { ClapperboardIcon, ImagePlusIcon } from 'lucide-react'
 import { memo } from 'react'
@@ -29,7 +29,10 @@ export const SceneNode = memo(function SceneNode({ id, selected }: NodeProps<Sce
     if (!scene) return
     const addition = imageGeneratorForScene({ ...scene, visuals: data.visuals })
     if (!addGraph(addition)) return
-    const copied = addition.nodes[0]?.data.promptFromScene === 'true'
+    const generator = addition.nodes[0]
+    const copied =
+      generator !== undefined &&
+      readNodeData('image-generator', generator.data).promptFromScene === 'true'
     toast({
       ...CANVAS_TOASTS.nodeAdded,
       description: copied

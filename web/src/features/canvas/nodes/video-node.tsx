@@ -1,14 +1,8 @@
-import {
-  VIDEO_DATA_KEYS,
-  VIDEO_PRESET_NAMES,
-  type VideoTake,
-  videoRenderCost,
-  videoTakesOf,
-} from '@reelgraph/shared'
+import { VIDEO_PRESET_NAMES, type VideoTake, videoRenderCost } from '@reelgraph/shared'
 import { useQueryClient } from '@tanstack/react-query'
 import type { NodeProps } from '@xyflow/react'
 import { DownloadIcon, FilmIcon } from 'lucide-react'
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { memo, useEffect, useId, useRef, useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
@@ -55,13 +49,17 @@ function clock(ms: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
 }
 
-/** "Take 2 · 0:45 · 16:9 · 14:05" for a take's button. */
+/**
+ * "Take 2 · 0:45 · 16:9 · 14:05" for a take's button; without the time when it is unknown
+ * (a render from before takes).
+ */
 function takeLabel(take: VideoTake, index: number, count: number): string {
-  const time = new Date(take.renderedAt).toLocaleTimeString([], {
-    hour: '2-digit',
-    minute: '2-digit',
-  })
-  return `Take ${count - index} · ${clock(take.durationMs)} · ${take.preset} · ${time}`
+  const at = new Date(take.renderedAt)
+  const parts = [`Take ${count - index}`, clock(take.durationMs), take.preset]
+  if (!Number.isNaN(at.getTime())) {
+    parts.push(at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }))
+  }
+  return parts.join(' · ')
 }
 
 /**
@@ -83,8 +81,6 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
   const voices = useVoices()
   const queryClient = useQueryClient()
   const { updateNodeData } = useCanvasActions()
-  const takesJson = data?.takesJson ?? ''
-  const takes = useMemo(() => videoTakesOf({ [VIDEO_DATA_KEYS.takes]: takesJson }), [takesJson])
   const [selectedUrl, setSelectedUrl] = useState<string | null>(null)
   // Credits may come back when a render ends (a failure or a cancel refunds it).
   const wasActive = useRef(false)
@@ -95,6 +91,7 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
   }, [job, queryClient])
   if (!data) return null
 
+  const takes = data.videoTakes
   const scenes = inputs?.scenes ?? []
   const missing = inputs?.missing ?? []
   const costs = providers.data?.costs
@@ -105,19 +102,9 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
       : missing.length > 0
         ? 'Every scene needs an image first.'
         : null
-  // The selected take (this viewer's choice), else the newest; a node rendered before takes
-  // existed has only the last render's fields.
-  const current: Pick<VideoTake, 'mp4Url' | 'srtUrl' | 'vttUrl' | 'inputHash'> | null =
-    takes.find((t) => t.mp4Url === selectedUrl) ??
-    takes[0] ??
-    (data.videoUrl
-      ? {
-          mp4Url: data.videoUrl,
-          srtUrl: data.srtUrl,
-          vttUrl: data.vttUrl,
-          inputHash: data.inputHash,
-        }
-      : null)
+  // The selected take (this viewer's choice), else the newest. A node rendered before takes
+  // existed reads as one take (shared's Video node migration).
+  const current: VideoTake | null = takes.find((t) => t.mp4Url === selectedUrl) ?? takes[0] ?? null
   const stale =
     current !== null &&
     current.inputHash !== '' &&

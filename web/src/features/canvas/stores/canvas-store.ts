@@ -15,6 +15,7 @@ import {
   type PlacedNode,
   type NodeType,
   readNode,
+  readNodeData,
   removeConnections,
   removeNodes,
   type UpdateRefusalReason,
@@ -367,7 +368,8 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
             const sceneId = update.generatorId === source ? target : source
             // Another scene already feeds a prompt that differs: ask, do not overwrite.
             const other = feedingScenes(update.generatorId).find((scene) => scene.id !== sceneId)
-            if (other && generator?.data.prompt && generator.data.prompt !== update.patch.prompt) {
+            const prompt = generator ? readNodeData('image-generator', generator.data).prompt : ''
+            if (other && prompt && prompt !== update.patch.prompt) {
               result.promptQuestion = {
                 generatorId: update.generatorId,
                 currentScene: other.label,
