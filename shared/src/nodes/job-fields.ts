@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { JOB_DATA_KEYS, JOB_KIND_NAME_PATTERN, JOB_STATUSES } from '../jobs.ts'
+import { JOB_DATA_KEYS, JOB_KINDS, JOB_STATUSES } from '../jobs.ts'
 import {
   nonEmptyTextValue,
   type NodeFieldsData,
@@ -16,11 +16,11 @@ import { fieldsSchema, readFields, type StoredNodeData } from './node-kind.ts'
  */
 export const JOB_FIELDS = {
   [JOB_DATA_KEYS.id]: optionalField(nonEmptyTextValue, { type: 'text' }, 'must be a job id'),
-  // Any kind the server runs (shared's JOB_KINDS are those the canvas words).
+  // The kinds the canvas words; another kind the server runs reads as none.
   [JOB_DATA_KEYS.kind]: optionalField(
-    z.string().regex(JOB_KIND_NAME_PATTERN),
-    { type: 'text' },
-    'must be a job kind',
+    z.enum(JOB_KINDS),
+    { type: 'choice', values: JOB_KINDS },
+    `must be one of ${JOB_KINDS.join(', ')}`,
   ),
   [JOB_DATA_KEYS.status]: optionalField(
     z.enum(JOB_STATUSES),

@@ -18,6 +18,8 @@ import {
   modelsOutput,
   type MakeVideoInput,
   type NarrationPreviewInput,
+  type RenderQuote,
+  renderQuoteOutput,
   type RenderVideoInput,
   type VoicesOutput,
   voicesOutput,
@@ -187,6 +189,30 @@ export function useMakeVideo() {
         'the video',
       ),
     onSettled: () => refreshCredits(queryClient),
+  })
+}
+
+/**
+ * `GET /api/video/render-quote`: what rendering Video node `nodeId` costs now (issue 21 item
+ * 4: voices already in the narration cache are not charged again), for its Render button.
+ * `inputsKey` (the scenes' hash and the newest take) refetches it when the inputs change or
+ * a render ends; off while `enabled` is false (a node that cannot render).
+ */
+export function useRenderQuote(
+  target: { projectId: number | null; nodeId: string },
+  inputsKey: string,
+  enabled: boolean,
+) {
+  const url = `/api/video/render-quote?projectId=${target.projectId}&nodeId=${encodeURIComponent(target.nodeId)}`
+  return useQuery<RenderQuote>({
+    queryKey: [url, inputsKey],
+    queryFn: async ({ signal }) =>
+      parseAnswer(
+        renderQuoteOutput,
+        await apiRequest<unknown>('GET', url, undefined, { signal }),
+        'the render cost',
+      ),
+    enabled: enabled && target.projectId !== null,
   })
 }
 

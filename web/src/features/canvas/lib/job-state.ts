@@ -2,7 +2,6 @@ import {
   type GenerationAction,
   isJobFinished,
   JOB_FIELD_KEYS,
-  JOB_KINDS,
   type JobFields,
   type JobKind,
   type JobStatus,
@@ -24,10 +23,7 @@ export { readJobFields }
 /** A node's job, normalized. */
 export interface JobState {
   id: string
-  /**
-   * What the job makes; null when the node's fields do not say (older jobs) or name a kind
-   * the canvas does not word.
-   */
+  /** What the job makes; null when the node's fields do not say (older jobs). */
   kind: JobKind | null
   status: JobStatus
   /** 0-100, whole; null when the provider reports none (an indeterminate bar). */
@@ -63,7 +59,7 @@ export function jobStateOf(fields: Readonly<JobFields>): JobState | null {
       : Math.min(100, Math.max(0, Math.round(fields.jobProgress)))
   return {
     id: fields.jobId,
-    kind: JOB_KINDS.find((kind) => kind === fields.jobKind) ?? null,
+    kind: fields.jobKind ?? null,
     status: fields.jobStatus,
     progress,
     stage: fields.jobStage?.trim() ?? '',

@@ -9,7 +9,7 @@ import { Checkbox } from '@/components/ui/checkbox'
 import { useAiProviders } from '@/hooks/use-ai-providers'
 import { toast } from '@/hooks/use-toast'
 import { isApiError } from '@/lib/api-client'
-import { refreshCredits, useRenderVideo, useVoices } from '../api/ai-api'
+import { refreshCredits, useRenderQuote, useRenderVideo, useVoices } from '../api/ai-api'
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useProjectId } from '../hooks/use-generation'
@@ -62,11 +62,18 @@ function takeLabel(take: VideoTake, index: number, count: number): string {
   return parts.join(' · ')
 }
 
+/** "2 of 3 voices reused" for a take that counted them (issue 21 item 4). */
+function voicesReusedText(take: VideoTake): string | null {
+  if (take.voicesTotal === undefined || take.voicesReused === undefined) return null
+  return `${take.voicesReused} of ${take.voicesTotal} ${take.voicesTotal === 1 ? 'voice' : 'voices'} reused`
+}
+
 /**
  * Video (issue 13 item 5): takes the scenes connected to it, or a connected text node's
  * scenes, in `sceneNumber` order, each with its narration and image (scene -> image
  * generator -> image). Lists the scenes without an image; settings (preset, voice, subtitles,
- * music); "Render video · N credits" (COST_VIDEO + COST_VOICE per scene) starts a render job
+ * music); "Render video · N credits" (COST_VIDEO + COST_VOICE per narration not spoken
+ * before, the server's quote: issue 21 item 4) starts a render job
  * whose stage and progress show while it runs (with Cancel); afterwards a player, the MP4,
  * SRT and VTT downloads, and a Stale badge when an input changed since that render. The last
  * five renders are kept as takes: each can be selected (for this viewer) and played.
@@ -89,19 +96,30 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
     if (wasActive.current && !active) void refreshCredits(queryClient)
     wasActive.current = active
   }, [job, queryClient])
-  if (!data) return null
-
-  const takes = data.videoTakes
+  const takes = data?.videoTakes ?? []
   const scenes = inputs?.scenes ?? []
   const missing = inputs?.missing ?? []
-  const costs = providers.data?.costs
-  const cost = costs ? videoRenderCost(costs, scenes.length) : undefined
   const issue =
     scenes.length === 0
       ? 'Connect scenes, or a text node with scenes, to render a video.'
       : missing.length > 0
         ? 'Every scene needs an image first.'
         : null
+  // Asked again when the inputs change or a render adds a take (its voices are cached now).
+  const quote = useRenderQuote(
+    { projectId, nodeId: id },
+    `${inputs?.hash ?? ''} ${takes[0]?.mp4Url ?? ''}`,
+    issue === null,
+  )
+  if (!data) return null
+  // The server's quote; until it answers (or while the node cannot render), a render that
+  // speaks every scene.
+  const costs = providers.data?.costs
+  const cost =
+    quote.data?.credits ??
+    (costs
+      ? videoRenderCost(costs, scenes.filter((s) => s.narration.trim() !== '').length)
+      : undefined)
   // The selected take (this viewer's choice), else the newest. A node rendered before takes
   // existed reads as one take (shared's Video node migration).
   const current: VideoTake | null = takes.find((t) => t.mp4Url === selectedUrl) ?? takes[0] ?? null
@@ -217,6 +235,9 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
               <track kind="subtitles" src={current.vttUrl} label="Subtitles" />
             ) : null}
           </video>
+          {voicesReusedText(current) ? (
+            <p className="text-muted-foreground text-xs">{voicesReusedText(current)}</p>
+          ) : null}
           <div className="flex flex-wrap gap-2">
             {(
               [
