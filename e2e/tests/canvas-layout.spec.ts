@@ -6,18 +6,11 @@ import {
   registerFreshUser,
   describeAtIssue14Viewports,
 } from '../support/app.ts'
+import { centreOf, coveringAt, intersects, isInside, shownZoomPercent } from '../support/layout.ts'
 
 // Issue 14 items 2 and 4: the canvas fits the screen people use (its toolbar and minimap on
 // screen with the email banner showing, the page never scrolls past the viewport), and
 // results never land on each other.
-
-/** True when two boxes share area. */
-function intersects(
-  a: { x: number; y: number; width: number; height: number },
-  b: { x: number; y: number; width: number; height: number },
-) {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
-}
 
 async function openNewProject(page: Page, baseURL: string | undefined, name: string) {
   // A fresh account has not verified its email: the banner shows, as for a new user.
@@ -108,9 +101,25 @@ describeAtIssue14Viewports('at {size}', () => {
     test.setTimeout(90_000)
     await openNewProject(page, baseURL, 'Barbara Liskov')
     const add = page.getByRole('button', { name: 'Add Scene' })
-    await add.click()
-    await add.click()
     const scenes = page.getByRole('group', { name: /^Scene \d+$/ })
+    await add.click()
+    await expect(scenes).toHaveCount(1)
+    // The canvas opening on one node, as on a fresh clone's first run (issue 20 item 3: the
+    // server's copy came late, so it opened on the first node added, alone): it was fitted at
+    // 250 % then, and the first script pushed the generator under the Nodes Library.
+    // Reopening the project once that node is stored opens it that way every time.
+    const id = new URL(page.url()).searchParams.get('id')
+    await expect
+      .poll(async () => {
+        const project = (await (await page.request.get(`/api/projects/${id}`)).json()) as {
+          nodes: unknown[]
+        }
+        return project.nodes.length
+      })
+      .toBe(1)
+    await page.reload()
+    await expect(scenes).toHaveCount(1)
+    await add.click()
     await expect(scenes).toHaveCount(2)
     const [s1, s2] = [await scenes.nth(0).boundingBox(), await scenes.nth(1).boundingBox()]
     expect(intersects(s1!, s2!)).toBe(false)
@@ -120,10 +129,33 @@ describeAtIssue14Viewports('at {size}', () => {
     await generator.getByLabel('Topic').fill('Why the sky is blue')
     const generate = generator.getByRole('button', { name: /^Generate Script/ })
     await generate.click()
-    await expect(canvasNode(page, 'Generated Script')).toHaveCount(1)
+    const script = canvasNode(page, 'Generated Script')
+    await expect(script).toHaveCount(1)
     await expect(generate).toBeEnabled()
+    // The view followed the script at 100 % or less, with the script clear of the minimap
+    // and the toolbar and the generator's Generate button on the canvas, not under the
+    // library (the view animates: check until it has settled).
+    const canvas = (await page.getByRole('region', { name: 'Canvas' }).boundingBox())!
+    const overlays = [
+      page.locator('.react-flow__minimap'),
+      page.getByRole('toolbar', { name: 'Canvas controls' }),
+    ]
+    await expect(async () => {
+      expect(await shownZoomPercent(page)).toBeLessThanOrEqual(100)
+      const box = (await script.boundingBox())!
+      expect(isInside(box, canvas), 'the script inside the canvas').toBe(true)
+      for (const overlay of overlays) {
+        expect(intersects(box, (await overlay.boundingBox())!), 'the script under an overlay').toBe(
+          false,
+        )
+      }
+      const button = (await generate.boundingBox())!
+      expect(await coveringAt(generate, centreOf(button)), 'what covers Generate').toBeNull()
+      expect(isInside(button, canvas), 'Generate inside the canvas').toBe(true)
+    }).toPass({ timeout: 5_000 })
     await generate.click()
-    await expect(canvasNode(page, 'Generated Script')).toHaveCount(2)
+    await expect(script).toHaveCount(2)
+    expect(await shownZoomPercent(page)).toBeLessThanOrEqual(100)
     await page.getByRole('button', { name: 'Fit view' }).click()
     const all = page.locator('.react-flow__node')
     // The fit animates, and boxes are read one by one: check until the view has settled.
@@ -134,6 +166,7 @@ describeAtIssue14Viewports('at {size}', () => {
         for (const b of boxes.slice(i + 1)) expect(intersects(a, b)).toBe(false)
       }
     }).toPass({ timeout: 5_000 })
+    expect(await shownZoomPercent(page)).toBeLessThanOrEqual(100)
   })
 })
 

@@ -1,17 +1,47 @@
-import { expect, type Page, test } from '@playwright/test'
-import { canvasNode, joinProject, notifications, registerFreshUser } from '../support/app.ts'
+import { expect, type Locator, type Page, test } from '@playwright/test'
+import {
+  canvasNode,
+  describeAtIssue14Viewports,
+  joinProject,
+  notifications,
+  registerFreshUser,
+} from '../support/app.ts'
+import {
+  centreOf,
+  coveringAt,
+  intersects,
+  isInside,
+  mediaControlBoxes,
+  shownZoomPercent,
+} from '../support/layout.ts'
 
 // "Make video" (issue 13 item 6) on the builtin offline providers: a topic typed and three
 // clicks (Add Script Generator, Make video, and the dialog's "Make video · N credits") give a
 // narrated, subtitled MP4 that plays in the page and downloads, charged the one total the
 // dialog showed; a second member watches the chain's progress and sees the video live.
 
+// Room for the whole chain in view; the issue 20 test below sets its own screens.
 test.use({ viewport: { width: 1600, height: 1200 } })
 
 const PROJECT = 'Honey'
 
 function creditsPill(page: Page, credits: number) {
   return page.getByRole('banner').getByText(`${credits} Credits`, { exact: true })
+}
+
+/** Resolves once `player` (a `<video>`) has loaded its metadata (its controls are laid out). */
+async function metadataLoaded(player: Locator): Promise<void> {
+  // (The browser's media element, typed here without the DOM library.)
+  type Media = { readyState: number; addEventListener(event: string, listener: () => void): void }
+  await player.evaluate(
+    (el) =>
+      new Promise<void>((resolve, reject) => {
+        const media = el as unknown as Media
+        if (media.readyState >= 1) resolve()
+        media.addEventListener('loadedmetadata', () => resolve())
+        media.addEventListener('error', () => reject(new Error('the video did not load')))
+      }),
+  )
 }
 
 test('a topic becomes a playable, downloadable video in three clicks, and a second member sees it happen', async ({
@@ -127,4 +157,65 @@ test('a topic becomes a playable, downloadable video in three clicks, and a seco
   } finally {
     await linCtx.close()
   }
+})
+
+// Issue 20 item 3: the view follows the chain to its Video node, and leaves the player whole
+// on the canvas at 100 % or less, its controls (fullscreen, the "⋮" menu) not under the
+// minimap (it covered them), on the screens people use.
+describeAtIssue14Viewports('a made video at {size}', () => {
+  test('lands in view, clear of the minimap and the toolbar, with its controls in reach', async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(300_000)
+    await registerFreshUser(page.request, baseURL, 'Chantal Akerman')
+    await page.goto('/')
+    await page.getByLabel('Project name').fill(PROJECT)
+    await page.getByRole('button', { name: 'Create Project' }).click()
+    await expect(notifications(page).getByText('Project Created')).toBeVisible()
+    await page.getByRole('button', { name: 'Add Script Generator' }).click()
+    const generator = canvasNode(page, 'Script Generator')
+    await generator.getByLabel('Topic').fill('How lighthouses guide ships at night')
+    await generator.getByRole('button', { name: 'Make video' }).click()
+    // Confirmed as it opens, as a newcomer does (the scenes the balance pays for: 4).
+    const dialog = page.getByRole('dialog', { name: 'Make a video' })
+    await dialog.getByRole('button', { name: /^Make video · \d+ credits$/ }).click()
+    await expect(dialog).toBeHidden()
+
+    // No Fit view, nor any other move: where the view went by itself.
+    const video = canvasNode(page, 'Video')
+    const player = video.locator('video')
+    await expect(player).toBeVisible({ timeout: 240_000 })
+    await metadataLoaded(player)
+    const canvas = (await page.getByRole('region', { name: 'Canvas' }).boundingBox())!
+    const minimap = page.locator('.react-flow__minimap')
+    const toolbar = page.getByRole('toolbar', { name: 'Canvas controls' })
+    // The view animates to new nodes: check until it has settled.
+    await expect(async () => {
+      expect(await shownZoomPercent(page)).toBeLessThanOrEqual(100)
+      const node = (await video.boundingBox())!
+      expect(isInside(node, canvas), 'the Video node inside the canvas').toBe(true)
+      for (const overlay of [minimap, toolbar]) {
+        expect(
+          intersects(node, (await overlay.boundingBox())!),
+          'the Video node under an overlay',
+        ).toBe(false)
+      }
+      const controls = await mediaControlBoxes(page, player)
+      const minimapBox = (await minimap.boundingBox())!
+      for (const [name, box] of Object.entries(controls)) {
+        expect(box, `the player's ${name} button laid out`).not.toBeNull()
+        expect(isInside(box!, canvas), `the ${name} button inside the canvas`).toBe(true)
+        expect(intersects(box!, minimapBox), `the ${name} button under the minimap`).toBe(false)
+        expect(
+          await coveringAt(player, centreOf(box!)),
+          `what covers the ${name} button`,
+        ).toBeNull()
+      }
+    }).toPass({ timeout: 10_000 })
+    await test.info().attach(`canvas after Make video at ${page.viewportSize()!.width}`, {
+      body: await page.screenshot(),
+      contentType: 'image/png',
+    })
+  })
 })

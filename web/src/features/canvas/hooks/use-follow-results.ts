@@ -2,12 +2,15 @@ import { NODE_FOOTPRINTS } from '@reelgraph/shared'
 import { useReactFlow, useStore } from '@xyflow/react'
 import { useEffect } from 'react'
 import type { CanvasNode } from '../lib/node-types'
-import { type FlowBox, isOnScreen, panToInclude } from '../lib/viewport'
+import { type FlowBox, followViewport, isOnScreen, type Viewport } from '../lib/viewport'
 import { useCanvasStoreApi } from './use-canvas-store'
 
 /** How long the view takes to pan to a new result, in ms: quick, but followable by eye. */
 export const FOLLOW_PAN_MS = 400
+/** Time after a follow's animation during which the view still counts as on its way, in ms. */
+const FOLLOW_SETTLE_MS = 100
 
+/** A node's box in flow coordinates: as measured, else its type's nominal footprint. */
 function boxOf(node: CanvasNode): FlowBox {
   const size = NODE_FOOTPRINTS[node.type]
   return {
@@ -18,20 +21,32 @@ function boxOf(node: CanvasNode): FlowBox {
   }
 }
 
-function union(boxes: readonly FlowBox[]): FlowBox {
-  const left = Math.min(...boxes.map((b) => b.x))
-  const top = Math.min(...boxes.map((b) => b.y))
-  const right = Math.max(...boxes.map((b) => b.x + b.width))
-  const bottom = Math.max(...boxes.map((b) => b.y + b.height))
-  return { x: left, y: top, width: right - left, height: bottom - top }
+const isMeasured = (node: CanvasNode | undefined) =>
+  !!node?.measured?.width && !!node.measured.height
+
+/** True when two viewports show the same thing (to under a pixel and a tenth of a percent). */
+function sameView(a: Viewport, b: Viewport): boolean {
+  return Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1 && Math.abs(a.zoom - b.zoom) < 0.001
+}
+
+/** The last results the view followed, until React Flow has measured them. */
+interface Pending {
+  results: string[]
+  sources: string[]
 }
 
 /**
- * The view follows a new result (issue 14 item 3): when nodes appear off screen, or cut by
- * its edge, that are connected to a node on screen (a generation's result beside its generator, a made video's
- * next step), the view pans, animated and at the same zoom, as little as needed to show
- * them (their top-left when they do not fit). Nodes that appear unconnected (another person's additions), or while this
- * person is dragging, never move the view.
+ * The view follows a new result (issue 14 item 3, issue 20 item 3): when nodes appear that
+ * are connected to a node on screen (a generation's result beside its generator), or to a
+ * result it followed while the view has stayed where that follow left it (a made video's
+ * scenes, images and Video node, each connected to the step before), and they are not
+ * already in full view, clear of the minimap and the controls, or their source is not, the
+ * view moves, animated, as {@link followViewport} says: as little as it can, never zooming
+ * in past 100 %, keeping the source (the node on screen they are connected to) inside the
+ * canvas (not under the Nodes Library) while both fit at a readable zoom. Until the results
+ * are measured it goes by their types' nominal sizes, then checks once more with the real
+ * ones. Nodes that appear unconnected (another person's additions), or while this person is
+ * dragging, never move the view; once the person moves it, earlier results no longer pull it.
  */
 export function useFollowResults(): void {
   const store = useCanvasStoreApi()
@@ -41,28 +56,80 @@ export function useFollowResults(): void {
 
   useEffect(() => {
     const known = new Set(store.getState().nodes.map((n) => n.id))
+    let pending: Pending | null = null
+    // The results followed since this person last moved the view, and where the view was
+    // left (`at`: when an animated move to it started; 0 when the view stayed).
+    let trail = new Set<string>()
+    let left: { view: Viewport; at: number } | null = null
+
+    const inFlight = () => left !== null && Date.now() - left.at < FOLLOW_PAN_MS + FOLLOW_SETTLE_MS
+    // Where the view is: while it is on its way to where a follow sent it, there.
+    const viewNow = () => (left && inFlight() ? left.view : getViewport())
+    // The person moved the view after the last follow.
+    const movedByPerson = () => left !== null && !inFlight() && !sameView(getViewport(), left.view)
+
+    const follow = (
+      results: readonly CanvasNode[],
+      sources: readonly CanvasNode[],
+      from: Viewport,
+    ): void => {
+      const next = followViewport(
+        from,
+        { width, height },
+        { results: results.map(boxOf), sources: sources.map(boxOf) },
+      )
+      if (next) void setViewport(next, { duration: FOLLOW_PAN_MS })
+      left = next ? { view: next, at: Date.now() } : { view: from, at: 0 }
+    }
+
     return store.subscribe((state, previous) => {
       if (state.nodes === previous.nodes) return
       const fresh = state.nodes.filter((n) => !known.has(n.id))
       for (const n of fresh) known.add(n.id)
-      if (fresh.length === 0 || width === 0 || height === 0) return
-      if (state.nodes.some((n) => n.dragging)) return
-      const size = { width, height }
-      const viewport = getViewport()
-      const freshIds = new Set(fresh.map((n) => n.id))
+      if (width === 0 || height === 0 || state.nodes.some((n) => n.dragging)) {
+        pending = null
+        return
+      }
       const byId = new Map(state.nodes.map((n) => [n.id, n]))
-      const results = fresh.filter((n) =>
-        state.edges.some((e) => {
+      const nodesOf = (ids: readonly string[]) =>
+        ids.map((id) => byId.get(id)).filter((n): n is CanvasNode => n !== undefined)
+
+      if (fresh.length === 0) {
+        // The results followed last have been measured: check the view with their real size.
+        if (!pending || !pending.results.every((id) => isMeasured(byId.get(id)))) return
+        const { results, sources } = pending
+        pending = null
+        if (movedByPerson()) return
+        follow(nodesOf(results), nodesOf(sources), viewNow())
+        return
+      }
+
+      // The person moved the view since the last follow: earlier results no longer pull it.
+      if (movedByPerson()) trail = new Set()
+      const viewport = viewNow()
+      const size = { width, height }
+      const freshIds = new Set(fresh.map((n) => n.id))
+      const results: CanvasNode[] = []
+      const sources = new Map<string, CanvasNode>()
+      for (const n of fresh) {
+        let connected = false
+        for (const e of state.edges) {
           const other = e.target === n.id ? e.source : e.source === n.id ? e.target : null
-          if (other === null || freshIds.has(other)) return false
+          if (other === null || freshIds.has(other)) continue
           const node = byId.get(other)
-          return node !== undefined && isOnScreen(viewport, size, boxOf(node))
-        }),
-      )
+          if (node === undefined) continue
+          const onScreen = isOnScreen(viewport, size, boxOf(node))
+          if (onScreen) sources.set(node.id, node)
+          if (onScreen || trail.has(node.id)) connected = true
+        }
+        if (connected) results.push(n)
+      }
       if (results.length === 0) return
-      // All of them when they fit on screen, else the first (top-left) of them.
-      const next = panToInclude(viewport, size, union(results.map(boxOf)))
-      if (next) void setViewport(next, { duration: FOLLOW_PAN_MS })
+      follow(results, [...sources.values()], viewport)
+      for (const n of results) trail.add(n.id)
+      pending = results.every(isMeasured)
+        ? null
+        : { results: results.map((n) => n.id), sources: [...sources.keys()] }
     })
   }, [store, getViewport, setViewport, width, height])
 }

@@ -1,13 +1,22 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
+  boxesOverlap,
   clampZoom,
+  controlsRect,
+  type FlowBox,
   fitCanvasViewport,
   fitViewport,
+  FOLLOW_MARGIN_PX,
+  FOLLOW_SOURCE_MIN_ZOOM,
+  followViewport,
   minimapRect,
   isOnScreen,
   panToInclude,
+  type ScreenBox,
+  screenBoxOf,
   stepZoom,
+  type Viewport,
   zoomAroundPoint,
   zoomPercent,
 } from './viewport'
@@ -33,9 +42,15 @@ describe('viewport', () => {
   })
 
   it('fits the nodes with 100 px around them, unmeasured nodes counting as 300 x 200', () => {
+    // 300 x 200 into 150 x 100: zoom 0.5, centred.
+    expect(fitViewport([{ position: { x: 0, y: 0 } }], { width: 350, height: 300 })).toEqual({
+      x: 100,
+      y: 100,
+      zoom: 0.5,
+    })
+    // 300 x 200 into 600 x 400 would be zoom 2: a fit stops at 100 % (issue 20 item 3), centred.
     const vp = fitViewport([{ position: { x: 0, y: 0 } }], { width: 800, height: 600 })
-    // 300 x 200 into 600 x 400: zoom 2, centred.
-    expect(vp).toEqual({ x: 100, y: 100, zoom: 2 })
+    expect(vp).toEqual({ x: 250, y: 200, zoom: 1 })
     const wide = fitViewport(
       [
         { position: { x: 0, y: 0 } },
@@ -53,7 +68,7 @@ describe('viewport', () => {
   })
 })
 
-describe('fitCanvasViewport clear of the minimap (issue 14 item 3: it covered nodes)', () => {
+describe('fitCanvasViewport clear of the minimap and the toolbar, at 100 % or less (issue 14 item 3, issue 20 item 3)', () => {
   const node = (x: number, y: number) => ({
     position: { x, y },
     measured: { width: 300, height: 200 },
@@ -87,10 +102,15 @@ describe('fitCanvasViewport clear of the minimap (issue 14 item 3: it covered no
           const nodes = points.map(([x, y]) => node(x, y))
           const size = { width, height }
           const vp = fitCanvasViewport(nodes, size)!
+          // Never zoomed in past 100 % (issue 20 item 3).
+          expect(vp.zoom).toBeLessThanOrEqual(1)
           const box = minimapRect(size)!
           // At the minimum zoom a spread-out graph cannot fit at all: nothing to promise.
           if (vp.zoom <= 0.05) return
-          for (const n of nodes) expect(under(vp, n, box)).toBe(false)
+          for (const n of nodes) {
+            expect(under(vp, n, box)).toBe(false)
+            expect(under(vp, n, controlsRect(size))).toBe(false)
+          }
         },
       ),
     )
@@ -146,5 +166,152 @@ describe('panToInclude (issue 14 item 3)', () => {
     const view = { x: 0, y: 0, zoom: 1 }
     expect(isOnScreen(view, size, { x: 990, y: 10, width: 50, height: 50 })).toBe(true)
     expect(isOnScreen(view, size, { x: 1001, y: 10, width: 50, height: 50 })).toBe(false)
+  })
+})
+
+describe('followViewport (issue 20 item 3)', () => {
+  const overlaysOf = (size: { width: number; height: number }) =>
+    [minimapRect(size), controlsRect(size)].filter((b): b is ScreenBox => b !== null)
+  /** On the canvas, `margin` px in, and under neither the minimap nor the toolbar. */
+  const placed = (
+    box: FlowBox,
+    vp: Viewport,
+    size: { width: number; height: number },
+    margin: number,
+  ) => {
+    // Placed flush against an edge, give or take rounding.
+    const t = 1e-6
+    const s = screenBoxOf(box, vp)
+    const core = { left: s.left + t, top: s.top + t, right: s.right - t, bottom: s.bottom - t }
+    return (
+      core.left >= margin &&
+      core.top >= margin &&
+      core.right <= size.width - margin &&
+      core.bottom <= size.height - margin &&
+      overlaysOf(size).every((o) => !boxesOverlap(core, o))
+    )
+  }
+  const nodeBox = fc.record({
+    x: fc.integer({ min: -3000, max: 3000 }),
+    y: fc.integer({ min: -3000, max: 3000 }),
+    width: fc.integer({ min: 280, max: 420 }),
+    height: fc.integer({ min: 200, max: 700 }),
+  })
+  const viewport = fc.record({
+    x: fc.integer({ min: -4000, max: 4000 }),
+    y: fc.integer({ min: -4000, max: 4000 }),
+    zoom: fc.integer({ min: 5, max: 250 }).map((p) => p / 100),
+  })
+
+  it('never zooms in, nor past 100 %, and shows the first result whole, clear of the minimap and the toolbar', () => {
+    fc.assert(
+      fc.property(
+        viewport,
+        fc.array(nodeBox, { minLength: 1, maxLength: 6 }),
+        fc.array(nodeBox, { maxLength: 2 }),
+        fc.integer({ min: 640, max: 2000 }),
+        fc.integer({ min: 400, max: 1200 }),
+        (vp, results, sources, width, height) => {
+          const size = { width, height }
+          const next = followViewport(vp, size, { results, sources })
+          if (next) {
+            expect(next.zoom).toBeLessThanOrEqual(1)
+            expect(next.zoom).toBeLessThanOrEqual(vp.zoom)
+          }
+          const first = results.reduce((a, b) => (b.y < a.y || (b.y === a.y && b.x < a.x) ? b : a))
+          expect(placed(first, next ?? vp, size, FOLLOW_MARGIN_PX)).toBe(true)
+        },
+      ),
+    )
+  })
+
+  it('keeps the source inside the canvas area and clear of the overlays, with its results, when both fit at half size', () => {
+    fc.assert(
+      fc.property(
+        viewport,
+        nodeBox,
+        // Results beside their source, as a generation places them (spec §9: +350 on x): all
+        // within 1,220 x 800 units, so on the smallest canvas (1000 x 560, the minimap and
+        // the toolbar taken out) they fit with it at half size.
+        fc.array(
+          fc.record({
+            dx: fc.integer({ min: -400, max: 400 }),
+            dy: fc.integer({ min: -150, max: 150 }),
+            width: fc.integer({ min: 280, max: 420 }),
+            height: fc.integer({ min: 200, max: 500 }),
+          }),
+          { minLength: 1, maxLength: 3 },
+        ),
+        fc.integer({ min: 1000, max: 2000 }),
+        fc.integer({ min: 560, max: 1200 }),
+        (vp, source, offsets, width, height) => {
+          const size = { width, height }
+          const src = { ...source, height: Math.min(source.height, 500) }
+          const results = offsets.map((o) => ({
+            x: src.x + o.dx,
+            y: src.y + o.dy,
+            width: o.width,
+            height: o.height,
+          }))
+          const next = followViewport(vp, size, { results, sources: [src] })
+          const shown = next ?? vp
+          expect(placed(src, shown, size, 0)).toBe(true)
+          for (const r of results) expect(placed(r, shown, size, 0)).toBe(true)
+          if (next)
+            expect(next.zoom).toBeGreaterThanOrEqual(Math.min(vp.zoom, FOLLOW_SOURCE_MIN_ZOOM))
+        },
+      ),
+    )
+  })
+
+  it('leaves the view when the result and its source are in full view already, even past 100 %', () => {
+    const size = { width: 1184, height: 750 }
+    const source = { x: 0, y: 0, width: 300, height: 200 }
+    const result = { x: 350, y: 0, width: 300, height: 200 }
+    expect(
+      followViewport({ x: 100, y: 100, zoom: 1.2 }, size, { results: [result], sources: [source] }),
+    ).toBeNull()
+  })
+
+  it('pans as little as needed at the same zoom when that is enough', () => {
+    const next = followViewport(
+      { x: 0, y: 0, zoom: 0.5 },
+      { width: 1000, height: 600 },
+      { results: [{ x: 2400, y: 0, width: 300, height: 400 }], sources: [] },
+      { margin: 48 },
+    )
+    // Its right edge at (2400 + 300) * 0.5 = 1350 px: left by 1350 - (1000 - 48); its top 0
+    // down to 48; its bottom (248) stays above the minimap (from 419) and the toolbar.
+    expect(next).toEqual({ x: -398, y: 48, zoom: 0.5 })
+  })
+
+  it('keeps a Script Generator out from under the Nodes Library when its script lands at 250 % (the 1440x900 failure)', () => {
+    // The canvas beside the library at 1440x900; the generator filling it at 250 %.
+    const size = { width: 1184, height: 750 }
+    const vp = { x: 60, y: 40, zoom: 2.5 }
+    const generator = { x: 0, y: 0, width: 300, height: 430 }
+    const script = { x: 350, y: 0, width: 300, height: 360 }
+    // Before: a pan at the same zoom put the generator (and its Generate button) left of
+    // the canvas, where the library is.
+    const panned = panToInclude(vp, size, script)!
+    expect(screenBoxOf(generator, panned).left).toBeLessThan(0)
+    const next = followViewport(vp, size, { results: [script], sources: [generator] })!
+    expect(next.zoom).toBeLessThanOrEqual(1)
+    expect(placed(generator, next, size, 0)).toBe(true)
+    expect(placed(script, next, size, FOLLOW_MARGIN_PX)).toBe(true)
+  })
+
+  it('shows a result alone, clear of the minimap, when its source is too far off to keep (a made video)', () => {
+    // At 1280x720: the Video node under the image row, its text node 1,630 units above.
+    const size = { width: 1024, height: 570 }
+    const text = { x: 350, y: 0, width: 300, height: 360 }
+    const video = { x: 1230, y: 1630, width: 420, height: 560 }
+    const vp = { x: -900, y: -1100, zoom: 1 }
+    const next = followViewport(vp, size, { results: [video], sources: [text] })!
+    expect(placed(video, next, size, FOLLOW_MARGIN_PX)).toBe(true)
+    // As large as the canvas allows (560 units in 570 - 2 * 48 px), not shrunk to hold the
+    // text node too.
+    expect(next.zoom).toBeGreaterThan(0.8)
+    expect(placed(text, next, size, 0)).toBe(false)
   })
 })

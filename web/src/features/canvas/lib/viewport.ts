@@ -1,6 +1,7 @@
 import {
   CANVAS_ASSUMED_NODE_HEIGHT,
   CANVAS_ASSUMED_NODE_WIDTH,
+  CANVAS_COMPACT_NODE_ZOOM,
   CANVAS_FIT_VIEW_PADDING_PX,
   CANVAS_MAX_ZOOM,
   CANVAS_MIN_ZOOM,
@@ -47,6 +48,14 @@ export function zoomAroundPoint(
   }
 }
 
+/**
+ * The view never zooms in past this when it fits the nodes or follows a result (issue 20
+ * item 3): a lone node fitted at 250 % filled the screen, and the result beside it pushed
+ * its generator (and the Generate button) off the canvas, under the Nodes Library. People
+ * still zoom in themselves up to {@link CANVAS_MAX_ZOOM}.
+ */
+export const FIT_MAX_ZOOM = 1
+
 /** A node as fit view sees it: its position and, once measured, its size. */
 export interface FitNode {
   position: { x: number; y: number }
@@ -60,7 +69,14 @@ export interface FitNode {
 export const MINIMAP_SIZE = { width: 200, height: 150, margin: 15 } as const
 /** Canvas width from which the minimap shows (Tailwind's `sm`). */
 export const MINIMAP_MIN_CANVAS_WIDTH = 640
-/** Space kept between fitted nodes and the minimap, in px. */
+/**
+ * The canvas controls' toolbar (zoom, fit, reset, undo, redo) in the bottom-left corner, in
+ * px: its panel margin (Tailwind's `m-3`), and its size (six 32 px buttons, the 48 px zoom
+ * level, two separators, gaps and padding: 284 x 42 in Chromium), rounded up so a small
+ * change to it does not let nodes slip under it.
+ */
+export const CONTROLS_SIZE = { width: 300, height: 42, margin: 12 } as const
+/** Space kept between fitted or followed nodes and the overlays (minimap, toolbar), in px. */
 const OVERLAY_GAP_PX = 16
 
 /** A box on screen, in px from the canvas' top-left. */
@@ -86,6 +102,23 @@ export function minimapRect(size: { width: number; height: number }): ScreenBox 
   }
 }
 
+/** Where the canvas controls' toolbar sits on a canvas of `size`, with its gap to the nodes. */
+export function controlsRect(size: { width: number; height: number }): ScreenBox {
+  const { width, height, margin } = CONTROLS_SIZE
+  return {
+    left: margin,
+    top: size.height - margin - height - OVERLAY_GAP_PX,
+    right: margin + width + OVERLAY_GAP_PX,
+    bottom: size.height - margin,
+  }
+}
+
+/** The boxes that float over a canvas of `size` (the minimap where it shows, the toolbar). */
+export function canvasOverlays(size: { width: number; height: number }): ScreenBox[] {
+  const minimap = minimapRect(size)
+  return minimap ? [minimap, controlsRect(size)] : [controlsRect(size)]
+}
+
 /** Options of {@link fitViewport}. */
 export interface FitOptions {
   /** Space around the nodes in px; spec §9: 100. */
@@ -106,7 +139,8 @@ function sizeOf(n: FitNode): { width: number; height: number } {
 /**
  * The viewport that shows every node with `padding` px around them (spec §9: padding 100,
  * nodes not yet measured count as 300 x 200) and clear of the reserved edges, centred in
- * what is left, within the zoom limits. Null when there are no nodes.
+ * what is left, at a zoom from the minimum up to {@link FIT_MAX_ZOOM} (100 %, issue 20
+ * item 3). Null when there are no nodes.
  */
 export function fitViewport(
   nodes: readonly FitNode[],
@@ -128,7 +162,7 @@ export function fitViewport(
   const availableW = Math.max(1, size.width - padding - Math.max(padding, reserveRight))
   const availableH = Math.max(1, size.height - padding - Math.max(padding, reserveBottom))
   const zoom = Math.min(
-    CANVAS_MAX_ZOOM,
+    FIT_MAX_ZOOM,
     Math.max(CANVAS_MIN_ZOOM, Math.min(availableW / (maxX - minX), availableH / (maxY - minY))),
   )
   return {
@@ -226,4 +260,230 @@ export function isOnScreen(
     left + box.width * viewport.zoom > 0 &&
     top + box.height * viewport.zoom > 0
   )
+}
+
+/** The smallest box that holds every one of `boxes` (at least one). */
+export function unionBox(boxes: readonly FlowBox[]): FlowBox {
+  const left = Math.min(...boxes.map((b) => b.x))
+  const top = Math.min(...boxes.map((b) => b.y))
+  const right = Math.max(...boxes.map((b) => b.x + b.width))
+  const bottom = Math.max(...boxes.map((b) => b.y + b.height))
+  return { x: left, y: top, width: right - left, height: bottom - top }
+}
+
+/** `box` (flow coordinates) on screen through `viewport`, in px from the canvas' top-left. */
+export function screenBoxOf(box: FlowBox, viewport: Viewport): ScreenBox {
+  return {
+    left: box.x * viewport.zoom + viewport.x,
+    top: box.y * viewport.zoom + viewport.y,
+    right: (box.x + box.width) * viewport.zoom + viewport.x,
+    bottom: (box.y + box.height) * viewport.zoom + viewport.y,
+  }
+}
+
+/** True when two screen boxes share area (touching edges do not). */
+export function boxesOverlap(a: ScreenBox, b: ScreenBox): boolean {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
+}
+
+/** What the view follows (issue 14 item 3, issue 20 item 3), in flow coordinates. */
+export interface FollowTarget {
+  /** The new result nodes: shown whole, clear of the canvas' overlays. */
+  results: readonly FlowBox[]
+  /**
+   * The nodes on screen they came from (the generator whose button made them): kept whole
+   * on the canvas and clear of the overlays too, while both fit at
+   * {@link FOLLOW_SOURCE_MIN_ZOOM} or more.
+   */
+  sources: readonly FlowBox[]
+}
+
+/**
+ * The view keeps the node a result came from in view down to this zoom, no farther: below
+ * half size a node's 14 px text is too small to read, so where the two lie farther apart
+ * (a made video's Video node, some 1,600 units below the script it is connected to) the
+ * view shows the result alone.
+ */
+export const FOLLOW_SOURCE_MIN_ZOOM = 0.5
+/** Half a pixel: a box placed flush against an edge counts as inside it. */
+const PLACED_EPSILON_PX = 0.5
+
+/** An interval of viewport translations, in px. */
+interface Span {
+  lo: number
+  hi: number
+}
+
+/**
+ * Every rectangle of viewport translations (x, y) that puts `box`, at `zoom`, inside the
+ * canvas with `margin` px to its edges and clear of each overlay: one per way round the
+ * overlays (left of, right of, above or below each), the empty ones left out.
+ */
+function placements(
+  box: FlowBox,
+  zoom: number,
+  size: { width: number; height: number },
+  overlays: readonly ScreenBox[],
+  margin: number,
+): { x: Span; y: Span }[] {
+  const left = box.x * zoom
+  const top = box.y * zoom
+  const right = (box.x + box.width) * zoom
+  const bottom = (box.y + box.height) * zoom
+  let found = [
+    {
+      x: { lo: margin - left, hi: size.width - margin - right },
+      y: { lo: margin - top, hi: size.height - margin - bottom },
+    },
+  ]
+  for (const o of overlays) {
+    found = found
+      .flatMap((p) => [
+        { x: { lo: p.x.lo, hi: Math.min(p.x.hi, o.left - right) }, y: p.y },
+        { x: { lo: Math.max(p.x.lo, o.right - left), hi: p.x.hi }, y: p.y },
+        { x: p.x, y: { lo: p.y.lo, hi: Math.min(p.y.hi, o.top - bottom) } },
+        { x: p.x, y: { lo: Math.max(p.y.lo, o.bottom - top), hi: p.y.hi } },
+      ])
+      .filter((p) => p.x.lo <= p.x.hi && p.y.lo <= p.y.hi)
+  }
+  return found
+}
+
+const clampTo = (value: number, span: Span) => Math.min(span.hi, Math.max(span.lo, value))
+
+/**
+ * The viewport at `zoom` that places `box` as {@link placements} asks, moved as little as
+ * possible from `viewport` zoomed to `zoom` about the canvas' centre; null when none does.
+ */
+function placeAt(
+  box: FlowBox,
+  zoom: number,
+  viewport: Viewport,
+  size: { width: number; height: number },
+  overlays: readonly ScreenBox[],
+  margin: number,
+): Viewport | null {
+  const ratio = zoom / viewport.zoom
+  const cx = size.width / 2
+  const cy = size.height / 2
+  const anchor = { x: cx - (cx - viewport.x) * ratio, y: cy - (cy - viewport.y) * ratio }
+  let best: Viewport | null = null
+  let bestDistance = Infinity
+  for (const p of placements(box, zoom, size, overlays, margin)) {
+    const x = clampTo(anchor.x, p.x)
+    const y = clampTo(anchor.y, p.y)
+    const distance = (x - anchor.x) ** 2 + (y - anchor.y) ** 2
+    if (distance < bestDistance) {
+      best = { x, y, zoom }
+      bestDistance = distance
+    }
+  }
+  return best
+}
+
+/**
+ * {@link placeAt} at `high`, else at the largest whole percent below it and not below
+ * `low` where `box` can be placed; null when it cannot be at `low` either. A smaller box
+ * fits wherever a larger one does, so the zooms that work are all those up to a limit:
+ * a binary search finds it.
+ */
+function placeLargest(
+  box: FlowBox,
+  low: number,
+  high: number,
+  viewport: Viewport,
+  size: { width: number; height: number },
+  overlays: readonly ScreenBox[],
+  margin: number,
+): Viewport | null {
+  const atHigh = placeAt(box, high, viewport, size, overlays, margin)
+  if (atHigh) return atHigh
+  let lo = Math.ceil(low * 100 - 1e-9)
+  let hi = Math.ceil(high * 100 - 1e-9) - 1
+  if (lo > hi) return null
+  let best = placeAt(box, lo / 100, viewport, size, overlays, margin)
+  if (!best) return null
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2)
+    const placed = placeAt(box, mid / 100, viewport, size, overlays, margin)
+    if (placed) {
+      best = placed
+      lo = mid
+    } else {
+      hi = mid - 1
+    }
+  }
+  return best
+}
+
+/** True when every one of `boxes` is on the canvas, `margin` px in, and clear of the overlays. */
+function allPlaced(
+  boxes: readonly FlowBox[],
+  viewport: Viewport,
+  size: { width: number; height: number },
+  overlays: readonly ScreenBox[],
+  margin: number,
+): boolean {
+  const e = PLACED_EPSILON_PX
+  return boxes.every((b) => {
+    const s = screenBoxOf(b, viewport)
+    const core = { left: s.left + e, top: s.top + e, right: s.right - e, bottom: s.bottom - e }
+    return (
+      core.left >= margin &&
+      core.top >= margin &&
+      core.right <= size.width - margin &&
+      core.bottom <= size.height - margin &&
+      !overlays.some((o) => boxesOverlap(core, o))
+    )
+  })
+}
+
+/**
+ * Where the view goes to follow a new result (issue 14 item 3, issue 20 item 3), or null
+ * when it can stay: the results are on the canvas (`margin` px in) clear of the overlays
+ * (the minimap and the controls' toolbar: {@link canvasOverlays}) and the sources inside it,
+ * clear of them too. Otherwise it moves as little as it can, never zooming in and never
+ * past {@link FIT_MAX_ZOOM} (100 %), zooming out only as far as needed, to show, in this
+ * order of preference:
+ * 1. every result and its sources (down to {@link FOLLOW_SOURCE_MIN_ZOOM});
+ * 2. the first (top-left) result and the sources (likewise);
+ * 3. every result (down to `CANVAS_COMPACT_NODE_ZOOM`, where nodes turn compact);
+ * 4. the first result (down to the minimum zoom).
+ * A result larger than the canvas even then gets its top-left shown ({@link panToInclude}).
+ * Boxes are in flow coordinates, `size` is the canvas' in px.
+ */
+export function followViewport(
+  viewport: Viewport,
+  size: { width: number; height: number },
+  { results, sources }: FollowTarget,
+  {
+    margin = FOLLOW_MARGIN_PX,
+    overlays = canvasOverlays(size),
+  }: { margin?: number; overlays?: readonly ScreenBox[] } = {},
+): Viewport | null {
+  if (results.length === 0 || size.width <= 0 || size.height <= 0) return null
+  if (
+    allPlaced(results, viewport, size, overlays, margin) &&
+    allPlaced(sources, viewport, size, overlays, 0)
+  ) {
+    return null
+  }
+  const top = Math.min(FIT_MAX_ZOOM, viewport.zoom)
+  const first = results.reduce((a, b) => (b.y < a.y || (b.y === a.y && b.x < a.x) ? b : a))
+  const attempts: { boxes: readonly FlowBox[]; low: number }[] = [
+    { boxes: results, low: CANVAS_COMPACT_NODE_ZOOM },
+    { boxes: [first], low: CANVAS_MIN_ZOOM },
+  ]
+  if (sources.length > 0) {
+    attempts.unshift(
+      { boxes: [...results, ...sources], low: FOLLOW_SOURCE_MIN_ZOOM },
+      { boxes: [first, ...sources], low: FOLLOW_SOURCE_MIN_ZOOM },
+    )
+  }
+  for (const { boxes, low } of attempts) {
+    const box = unionBox(boxes)
+    const placed = placeLargest(box, Math.min(low, top), top, viewport, size, overlays, margin)
+    if (placed) return placed
+  }
+  return panToInclude(viewport, size, first, margin)
 }
