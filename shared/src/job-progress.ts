@@ -16,6 +16,10 @@ export const JOB_STAGES = [
   'image',
   /** Images of several scenes (units: images). */
   'images',
+  /** One clip being generated at a video provider (units: percent, where it says). */
+  'clip',
+  /** Clips of several scenes (units: clips). */
+  'clips',
   /** Narrations being synthesized (units: scenes). */
   'voices',
   /** The scenes being rendered (units: scenes, fractional while one renders). */
@@ -32,6 +36,11 @@ export interface JobProgress {
   stage: JobStage
   done: number
   total: number
+  /**
+   * Where the job waits in an outside provider's queue (1 = next), when the provider says
+   * (fal's `queue_position`, issue 22 item 3).
+   */
+  queuePosition?: number | undefined
 }
 
 /** A stage of a job kind and its share of the whole job's progress bar (any positive number). */
@@ -72,6 +81,14 @@ function current(progress: JobProgress): string {
  * @see issue 13 item 6 (the words), issue 21 item 5 (made from the typed progress)
  */
 export function describeJobProgress(progress: JobProgress): string {
+  const queued =
+    progress.queuePosition !== undefined
+      ? ` (queued at the provider, position ${Math.max(1, Math.round(progress.queuePosition))})`
+      : ''
+  return describeStage(progress) + queued
+}
+
+function describeStage(progress: JobProgress): string {
   switch (progress.stage) {
     case 'script':
       return 'Writing the script'
@@ -83,6 +100,10 @@ export function describeJobProgress(progress: JobProgress): string {
       return 'Generating the image'
     case 'images':
       return `Images ${current(progress)}`
+    case 'clip':
+      return 'Generating the clip'
+    case 'clips':
+      return `Clips ${current(progress)}`
     case 'voices':
       return `Voices ${current(progress)}`
     case 'rendering':

@@ -16,7 +16,7 @@ import { z } from 'zod'
  * item 6). The server runs whatever kinds its registry holds (issue 21: `api/src/job-kinds.ts`);
  * a job's `kind` is any such name, and the canvas words the ones it knows.
  */
-export const JOB_KINDS = ['script', 'scenes', 'image', 'video', 'make-video'] as const
+export const JOB_KINDS = ['script', 'scenes', 'image', 'video', 'make-video', 'clip'] as const
 export type JobKind = (typeof JOB_KINDS)[number]
 
 /**

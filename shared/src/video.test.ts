@@ -52,7 +52,16 @@ describe('collectVideoInputs', () => {
       ['10', 'Ten.', '/api/assets/a'],
     ])
     expect(inputs.missing.map((s) => s.nodeId)).toEqual(['scene-1-b'])
-    expect(inputs.settings).toEqual({ preset: '16:9', voice: '', subtitles: true, music: false })
+    expect(inputs.settings).toEqual({
+      preset: '16:9',
+      voice: '',
+      subtitles: true,
+      music: false,
+      // Issue 22 item 4: how the scenes that are clips render.
+      clipFit: 'cover',
+      clipShorter: 'hold',
+      clipSound: 'off',
+    })
   })
 
   it('takes scenes connected directly, each once, and changes its hash when an input changes', () => {

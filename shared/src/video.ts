@@ -1,7 +1,14 @@
 import { z } from 'zod'
 import type { Connection, NodeType } from './graph.ts'
 import { readNodeData } from './nodes/registry.ts'
-import { MAX_VIDEO_TAKES, type VideoPresetName, type VideoTake } from './nodes/video.ts'
+import {
+  type ClipFit,
+  type ClipShorter,
+  type ClipSound,
+  MAX_VIDEO_TAKES,
+  type VideoPresetName,
+  type VideoTake,
+} from './nodes/video.ts'
 
 /**
  * The Video node (issue 13 items 4 and 5): which scenes it takes from the graph, what it
@@ -83,12 +90,31 @@ export interface VideoSettings {
   voice: string
   subtitles: boolean
   music: boolean
+  /** Scenes that are clips (issue 22 item 4): how a clip fills the frame. */
+  clipFit: ClipFit
+  /** A clip shorter than its scene: hold its last frame, or slow it. */
+  clipShorter: ClipShorter
+  /** A clip's own sound: off, or mixed under the narration (ducked). */
+  clipSound: ClipSound
 }
 
 /** The settings of a Video node's `data` (stored, or the canvas's flow data). */
 export function videoSettingsOf(data: Readonly<Record<string, unknown>>): VideoSettings {
-  const { preset, voice, subtitles, music } = readNodeData('video', data)
-  return { preset, voice, subtitles, music }
+  const { preset, voice, subtitles, music, clipFit, clipShorter, clipSound } = readNodeData(
+    'video',
+    data,
+  )
+  return { preset, voice, subtitles, music, clipFit, clipShorter, clipSound }
+}
+
+/** A scene's generated clip (issue 22 item 4). */
+export interface VideoSceneClip {
+  /** The MP4's asset URL. */
+  url: string
+  /** Its length, in ms. */
+  durationMs: number
+  /** True when it has a sound track. */
+  hasAudio: boolean
 }
 
 /** One scene a Video node takes. */
@@ -99,12 +125,17 @@ export interface VideoScene {
   narration: string
   /** The image reachable through scene -> image generator -> image, or null. */
   imageUrl: string | null
+  /**
+   * The clip reachable through scene -> video generator -> clip, or null: the scene's picture
+   * when there is one, else its image (issue 22 item 4).
+   */
+  clip: VideoSceneClip | null
 }
 
 /** What a Video node would render now. */
 export interface VideoInputs {
   scenes: VideoScene[]
-  /** The scenes without an image (`imageUrl` null), in order. */
+  /** The scenes with neither a clip nor an image, in order. */
   missing: VideoScene[]
   settings: VideoSettings
   /** {@link videoInputHash} of the scenes and settings. */
@@ -157,10 +188,32 @@ function imageOf(
   return images[0]?.imageUrl ?? null
 }
 
+/** The newest clip behind `scene` (scene -> video generator -> clip), by its id's timestamp. */
+function clipOf(
+  graph: VideoGraph,
+  byId: Map<string, VideoGraphNode>,
+  scene: VideoGraphNode,
+): VideoSceneClip | null {
+  const clips: { id: string; clip: VideoSceneClip }[] = []
+  for (const c of graph.connections) {
+    if (c.source !== scene.id) continue
+    if (byId.get(c.target)?.type !== 'video-generator') continue
+    for (const d of graph.connections) {
+      const node = d.source === c.target ? byId.get(d.target) : undefined
+      if (node?.type !== 'clip') continue
+      const { videoUrl, durationMs, hasAudio } = readNodeData('clip', node.data)
+      if (videoUrl) clips.push({ id: node.id, clip: { url: videoUrl, durationMs, hasAudio } })
+    }
+  }
+  const stamp = (n: { id: string }) => Number(n.id.split('-')[1] ?? 0)
+  clips.sort((a, b) => stamp(b) - stamp(a) || (a.id < b.id ? -1 : 1))
+  return clips[0]?.clip ?? null
+}
+
 /**
  * The scenes Video node `videoId` takes (issue 13 item 5): the scenes connected to it, and
  * every scene of a text node connected to it (text -> scene), each once, in `sceneNumber`
- * order (numerically; ties by node id), each with its narration and image.
+ * order (numerically; ties by node id), each with its narration, image and clip.
  * @returns null when `videoId` is not a Video node of `graph`.
  */
 export function collectVideoInputs(graph: VideoGraph, videoId: string): VideoInputs | null {
@@ -189,25 +242,35 @@ export function collectVideoInputs(graph: VideoGraph, videoId: string): VideoInp
     sceneNumber: data.sceneNumber,
     narration: data.narration,
     imageUrl: imageOf(graph, byId, node),
+    clip: clipOf(graph, byId, node),
   }))
   const settings = videoSettingsOf(video.data)
   return {
     scenes: list,
-    missing: list.filter((s) => s.imageUrl === null),
+    missing: list.filter((s) => s.imageUrl === null && s.clip === null),
     settings,
     hash: videoInputHash(list, settings),
   }
 }
 
 /**
- * A short hash of what a render depends on (scenes in order with narration and image, and
- * the settings): the Stale badge compares it with the one stored by the last render. Not
- * cryptographic (cyrb53, 53 bits as hex): it only tells "changed" from "same".
+ * A short hash of what a render depends on (scenes in order with narration, image and clip,
+ * and the settings): the Stale badge compares it with the one stored by the last render. The
+ * clip settings and clips count only when a scene has a clip, so a render from before clips
+ * existed is not Stale for their sake. Not cryptographic (cyrb53, 53 bits as hex): it only
+ * tells "changed" from "same".
  */
 export function videoInputHash(scenes: readonly VideoScene[], settings: VideoSettings): string {
+  const clips = scenes.some((s) => s.clip !== null)
+  const { preset, voice, subtitles, music } = settings
+  const stills = { preset, voice, subtitles, music }
   const text = JSON.stringify([
-    settings,
-    scenes.map((s) => [s.nodeId, s.sceneNumber, s.narration, s.imageUrl]),
+    clips ? settings : stills,
+    scenes.map((s) =>
+      clips
+        ? [s.nodeId, s.sceneNumber, s.narration, s.imageUrl, s.clip?.url ?? null]
+        : [s.nodeId, s.sceneNumber, s.narration, s.imageUrl],
+    ),
   ])
   let h1 = 0xdeadbeef
   let h2 = 0x41c6ce57

@@ -214,3 +214,45 @@ export const optionalNumber = (): NodeField<number, true> =>
     { type: 'number', integer: false, min: null, max: null },
     'must be a number',
   )
+
+/**
+ * A list of `item`s stored as a JSON string (data values are flat), newest first: an entry
+ * that is not an `item` is skipped and at most `max` are read; missing or unreadable, the
+ * list is empty. A new node does not have it.
+ */
+export function jsonListField<T>(
+  item: z.ZodType<T>,
+  max: number,
+  expects: string,
+): NodeField<T[], false> {
+  const list = z.array(z.unknown()).transform((items) =>
+    items
+      .flatMap((entry) => {
+        const parsed = item.safeParse(entry)
+        return parsed.success ? [parsed.data] : []
+      })
+      .slice(0, max),
+  )
+  return {
+    schema: z.union([
+      z
+        .string()
+        .transform((text, ctx) => {
+          try {
+            return JSON.parse(text) as unknown
+          } catch {
+            ctx.addIssue({ code: 'custom', message: 'not JSON' })
+            return z.NEVER
+          }
+        })
+        .pipe(list),
+      list,
+    ]),
+    optional: false,
+    fallback: [],
+    initial: false,
+    store: (values) => JSON.stringify(values),
+    kind: { type: 'json' },
+    expects,
+  }
+}

@@ -19,6 +19,7 @@ import {
   readNodeData,
   storedNodeData,
 } from './registry.ts'
+import { type ClipTake, MAX_CLIP_TAKES } from './clip.ts'
 import { MAX_VIDEO_TAKES, VIDEO_PRESET_NAMES, type VideoTake } from './video.ts'
 
 /** Text as a person types it (no U+0000, no lone surrogates: text hygiene refuses those). */
@@ -36,8 +37,25 @@ const takeArb: fc.Arbitrary<VideoTake> = fc.record({
   preset: fc.constantFrom(...VIDEO_PRESET_NAMES),
 })
 
+const clipTakeArb: fc.Arbitrary<ClipTake> = fc.record({
+  videoUrl: fc.constantFrom('/api/assets/a', '/api/assets/b', '/api/assets/c'),
+  posterUrl: fc.constantFrom('/api/assets/p', ''),
+  durationMs: fc.integer({ min: 0, max: 20_000 }),
+  hasAudio: fc.boolean(),
+  modelId: fc.constantFrom('fal:fal-ai/kling-video', 'builtin:motion-draft'),
+  prompt: textArb,
+  seed: fc.integer({ min: 0, max: 2_147_483_647 }),
+  createdAt: fc.constant('2026-11-26T15:00:00.000Z'),
+})
+
+/** The lists the JSON fields hold, by key. */
+const JSON_LISTS: Record<string, fc.Arbitrary<NodeFieldValue>> = {
+  videoTakes: fc.array(takeArb, { maxLength: MAX_VIDEO_TAKES }),
+  clipTakes: fc.array(clipTakeArb, { maxLength: MAX_CLIP_TAKES }),
+}
+
 /** A value a field can hold, of the kind it declares (what the canvas or the server writes). */
-function valueArb(field: NodeField<NodeFieldValue>): fc.Arbitrary<NodeFieldValue> {
+function valueArb(key: string, field: NodeField<NodeFieldValue>): fc.Arbitrary<NodeFieldValue> {
   const kind = field.kind
   switch (kind.type) {
     case 'text':
@@ -45,13 +63,18 @@ function valueArb(field: NodeField<NodeFieldValue>): fc.Arbitrary<NodeFieldValue
     case 'number':
       return kind.integer
         ? fc.integer({ min: kind.min ?? -1_000_000, max: kind.max ?? 1_000_000 })
-        : fc.double({ min: -1e9, max: 1e9, noNaN: true }).map((n) => (Object.is(n, -0) ? 0 : n))
+        : fc
+            .double({ min: kind.min ?? -1e9, max: kind.max ?? 1e9, noNaN: true })
+            .map((n) => (Object.is(n, -0) ? 0 : n))
     case 'boolean':
       return fc.boolean()
     case 'choice':
       return fc.constantFrom(...kind.values)
-    case 'json':
-      return fc.array(takeArb, { maxLength: MAX_VIDEO_TAKES })
+    case 'json': {
+      const list = JSON_LISTS[key]
+      if (!list) throw new Error(`No list arbitrary for the JSON field ${key}`)
+      return list
+    }
   }
 }
 
@@ -59,7 +82,7 @@ function valueArb(field: NodeField<NodeFieldValue>): fc.Arbitrary<NodeFieldValue
 function patchArb(type: NodeType): fc.Arbitrary<Partial<Record<string, NodeFieldValue>>> {
   const fields = NODE_KINDS[type].fields as Record<string, NodeField<NodeFieldValue>>
   return fc.record(
-    Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, valueArb(field)])),
+    Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, valueArb(key, field)])),
     { requiredKeys: [] },
   )
 }
@@ -143,6 +166,10 @@ describe('node data, defined once (issue 21 item 3)', () => {
       voice: '',
       subtitles: false,
       music: true,
+      // Issue 22 item 4: how the scenes that are clips render.
+      clipFit: 'cover',
+      clipShorter: 'hold',
+      clipSound: 'off',
       videoTakes: [],
     })
     expect(readNodeData('editable-text', { sceneCount: '40' }).sceneCount).toBe(25)

@@ -6,7 +6,9 @@ import type { NodeFields } from './node-field.ts'
 import type { NodeKind, StoredNodeData } from './node-kind.ts'
 import { sceneNode } from './scene.ts'
 import { scriptGeneratorNode } from './script-generator.ts'
+import { clipNode } from './clip.ts'
 import { videoNode } from './video.ts'
+import { videoGeneratorNode } from './video-generator.ts'
 
 /**
  * Every node type by name (issue 21 item 3): the one registry of node data. The canvas, the
@@ -22,9 +24,14 @@ export const NODE_KINDS = {
   'image-generator': imageGeneratorNode,
   image: imageNode,
   video: videoNode,
+  'video-generator': videoGeneratorNode,
+  clip: clipNode,
 } as const satisfies { [T in string]: NodeKind<T, NodeFields> }
 
-/** A node type (spec §3's five, and the Video node of issue 13 item 5). */
+/**
+ * A node type (spec §3's five, the Video node of issue 13 item 5, the Video Generator and
+ * Clip of issue 22).
+ */
 export type NodeType = keyof typeof NODE_KINDS
 
 /** The node types, in the registry's order. */

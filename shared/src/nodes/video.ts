@@ -5,7 +5,7 @@ import { JOB_FIELDS } from './job-fields.ts'
 import {
   booleanField,
   choiceField,
-  type NodeField,
+  jsonListField,
   numberValue,
   optionalNumber,
   optionalText,
@@ -22,6 +22,19 @@ import { defineNodeKind, type NodeDataMigration } from './node-kind.ts'
 /** The output formats a Video node offers (media's presets). */
 export const VIDEO_PRESET_NAMES = ['16:9', '9:16', '1:1'] as const
 export type VideoPresetName = (typeof VIDEO_PRESET_NAMES)[number]
+
+/**
+ * How a scene's clip fills the frame (issue 22 item 4): `cover` crops it to the preset,
+ * `contain` shows it whole over a blurred copy of itself.
+ */
+export const CLIP_FITS = ['cover', 'contain'] as const
+export type ClipFit = (typeof CLIP_FITS)[number]
+/** A clip shorter than its scene: hold its last frame, or slow it to the scene's length. */
+export const CLIP_SHORTER = ['hold', 'slow'] as const
+export type ClipShorter = (typeof CLIP_SHORTER)[number]
+/** A clip's own sound: left out (the default), or mixed under the narration, ducked. */
+export const CLIP_SOUND = ['off', 'mix'] as const
+export type ClipSound = (typeof CLIP_SOUND)[number]
 
 /** How many renders a Video node keeps as takes (issue 13 item 5: "the last 5 renders"). */
 export const MAX_VIDEO_TAKES = 5
@@ -47,42 +60,12 @@ export const videoTakeSchema = z.object({
 })
 export type VideoTake = z.infer<typeof videoTakeSchema>
 
-const takeList = z.array(z.unknown()).transform((items) =>
-  items
-    .flatMap((item) => {
-      const take = videoTakeSchema.safeParse(item)
-      return take.success ? [take.data] : []
-    })
-    .slice(0, MAX_VIDEO_TAKES),
-)
-
 /**
  * The takes, newest first, stored as a JSON array (data values are flat); an entry that is
  * not a take is skipped, and at most {@link MAX_VIDEO_TAKES} are read. A node that never
  * rendered has none.
  */
-const takesField: NodeField<VideoTake[], false> = {
-  schema: z.union([
-    z
-      .string()
-      .transform((text, ctx) => {
-        try {
-          return JSON.parse(text) as unknown
-        } catch {
-          ctx.addIssue({ code: 'custom', message: 'not JSON' })
-          return z.NEVER
-        }
-      })
-      .pipe(takeList),
-    takeList,
-  ]),
-  optional: false,
-  fallback: [],
-  initial: false,
-  store: (takes) => JSON.stringify(takes),
-  kind: { type: 'json' },
-  expects: 'must be a JSON list of takes',
-}
+const takesField = jsonListField(videoTakeSchema, MAX_VIDEO_TAKES, 'must be a JSON list of takes')
 
 /**
  * A Video node rendered before takes existed (issue 13 item 5 added them, commit 8a4fee8)
@@ -125,6 +108,10 @@ export const videoNode = defineNodeKind({
     voice: textField(''),
     subtitles: booleanField(true),
     music: booleanField(false),
+    /** Scenes that are clips (issue 22 item 4): fit, a clip shorter than its scene, its sound. */
+    clipFit: choiceField(CLIP_FITS, 'cover'),
+    clipShorter: choiceField(CLIP_SHORTER, 'hold'),
+    clipSound: choiceField(CLIP_SOUND, 'off'),
     /** The newest take's MP4, SRT and VTT asset URLs, length (ms) and input hash. */
     videoUrl: optionalText(),
     videoSrtUrl: optionalText(),

@@ -1,4 +1,10 @@
-import { VIDEO_PRESET_NAMES, type VideoScene } from '@reelgraph/shared'
+import {
+  CLIP_FITS,
+  CLIP_SHORTER,
+  CLIP_SOUND,
+  VIDEO_PRESET_NAMES,
+  type VideoScene,
+} from '@reelgraph/shared'
 import { z } from 'zod'
 
 /** One scene of a render, as the submit service collected it (shared's `VideoScene`). */
@@ -7,6 +13,11 @@ export const videoSceneInput = z.object({
   sceneNumber: z.string(),
   narration: z.string(),
   imageUrl: z.string().nullable(),
+  // Absent in a job queued before clips existed.
+  clip: z
+    .object({ url: z.string(), durationMs: z.number().nonnegative(), hasAudio: z.boolean() })
+    .nullable()
+    .default(null),
 }) satisfies z.ZodType<VideoScene>
 
 /**
@@ -20,6 +31,9 @@ export const videoJobInput = z.object({
   voice: z.string(),
   subtitles: z.boolean(),
   music: z.boolean(),
+  clipFit: z.enum(CLIP_FITS).default('cover'),
+  clipShorter: z.enum(CLIP_SHORTER).default('hold'),
+  clipSound: z.enum(CLIP_SOUND).default('off'),
   scenes: z.array(videoSceneInput),
   inputHash: z.string(),
   /**

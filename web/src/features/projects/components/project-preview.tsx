@@ -9,6 +9,8 @@ const NODE_FILL: Record<NodeType, string> = {
   'image-generator': '#34d399',
   image: '#fb7185',
   video: '#8b5cf6',
+  'video-generator': '#2dd4bf',
+  clip: '#f472b6',
 }
 
 /** Canvas units of margin around the nodes, so the outermost ones do not touch the edge. */
