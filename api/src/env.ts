@@ -127,6 +127,20 @@ export const envSchema = z
     AI_TEXT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
     /** Timeout of one image generation (including polling), in ms. */
     AI_IMAGE_TIMEOUT_MS: z.coerce.number().int().positive().default(180_000),
+    /**
+     * Longest clip generation (issue 22): the provider's queue and its work, the download and
+     * the checks, in ms. Video models take minutes; 20 min covers a busy queue.
+     */
+    AI_VIDEO_TIMEOUT_MS: z.coerce.number().int().positive().default(1_200_000),
+    /**
+     * Largest clip a provider may send, in bytes (issue 22 item 2): a larger one fails the job
+     * (refunded). 200 MiB: a 20 s 1080p clip at a generous 50 Mbit/s is about 120 MiB.
+     */
+    CLIP_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(200 * 1024 ** 2),
     /** Longest video render (narration, render, storage), in ms (issue 13 item 4). */
     VIDEO_RENDER_TIMEOUT_MS: z.coerce.number().int().positive().default(1_800_000),
     /**

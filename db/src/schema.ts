@@ -284,6 +284,8 @@ export interface GenerationJobsTable {
   input: ColumnType<unknown, string, string>
   /** The answer in its spec §7 shape (JSON), once succeeded. */
   result: ColumnType<unknown, string | null | undefined, string | null>
+  /** The video provider whose concurrency slot the running job holds (issue 22), or null. */
+  provider_slot: ColumnType<string | null, string | null | undefined, string | null>
   /** True once the result is in the project's document. */
   result_written: Generated<boolean>
   /** Attempts started (a retry or a worker that died counts). */

@@ -64,7 +64,10 @@ export const generateVideoInput = z
       .nullish(),
     /** Ask the model for its own sound, where it makes one. */
     withAudio: z.boolean().default(false),
-    ...jobTargetSchema.shape,
+    /** The project the clip is stored in (an asset of it, for its members only). */
+    projectId: z.number({ error: 'projectId must be the id of your project.' }).int().positive(),
+    /** The Video Generator the result hangs off; absent: only answered. */
+    nodeId: jobTargetSchema.shape.nodeId,
   })
   .meta({ id: 'GenerateVideoInput' })
 export type GenerateVideoInput = z.input<typeof generateVideoInput>

@@ -12,6 +12,7 @@ import * as makeVideoJobs from './0010-make-video-jobs.ts'
 import * as projectDocumentUpdates from './0011-project-document-updates.ts'
 import * as openJobKinds from './0012-open-job-kinds.ts'
 import * as narrationCache from './0013-narration-cache.ts'
+import * as providerSlots from './0014-provider-slots.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011-project-document-updates': projectDocumentUpdates,
   '0012-open-job-kinds': openJobKinds,
   '0013-narration-cache': narrationCache,
+  '0014-provider-slots': providerSlots,
 }

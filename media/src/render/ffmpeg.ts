@@ -218,6 +218,8 @@ export interface RunFfmpegOptions {
   durationMs?: number
   /** Called with 0..1 as ffmpeg reports progress. */
   onProgress?: (fraction: number) => void
+  /** Called with each `-progress` block as it is (its `out_time_us`, `frame`...). */
+  onProgressBlock?: (block: ProgressBlock) => void
   /** ffmpeg's `-loglevel`; `info` when stderr must be read (loudnorm's measurement). */
   logLevel?: 'error' | 'info'
   /** Run exactly `args`, without the global flags (for `-version` and listings). */
@@ -304,6 +306,7 @@ export function runFfmpeg(
     const parse = createProgressParser((block) => {
       // Also read at each report: the last one comes just before exit, after any poll.
       samplePeak()
+      options.onProgressBlock?.(block)
       onProgress?.(progressFraction(block, options))
     })
     child.stdout.setEncoding('utf8')

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { NodeData } from '../graph.ts'
 import { booleanField, jsonListField, numberField, textField } from './node-field.ts'
 import { defineNodeKind } from './node-kind.ts'
 
@@ -52,7 +53,7 @@ export const clipNode = defineNodeKind({
 export function clipResultData(
   takes: readonly ClipTake[],
   current: ClipTake,
-): Record<string, unknown> {
+): NodeData {
   return clipNode.store({
     clipTakes: [...takes],
     videoUrl: current.videoUrl,

@@ -128,11 +128,12 @@ export async function storeGeneratedImage(
 }
 
 /**
- * Files a render stores (issue 13 item 4) and narrations (issue 21 item 4), by type: their
- * file extension.
+ * Files a render stores (issue 13 item 4), narrations (issue 21 item 4) and clips with their
+ * poster frames (issue 22), by type: their file extension.
  */
 export const MEDIA_ASSET_TYPES = {
   'video/mp4': 'mp4',
+  'image/jpeg': 'jpg',
   'application/x-subrip': 'srt',
   'text/vtt': 'vtt',
   'audio/wav': 'wav',
@@ -185,6 +186,18 @@ export async function storeMediaAsset(
   return { assetId, url: assetUrl(assetId) }
 }
 
+/** The row of the asset at `url` (`/api/assets/:id`) when it belongs to `projectId`. */
+async function projectAssetRow(db: Kysely<DB>, projectId: number, url: string) {
+  const id = /^\/api\/assets\/([a-z2-7]{32})(?:\?.*)?$/.exec(url)?.[1]
+  if (!id) return undefined
+  return db
+    .selectFrom('assets')
+    .select(['storage_key', 'mime_type'])
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst()
+}
+
 /**
  * The bytes of the asset at `url` (`/api/assets/:id`) when it belongs to `projectId`, else
  * null: a render reads its scenes' images this way, never another project's.
@@ -195,15 +208,24 @@ export async function readProjectAssetByUrl(
   projectId: number,
   url: string,
 ): Promise<Uint8Array | null> {
-  const id = /^\/api\/assets\/([a-z2-7]{32})(?:\?.*)?$/.exec(url)?.[1]
-  if (!id) return null
-  const row = await db
-    .selectFrom('assets')
-    .select('storage_key')
-    .where('id', '=', id)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst()
+  const row = await projectAssetRow(db, projectId, url)
   return row ? storage.get(row.storage_key) : null
+}
+
+/**
+ * The image at `url` (`/api/assets/:id`) when it is an image asset of `projectId`, with its
+ * type, else null: a clip's start image or last frame (issue 22), sent to a provider as bytes.
+ */
+export async function readProjectImage(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  projectId: number,
+  url: string,
+): Promise<{ bytes: Uint8Array; mimeType: string } | null> {
+  const row = await projectAssetRow(db, projectId, url)
+  if (!row?.mime_type.startsWith('image/')) return null
+  const bytes = await storage.get(row.storage_key)
+  return bytes ? { bytes, mimeType: row.mime_type } : null
 }
 
 /** An asset's bytes and type. */

@@ -1,0 +1,118 @@
+import { absolutePath } from './absolute-path.ts'
+import { RenderError } from './errors.ts'
+import { findFfmpeg, runFfmpeg } from './ffmpeg.ts'
+
+/**
+ * What a media file holds, by ffmpeg's own reading (issue 22 item 2: a provider's answer is
+ * checked before it becomes an asset). ffmpeg, not ffprobe: the static build a fresh machine
+ * gets ships no ffprobe.
+ */
+
+/** A media file's streams and lengths. */
+export interface MediaProbe {
+  /** The container's length, in ms (0 when it states none). */
+  durationMs: number
+  /** How much of the first video stream decodes, in ms (a truncated file decodes less). */
+  decodedMs: number
+  video: { codec: string; width: number; height: number } | null
+  audio: { codec: string } | null
+}
+
+/** Options of {@link probeMedia} and {@link extractPosterFrame}. */
+export interface ProbeOptions {
+  /** The ffmpeg binary; `findFfmpeg`'s choice by default. */
+  ffmpegPath?: string | undefined
+  signal?: AbortSignal | undefined
+}
+
+/** `Duration: 00:00:05.04` -> 5040. */
+function headerDurationMs(stderr: string): number {
+  const match = /Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/.exec(stderr)
+  if (!match) return 0
+  return Math.round(((Number(match[1]) * 60 + Number(match[2])) * 60 + Number(match[3])) * 1000)
+}
+
+/** The first `Stream #0:n...: Video: h264 (...), yuv420p, 1920x1080, ...` of an input header. */
+function streams(stderr: string): Pick<MediaProbe, 'video' | 'audio'> {
+  const input = stderr.slice(stderr.indexOf('Input #0'), stderr.search(/Output #0|Stream mapping/))
+  const video = /Stream #0:\d+[^:]*: Video: (\w+)[^\n]*?(\d{2,5})x(\d{2,5})/.exec(input)
+  const audio = /Stream #0:\d+[^:]*: Audio: (\w+)/.exec(input)
+  return {
+    video: video ? { codec: video[1]!, width: Number(video[2]), height: Number(video[3]) } : null,
+    audio: audio ? { codec: audio[1]! } : null,
+  }
+}
+
+/**
+ * Reads the file at `path` (absolute) with ffmpeg: its header (container length, the first
+ * video and audio stream), then decodes its video to measure how much of it there is.
+ * @throws RenderError `invalid-input` when ffmpeg cannot read it as media at all (an HTML page,
+ *   a missing index), `ffmpeg-not-found` when there is no ffmpeg; the signal's reason.
+ * @see issue 22 item 2
+ */
+export async function probeMedia(path: string, options: ProbeOptions = {}): Promise<MediaProbe> {
+  const file = absolutePath(path, 'The media to probe')
+  const binary = findFfmpeg({ ffmpegPath: options.ffmpegPath })
+  let header: string
+  try {
+    header = (
+      await runFfmpeg(binary.path, ['-i', file, '-t', '0', '-f', 'null', '-'], {
+        logLevel: 'info',
+        signal: options.signal,
+      })
+    ).stderr
+  } catch (error) {
+    if (options.signal?.aborted || !(error instanceof RenderError)) throw error
+    if (error.code !== 'ffmpeg-failed') throw error
+    throw new RenderError('invalid-input', `Not a media file: ${error.message}`, { cause: error })
+  }
+  const found = streams(header)
+  let decodedUs = 0
+  if (found.video) {
+    await runFfmpeg(binary.path, ['-i', file, '-map', '0:v:0', '-f', 'null', '-'], {
+      signal: options.signal,
+      onProgressBlock: (block) => {
+        const us = Number(block.out_time_us ?? block.out_time_ms)
+        if (Number.isFinite(us)) decodedUs = Math.max(decodedUs, us)
+      },
+    }).catch((error: unknown) => {
+      // A file that stops decoding part-way is measured by what decoded.
+      if (options.signal?.aborted || !(error instanceof RenderError)) throw error
+    })
+  }
+  return {
+    durationMs: headerDurationMs(header),
+    decodedMs: Math.round(decodedUs / 1000),
+    ...found,
+  }
+}
+
+/**
+ * Writes one frame of the video at `path`, at `atMs`, as a JPEG at `outputPath` (both
+ * absolute): a clip's poster.
+ * @throws RenderError `ffmpeg-failed` when no frame can be read there.
+ * @see issue 22 item 2
+ */
+export async function extractPosterFrame(
+  path: string,
+  outputPath: string,
+  atMs: number,
+  options: ProbeOptions = {},
+): Promise<void> {
+  const binary = findFfmpeg({ ffmpegPath: options.ffmpegPath })
+  await runFfmpeg(
+    binary.path,
+    [
+      '-ss',
+      (Math.max(0, atMs) / 1000).toFixed(3),
+      '-i',
+      absolutePath(path, 'The video'),
+      '-frames:v',
+      '1',
+      '-q:v',
+      '3',
+      absolutePath(outputPath, 'The poster frame'),
+    ],
+    { signal: options.signal },
+  )
+}
