@@ -1,5 +1,11 @@
 import { z } from 'zod'
 import { NODE_TYPES, nodeDataProblem, type NodeType } from './nodes/registry.ts'
+import {
+  CONNECTION_POINTS,
+  type ConnectionPoints,
+  type NodeData,
+  type NodeDataValue,
+} from './node-values.ts'
 import { refineSafeText } from './text.ts'
 
 /**
@@ -10,9 +16,7 @@ import { refineSafeText } from './text.ts'
 /** The node types and their names, from the node registry (`nodes/registry.ts`). */
 export { NODE_TYPES, type NodeType }
 
-/** Where a node can be connected (spec §3). */
-export const CONNECTION_POINTS = ['input', 'output', 'both'] as const
-export type ConnectionPoints = (typeof CONNECTION_POINTS)[number]
+export { CONNECTION_POINTS, type ConnectionPoints, type NodeData, type NodeDataValue }
 
 /** At most 2,000 nodes per project (issue 3). */
 export const MAX_NODES = 2000
@@ -74,14 +78,12 @@ export const nodeDataValueSchema = z.union(
     error: 'A data value must be a string, a finite number or a boolean.',
   },
 )
-export type NodeDataValue = z.infer<typeof nodeDataValueSchema>
 
 export const nodeDataSchema = z
   .record(z.string().min(1).max(64).superRefine(refineSafeText), nodeDataValueSchema)
   .refine((d) => Object.keys(d).length <= MAX_DATA_KEYS, {
     message: `A node can hold at most ${MAX_DATA_KEYS} data fields.`,
   })
-export type NodeData = z.infer<typeof nodeDataSchema>
 
 /** A node (spec §3 Node). */
 export const graphNodeSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { NodeData } from '../graph.ts'
+import type { NodeData } from '../node-values.ts'
 import { booleanField, jsonListField, numberField, textField } from './node-field.ts'
 import { defineNodeKind } from './node-kind.ts'
 
@@ -50,10 +50,7 @@ export const clipNode = defineNodeKind({
  * The stored data of a Clip node whose takes are now `takes` (newest first) with `current`
  * as the one it shows and renders with.
  */
-export function clipResultData(
-  takes: readonly ClipTake[],
-  current: ClipTake,
-): NodeData {
+export function clipResultData(takes: readonly ClipTake[], current: ClipTake): NodeData {
   return clipNode.store({
     clipTakes: [...takes],
     videoUrl: current.videoUrl,

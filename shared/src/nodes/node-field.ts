@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { NodeDataValue } from '../graph.ts'
+import type { NodeDataValue } from '../node-values.ts'
 
 /**
  * One field of a node's data (issue 21 item 3): how its stored value is read, what it reads

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ConnectionPoints, NodeData } from '../graph.ts'
+import type { ConnectionPoints, NodeData } from '../node-values.ts'
 import type { NodeFieldValue, NodeFields, NodeFieldsData } from './node-field.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { ConnectionPoints, NodeData } from '../graph.ts'
+import type { ConnectionPoints, NodeData } from '../node-values.ts'
 import { editableTextNode } from './editable-text.ts'
 import { imageNode } from './image.ts'
 import { imageGeneratorNode } from './image-generator.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { NodeData } from '../graph.ts'
+import type { NodeData } from '../node-values.ts'
 import { JOB_DATA_KEYS } from '../jobs.ts'
 import { JOB_FIELDS } from './job-fields.ts'
 import {
