@@ -5,7 +5,9 @@ import {
   affordableSceneCount,
   type MadeVideoIds,
   makeVideoCost,
+  makeVideoClipSeconds,
   makeVideoCostParts,
+  makeVideoInput,
   planMadeVideo,
 } from './make-video.ts'
 import { createGraphNode } from './node-defaults.ts'
@@ -56,6 +58,57 @@ describe('make video cost (issue 13 item 6)', () => {
     expect(affordableSceneCount(costs, 20, 6)).toBe(4) // 19 credits
     expect(affordableSceneCount(costs, 10, 6)).toBe(1) // 10 credits
     expect(affordableSceneCount(costs, 9, 6)).toBe(0)
+  })
+})
+
+describe('make video with animated scenes (issue 22 item 4)', () => {
+  const kling = {
+    name: 'Kling 2.1',
+    cost: { credits: 1.5, per: 'second' as const },
+    capabilities: {
+      textToVideo: true,
+      imageToVideo: true,
+      lastFrame: false,
+      audio: false,
+      durations: [4, 6, 10],
+      aspectRatios: ['16:9' as const],
+      resolutions: ['720p'],
+    },
+  }
+
+  it('adds one clip per scene of the model’s duration nearest 5 s to the one total', () => {
+    // 4 and 6 are as near as each other: the shorter one (shared nearestDuration).
+    expect(makeVideoClipSeconds(kling)).toBe(4)
+    const parts = makeVideoCostParts(costs, 3, kling)
+    expect(parts.map((p) => p.label)).toEqual([
+      'Script',
+      'Scenes',
+      '3 images',
+      '3 clips · Kling 2.1, 4 s',
+      '3 narrated scenes',
+      'Video render',
+    ])
+    // 1.5 credits a second x 4 s = 6 per clip.
+    expect(parts[3]?.credits).toBe(18)
+    expect(makeVideoCost(costs, 3, kling)).toBe(makeVideoCost(costs, 3) + 18)
+    expect(makeVideoCost(costs, 3, null)).toBe(makeVideoCost(costs, 3))
+  })
+
+  it('starts the dialog at the most animated scenes the balance pays for', () => {
+    // A still chain is 7 credits and 3 a scene; each clip is 6 more.
+    expect(affordableSceneCount(costs, 16, 6, kling)).toBe(1)
+    expect(affordableSceneCount(costs, 15, 6, kling)).toBe(0)
+    expect(affordableSceneCount(costs, 16, 6)).toBe(3)
+  })
+
+  it('takes the model to animate with in the call, and nothing else', () => {
+    const base = { projectId: 1, nodeId: 'script-generator-1-a', sceneCount: 2, preset: '16:9' }
+    expect(makeVideoInput.parse({ ...base, animate: { modelId: 'fal:fal-ai/kling' } })).toEqual({
+      ...base,
+      animate: { modelId: 'fal:fal-ai/kling' },
+    })
+    expect(makeVideoInput.parse(base)).toEqual(base)
+    expect(makeVideoInput.safeParse({ ...base, animate: { modelId: 'kling' } }).success).toBe(false)
   })
 })
 

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { type GenerationCosts, sceneCountSchema } from './ai.ts'
+import { type CatalogModel, MODEL_ID_PATTERN, modelCredits, nearestDuration } from './catalog.ts'
+import { CLIP_DEFAULT_SECONDS } from './clips.ts'
 import { SCENE_COUNT_MAX, SCENE_COUNT_MIN } from './constants.ts'
 import type { GraphNode } from './graph.ts'
 import { NODE_FOOTPRINTS, PLACEMENT_GAP, placeInFreeSpace, RESULT_OFFSET_X } from './placement.ts'
@@ -22,9 +24,41 @@ export const makeVideoInput = z
     preset: z.enum(VIDEO_PRESET_NAMES, {
       error: `The format must be one of ${VIDEO_PRESET_NAMES.join(', ')}.`,
     }),
+    /**
+     * "Animate each scene with [model]" (issue 22 item 4): one clip per scene with this
+     * catalog video model, {@link MAKE_VIDEO_CLIP_SECONDS} long as near as the model makes;
+     * absent, the scenes stay stills.
+     */
+    animate: z
+      .object({
+        modelId: z
+          .string({ error: 'Pick a video model to animate the scenes with.' })
+          .regex(MODEL_ID_PATTERN, 'Pick a video model from the list.'),
+      })
+      .optional(),
   })
   .meta({ id: 'MakeVideoInput' })
 export type MakeVideoInput = z.infer<typeof makeVideoInput>
+
+/**
+ * How long each scene's clip is asked to be when "Make video" animates the scenes, in seconds
+ * (the model's nearest duration is used): the Video Generator's default length, about one
+ * narrated sentence.
+ */
+export const MAKE_VIDEO_CLIP_SECONDS = CLIP_DEFAULT_SECONDS
+
+/** The video model "Make video" animates the scenes with, as its cost needs it. */
+export type AnimateModel = Pick<CatalogModel, 'name' | 'cost' | 'capabilities'>
+
+/**
+ * The length of each scene's clip with `model`, in seconds: its duration nearest
+ * {@link MAKE_VIDEO_CLIP_SECONDS} (that length when the model lists none).
+ */
+export function makeVideoClipSeconds(model: Pick<CatalogModel, 'capabilities'>): number {
+  return model.capabilities
+    ? nearestDuration(model.capabilities, MAKE_VIDEO_CLIP_SECONDS)
+    : MAKE_VIDEO_CLIP_SECONDS
+}
 
 /** One line of the chain's cost, for the "Make video" dialog. */
 export interface MakeVideoCostPart {
@@ -36,40 +70,58 @@ export interface MakeVideoCostPart {
 
 /**
  * What "Make video" costs for `sceneCount` scenes, part by part (issue 13 item 6): the script,
- * the scene split, one image per scene, one narrated scene each, and the render. The same
- * costs as the single steps, so the chain is never dearer or cheaper than clicking through.
+ * the scene split, one image per scene, with `animate` one clip per scene of
+ * {@link makeVideoClipSeconds} (issue 22 item 4: "6 clips · Kling 2.1, 5 s"), one narrated
+ * scene each, and the render. The same costs as the single steps, so the chain is never dearer
+ * or cheaper than clicking through.
  */
 export function makeVideoCostParts(
   costs: GenerationCosts,
   sceneCount: number,
+  animate?: AnimateModel | null,
 ): MakeVideoCostPart[] {
   const n = sceneCount
   const plural = (word: string) => (n === 1 ? `1 ${word}` : `${n} ${word}s`)
+  const clips: MakeVideoCostPart[] = animate
+    ? [
+        {
+          label: `${plural('clip')} · ${animate.name}, ${makeVideoClipSeconds(animate)} s`,
+          credits: modelCredits(animate, makeVideoClipSeconds(animate)) * n,
+        },
+      ]
+    : []
   return [
     { label: 'Script', credits: costs.script },
     { label: 'Scenes', credits: costs.scenes },
     { label: plural('image'), credits: costs.image * n },
+    ...clips,
     { label: plural('narrated scene'), credits: costs.voice * n },
     { label: 'Video render', credits: costs.video },
   ]
 }
 
 /** The total of {@link makeVideoCostParts}, in credits. */
-export function makeVideoCost(costs: GenerationCosts, sceneCount: number): number {
-  return makeVideoCostParts(costs, sceneCount).reduce((sum, part) => sum + part.credits, 0)
+export function makeVideoCost(
+  costs: GenerationCosts,
+  sceneCount: number,
+  animate?: AnimateModel | null,
+): number {
+  return makeVideoCostParts(costs, sceneCount, animate).reduce((sum, part) => sum + part.credits, 0)
 }
 
 /**
  * The most scenes (from the default down to 1) whose chain `balance` credits pay for, or 0
- * when not even one scene is affordable: the dialog's starting scene count.
+ * when not even one scene is affordable: the dialog's starting scene count (with `animate`,
+ * the chain that animates each scene).
  */
 export function affordableSceneCount(
   costs: GenerationCosts,
   balance: number,
   preferred: number,
+  animate?: AnimateModel | null,
 ): number {
   for (let n = Math.min(preferred, SCENE_COUNT_MAX); n >= SCENE_COUNT_MIN; n--) {
-    if (makeVideoCost(costs, n) <= balance) return n
+    if (makeVideoCost(costs, n, animate) <= balance) return n
   }
   return 0
 }
