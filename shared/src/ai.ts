@@ -8,6 +8,7 @@ import {
   IMAGE_SIZE_STEP_PX as IMAGE_SIZE_STEP,
   IMAGE_STEPS_MAX,
   IMAGE_STEPS_MIN,
+  PROMPT_MAX_LENGTH,
   SCENE_COUNT_MAX,
   SCENE_COUNT_MIN,
   SCRIPT_FORMATS,
@@ -31,7 +32,6 @@ export const GENERATION_MESSAGES = {
 
 /** A topic is a sentence or two; a prompt a paragraph. */
 export const TOPIC_MAX_LENGTH = 2000
-export const PROMPT_MAX_LENGTH = 4000
 /** Models listed for the image generator (spec §9: the model list is limited to 10). */
 export const MODEL_LIST_DEFAULT_LIMIT = 10
 export const MODEL_LIST_MAX_LIMIT = 100

@@ -1,7 +1,6 @@
 import { z } from 'zod'
-import { PROMPT_MAX_LENGTH } from './ai.ts'
 import { MODEL_ID_PATTERN } from './catalog.ts'
-import { IMAGE_SEED_MAX as SEED_MAX } from './constants.ts'
+import { IMAGE_SEED_MAX as SEED_MAX, PROMPT_MAX_LENGTH } from './constants.ts'
 import { jobTargetSchema } from './jobs.ts'
 import { VIDEO_PRESET_NAMES } from './nodes/video.ts'
 

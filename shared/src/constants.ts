@@ -144,3 +144,10 @@ export const PRESENCE_COLORS = [
   '#c026d3',
   '#0f766e',
 ] as const
+
+/**
+ * Characters of an image or clip prompt (and its negative prompt): a paragraph. Here rather
+ * than in `ai.ts` so that `clips.ts` needs no import of `ai.ts`, whose graph imports reach the
+ * node registry and the Video Generator back (an import cycle that failed to load in Node).
+ */
+export const PROMPT_MAX_LENGTH = 4000
