@@ -59,12 +59,14 @@ function imageOptions(images: readonly ConnectedImage[], current: string) {
   return options
 }
 
-/** Under a start image or last frame: which image it is, or how to get one. */
-function imageHint(images: readonly ConnectedImage[], url: string, what: string): string {
-  if (images.length === 0) return `Connect an image node to use its picture as the ${what}.`
-  const from = images.find((i) => i.imageUrl === url)
-  if (from) return `From ${from.label}.`
-  return url ? 'From an image no longer connected.' : `No ${what}.`
+/**
+ * Under a start image or last frame: how to get one while no image is connected, or that the
+ * picked one is no longer connected; nothing when the field names it.
+ */
+function imageHint(images: readonly ConnectedImage[], url: string): string | undefined {
+  if (images.length === 0 && !url) return 'Connect an image node to use its picture.'
+  if (url && !images.some((i) => i.imageUrl === url)) return 'Its image is no longer connected.'
+  return undefined
 }
 
 /** A small preview of the picked image, beside its field. */
@@ -205,7 +207,7 @@ export const VideoGeneratorNode = memo(function VideoGeneratorNode({
               label="Start image"
               value={data.imageUrl}
               options={imageOptions(images, data.imageUrl)}
-              hint={imageHint(images, data.imageUrl, 'first frame')}
+              hint={imageHint(images, data.imageUrl)}
               onChange={(imageUrl) => updateNodeData(id, { imageUrl })}
             />
           </div>
@@ -223,14 +225,14 @@ export const VideoGeneratorNode = memo(function VideoGeneratorNode({
               label="Last frame"
               value={data.lastFrameUrl}
               options={imageOptions(images, data.lastFrameUrl)}
-              hint={imageHint(images, data.lastFrameUrl, 'last frame')}
+              hint={imageHint(images, data.lastFrameUrl)}
               onChange={(lastFrameUrl) => updateNodeData(id, { lastFrameUrl })}
             />
           </div>
           <Thumbnail url={data.lastFrameUrl} alt={`Last frame: ${lastLabel}`} />
         </div>
       ) : null}
-      <div className="grid grid-cols-2 gap-2">
+      <div className="grid grid-cols-3 items-start gap-2">
         <SelectField
           label="Duration"
           value={String(seconds)}
@@ -244,8 +246,6 @@ export const VideoGeneratorNode = memo(function VideoGeneratorNode({
           options={ratios}
           onChange={(v) => updateNodeData(id, { aspectRatio: v as VideoPresetName })}
         />
-      </div>
-      <div className="grid grid-cols-2 items-start gap-2">
         <TextField
           label="Seed"
           value={data.seed}
@@ -253,16 +253,14 @@ export const VideoGeneratorNode = memo(function VideoGeneratorNode({
           error={seedIssue(data.seed)}
           onChange={(seed) => updateNodeData(id, { seed })}
         />
-        {caps?.audio ? (
-          <div className="pt-6">
-            <CheckField
-              label="With sound"
-              checked={data.withAudio}
-              onChange={(withAudio) => updateNodeData(id, { withAudio })}
-            />
-          </div>
-        ) : null}
       </div>
+      {caps?.audio ? (
+        <CheckField
+          label="With sound"
+          checked={data.withAudio}
+          onChange={(withAudio) => updateNodeData(id, { withAudio })}
+        />
+      ) : null}
       <GenerateButton
         label={clipButtonLabel(seconds)}
         issue={issue}

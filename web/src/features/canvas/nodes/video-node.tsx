@@ -55,13 +55,17 @@ function voicesReusedText(take: VideoTake): string | null {
   return `${take.voicesReused} of ${take.voicesTotal} ${take.voicesTotal === 1 ? 'voice' : 'voices'} reused`
 }
 
-/** The clip settings' options, short enough for three columns (issue 22 item 4). */
+/**
+ * The clip settings' options, short enough for three columns (issue 22 item 4): a shorter
+ * clip holds its last frame, or is slowed down; its own sound is off, or mixed under the
+ * narration.
+ */
 const CLIP_FIT_OPTIONS: { value: ClipFit; label: string }[] = [
   { value: 'cover', label: 'Cover' },
   { value: 'contain', label: 'Contain' },
 ]
 const CLIP_SHORTER_OPTIONS: { value: ClipShorter; label: string }[] = [
-  { value: 'hold', label: 'Hold last frame' },
+  { value: 'hold', label: 'Hold' },
   { value: 'slow', label: 'Slow down' },
 ]
 const CLIP_SOUND_OPTIONS: { value: ClipSound; label: string }[] = [
