@@ -186,12 +186,20 @@ async function projectWithScenes(request: APIRequestContext) {
 
 /** Where the canvas shows no node (its pane: a drag there pans the view), in page pixels. */
 async function emptyCanvasPoint(page: Page): Promise<{ x: number; y: number }> {
-  const point = await page.evaluate(() => {
-    const canvas = document.querySelector('.react-flow')?.getBoundingClientRect()
-    if (!canvas) return null
-    for (let y = canvas.top + 20; y < canvas.bottom - 20; y += 16) {
-      for (let x = canvas.left + 20; x < canvas.right - 20; x += 16) {
-        if (document.elementFromPoint(x, y)?.classList.contains('react-flow__pane')) return { x, y }
+  // The page's DOM, as much of it as this reads (the tests compile without the DOM library).
+  type Box = { top: number; bottom: number; left: number; right: number }
+  type El = {
+    getBoundingClientRect(): Box
+    classList: { contains(name: string): boolean }
+    ownerDocument: { elementFromPoint(x: number, y: number): El | null }
+  }
+  const point = await page.locator('.react-flow').evaluate((element) => {
+    const canvas = element as unknown as El
+    const box = canvas.getBoundingClientRect()
+    for (let y = box.top + 20; y < box.bottom - 20; y += 16) {
+      for (let x = box.left + 20; x < box.right - 20; x += 16) {
+        const hit = canvas.ownerDocument.elementFromPoint(x, y)
+        if (hit?.classList.contains('react-flow__pane')) return { x, y }
       }
     }
     return null
