@@ -1,13 +1,18 @@
 import {
+  type CatalogOutput,
+  catalogOutput,
   type GenerateImageInput,
   type GenerateImageOutput,
   type GenerateScenesInput,
   type GenerateScenesOutput,
   type GenerateScriptInput,
   type GenerateScriptOutput,
+  type GenerateVideoInput,
+  type GenerateVideoOutput,
   generateImageOutput,
   generateScenesOutput,
   generateScriptOutput,
+  generateVideoOutput,
   type Job,
   type JobAccepted,
   jobAcceptedSchema,
@@ -31,7 +36,8 @@ import { QUERY_KEYS } from '@/lib/query-keys'
 
 /**
  * The canvas's AI calls (spec §7, issue 4): the image models, the three generations and
- * their jobs (issue 12), the video render and "Make video" (issue 13). What the active
+ * their jobs (issue 12), the video render and "Make video" (issue 13), the video models and
+ * clip generation (issue 22). What the active
  * providers are and what each action costs is `hooks/use-ai-providers.ts` (billing reads it
  * too). No toasts here: the canvas shows the spec §8 alerts. Every generation, success or
  * failure, refreshes the credits ("Credits are refreshed afterwards", spec §7), and so does
@@ -76,7 +82,15 @@ async function generate<T>(
 export const AI_QUERY_KEYS = {
   voices: ['/api/video/voices'],
   models: [`/api/csas/models?limit=${MODEL_LIST_DEFAULT_LIMIT}`],
+  videoModels: ['/api/ai/models?kind=video'],
 } as const
+
+/**
+ * How long the video models stay fresh, in ms: the catalog changes only with the server's
+ * settings (a key, a settings file), so every Video Generator and the Make video dialog share
+ * one read for a long while; a reload reads it again.
+ */
+export const VIDEO_MODELS_STALE_MS = 30 * 60_000
 
 /** `GET /api/csas/models?limit=10`: the image models (spec §9: the list is limited to 10). */
 export function useImageModels(enabled = true) {
@@ -84,6 +98,25 @@ export function useImageModels(enabled = true) {
     queryKey: AI_QUERY_KEYS.models,
     queryFn: getQueryFn({ on401: 'throw', schema: modelsOutput, what: 'the image models' }),
     enabled,
+  })
+}
+
+/**
+ * `GET /api/ai/models?kind=video` -> `{ items }`: the catalog's video models of every
+ * configured provider, with their capabilities and cost (issue 22 item 1), for the Video
+ * Generator's model picker and Make video's "Animate each scene".
+ */
+export function useVideoModels(enabled = true) {
+  return useQuery<CatalogOutput>({
+    queryKey: AI_QUERY_KEYS.videoModels,
+    queryFn: async ({ signal }) =>
+      parseAnswer(
+        catalogOutput,
+        await apiRequest<unknown>('GET', AI_QUERY_KEYS.videoModels[0], undefined, { signal }),
+        'the video models',
+      ),
+    enabled,
+    staleTime: VIDEO_MODELS_STALE_MS,
   })
 }
 
@@ -135,6 +168,21 @@ export function useGenerateImage() {
   return useMutation<GenerationAnswer<GenerateImageOutput>, Error, GenerateImageInput & JobTarget>({
     mutationFn: (input) =>
       generate('/api/csas/generate-image', input, generateImageOutput, 'the image'),
+    onSettled: () => refreshCredits(queryClient),
+  })
+}
+
+/**
+ * `POST /api/ai/generate-video` {projectId, nodeId, modelId, prompt, imageUrl?, lastFrameUrl?,
+ * durationSeconds, aspectRatio, seed?, withAudio} -> the clip {videoUrl, posterUrl,
+ * durationMs, ...}, or 202 with the job (issue 22 item 5); the server's job writes the Clip
+ * node and its state on the Video Generator.
+ */
+export function useGenerateVideo() {
+  const queryClient = useQueryClient()
+  return useMutation<GenerationAnswer<GenerateVideoOutput>, Error, GenerateVideoInput & JobTarget>({
+    mutationFn: (input) =>
+      generate('/api/ai/generate-video', input, generateVideoOutput, 'the clip'),
     onSettled: () => refreshCredits(queryClient),
   })
 }

@@ -80,6 +80,12 @@ export function FlowCanvas() {
       const result = actions.connect(connection)
       if (result.promptCopied) toast({ ...CANVAS_TOASTS.promptUpdated })
       if (result.promptQuestion) setPromptQuestion(result.promptQuestion)
+      if (result.startImage) {
+        toast({
+          ...CANVAS_TOASTS.startImageSet,
+          description: `${result.startImage} is the clip’s first frame`,
+        })
+      }
     },
     [actions],
   )

@@ -11,6 +11,7 @@ import {
   type LucideIcon,
   PlusIcon,
   TypeIcon,
+  VideoIcon,
 } from 'lucide-react'
 import type { DragEvent } from 'react'
 import { Button } from '@/components/ui/button'
@@ -22,6 +23,7 @@ const ICONS: Partial<Record<NodeType, LucideIcon>> = {
   'script-generator': FileTextIcon,
   scene: ClapperboardIcon,
   'editable-text': TypeIcon,
+  'video-generator': VideoIcon,
   video: FilmIcon,
 }
 
@@ -29,6 +31,7 @@ const QUICK_TIPS = [
   'Drag a node onto the canvas, or press its + button to add it in the middle.',
   'Drag from a node’s right handle to another node’s left handle to connect them.',
   'Connect a scene to an image generator to use its visuals as the prompt.',
+  'Connect an image to a Video Generator to start its clip from that picture.',
   'Drag the background to pan; scroll to zoom. Shift+drag selects several nodes.',
   'Delete or Backspace removes the selection; Ctrl+Z undoes, Ctrl+Shift+Z redoes.',
   'Ctrl+C and Ctrl+V copy and paste nodes with the connections between them.',

@@ -13,10 +13,14 @@ export interface GenerationInfo {
   providerName: string | undefined
 }
 
-/** The cost and provider of `action`, from `GET /api/ai/providers`. */
-export function useGenerationInfo(action: GenerationAction): GenerationInfo {
+/**
+ * The cost and provider of `action`, from `GET /api/ai/providers`; nothing known for null (a
+ * node whose model says them).
+ */
+export function useGenerationInfo(action: GenerationAction | null): GenerationInfo {
   const { data } = useAiProviders()
   const provider = action === 'image' ? data?.image : data?.text
+  if (action === null) return { cost: undefined, offline: false, providerName: undefined }
   return {
     cost: data?.costs[action],
     offline: provider?.offline ?? false,

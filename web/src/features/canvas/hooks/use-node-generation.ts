@@ -16,6 +16,9 @@ import { useCanvasStoreApi } from './use-canvas-store'
 import { type GenerationInfo, useGenerationInfo, useProjectId } from './use-generation'
 import { useNodeJob } from './use-node-job'
 
+/** What a generator node makes: a generation of spec §7, or a clip (issue 22). */
+export type NodeAction = GenerationAction | 'clip'
+
 /** A generator node's Generate: what its button shows (with the node's job), and the call. */
 export interface NodeGeneration<TIn> {
   /**
@@ -23,7 +26,7 @@ export interface NodeGeneration<TIn> {
    * job (issue 12) as the document says (null when it has none).
    */
   button: {
-    action: GenerationAction
+    action: NodeAction
     info: GenerationInfo
     busy: boolean
     error: string | null
@@ -58,10 +61,13 @@ interface CallFailure {
  */
 export function useNodeGeneration<TOut, TIn extends object>(
   id: string,
-  action: GenerationAction,
+  action: NodeAction,
   mutation: UseMutationResult<GenerationAnswer<TOut>, Error, TIn & JobTarget>,
+  /** The cost and provider when the node's model says them (a clip's catalog model). */
+  infoOverride?: GenerationInfo,
 ): NodeGeneration<TIn> {
-  const info = useGenerationInfo(action)
+  const providerInfo = useGenerationInfo(action === 'clip' ? null : action)
+  const info = infoOverride ?? providerInfo
   const projectId = useProjectId()
   const job = useNodeJob(id)
   const store = useCanvasStoreApi()

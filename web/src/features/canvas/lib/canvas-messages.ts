@@ -15,6 +15,8 @@ export const CANVAS_TOASTS = {
     title: 'Prompt Updated',
     description: 'Visual instructions copied to image prompt',
   },
+  /** An image node connected to a Video Generator (issue 22 item 3); the description names it. */
+  startImageSet: { title: 'Start Image Set' },
   saveFailed: {
     title: 'Save Failed',
     description: "Changes couldn't be saved. Please try again.",

@@ -25,6 +25,7 @@ const ACTION_WORD: Record<JobAction, string> = {
   scenes: 'scenes',
   image: 'image',
   video: 'video',
+  clip: 'clip',
 }
 
 /**

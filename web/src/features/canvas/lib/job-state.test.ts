@@ -1,4 +1,9 @@
-import { JOB_DATA_KEYS, JOB_STATUSES } from '@reelgraph/shared'
+import {
+  describeJobProgress,
+  JOB_DATA_KEYS,
+  JOB_STATUSES,
+  type JobProgress,
+} from '@reelgraph/shared'
 import { describe, expect, it } from 'vitest'
 import {
   isJobActive,
@@ -192,5 +197,44 @@ describe('jobActionOf (issue 13 item 6)', () => {
     expect(jobActionOf(null, 'scenes')).toBe('scenes')
     expect(readJobFields({ [JOB_DATA_KEYS.kind]: 'make-video' })).toEqual({ jobKind: 'make-video' })
     expect(readJobFields({ [JOB_DATA_KEYS.kind]: 'evil' })).toEqual({})
+  })
+})
+
+describe('a clip job (issue 22 item 3)', () => {
+  // What the server writes onto the Video Generator, from the provider's reports.
+  const fields = (progress: JobProgress, percent?: number) => ({
+    jobId: 'job-7',
+    jobKind: 'clip' as const,
+    jobStatus: 'running' as const,
+    jobStage: describeJobProgress(progress),
+    ...(percent === undefined ? {} : { jobProgress: percent }),
+  })
+
+  it('reads queued at the provider with its position, then running with its progress', () => {
+    const queued = jobStateOf(fields({ stage: 'clip', done: 0, total: 100, queuePosition: 3 }))
+    expect(queued).toMatchObject({ kind: 'clip', status: 'running', progress: null })
+    expect(jobStatusText(jobActionOf(queued, 'clip'), queued!)).toBe(
+      'Generating the clip (queued at the provider, position 3)',
+    )
+    expect(isJobActive(queued)).toBe(true)
+    const running = jobStateOf(fields({ stage: 'clip', done: 40, total: 100 }, 40))
+    expect(running).toMatchObject({ progress: 40 })
+    expect(jobStatusText('clip', running!)).toBe('Generating the clip')
+  })
+
+  it('words a failed clip, its refund apart, and a clip job on any node as a clip', () => {
+    const failed = job({
+      kind: 'clip',
+      status: 'failed',
+      message: 'The model refused this prompt for safety reasons. Your 10 credits were refunded.',
+      refunded: 10,
+    })
+    const action = jobActionOf(failed, 'image')
+    expect(action).toBe('clip')
+    expect(jobStatusText(action, failed)).toBe(
+      'Failed to generate clip: The model refused this prompt for safety reasons.',
+    )
+    expect(jobFailureAlert(action, failed)).toMatch(/^Failed to generate clip: The model refused/)
+    expect(refundText(failed.refunded)).toBe('Refunded 10 credits')
   })
 })

@@ -74,14 +74,19 @@ export function isJobActive(job: JobState | null): boolean {
   return job !== null && !isJobFinished(job.status)
 }
 
-/** What a node's job makes: a generation, or a video (a render, or "Make video"; issue 13). */
-export type JobAction = GenerationAction | 'video'
+/**
+ * What a node's job makes: a generation, a video (a render, or "Make video"; issue 13), or a
+ * generated clip (the Video Generator, issue 22).
+ */
+export type JobAction = GenerationAction | 'video' | 'clip'
 
 /**
  * The action a node's job is about: `fallback` (the node's own generation) unless the job
- * says it makes a video (the Script Generator's "Make video", issue 13 item 6).
+ * says it makes a video (the Script Generator's "Make video", issue 13 item 6) or a clip
+ * (issue 22).
  */
 export function jobActionOf(job: JobState | null, fallback: JobAction): JobAction {
+  if (job?.kind === 'clip') return 'clip'
   return job?.kind === 'make-video' || job?.kind === 'video' ? 'video' : fallback
 }
 
@@ -90,6 +95,7 @@ const ACTION_WORD: Record<JobAction, string> = {
   scenes: 'scenes',
   image: 'image',
   video: 'video',
+  clip: 'clip',
 }
 
 /**

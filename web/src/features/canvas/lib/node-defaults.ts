@@ -6,7 +6,10 @@ import type { NodeType } from '@reelgraph/shared'
  * worker (issue 12).
  */
 
-/** A Nodes Library entry (spec §2: script generator, scene, text node; issue 13: video). */
+/**
+ * A Nodes Library entry (spec §2: script generator, scene, text node; issue 13: video; issue
+ * 22: the Video Generator, whose Clip nodes are results, not entries).
+ */
 export interface LibraryEntry {
   type: NodeType
   title: string
@@ -29,6 +32,11 @@ export const LIBRARY_ENTRIES: readonly LibraryEntry[] = [
     type: 'editable-text',
     title: 'Text Node',
     description: 'Edit a script and split it into scenes.',
+  },
+  {
+    type: 'video-generator',
+    title: 'Video Generator',
+    description: 'Turn a scene’s image or a prompt into a moving clip with a video model.',
   },
   {
     type: 'video',

@@ -23,6 +23,8 @@ export type NodeDataOf<T extends NodeType> = StoredNodeDataOf<T> & BaseNodeData
 export type ScriptGeneratorData = NodeDataOf<'script-generator'>
 export type EditableTextData = NodeDataOf<'editable-text'>
 export type ImageGeneratorData = NodeDataOf<'image-generator'>
+export type VideoGeneratorData = NodeDataOf<'video-generator'>
+export type ClipData = NodeDataOf<'clip'>
 
 /** The React Flow node of each type. */
 type FlowNodes = { [T in NodeType]: Node<NodeDataOf<T>, T> }
@@ -33,6 +35,8 @@ export type EditableTextNode = FlowNodes['editable-text']
 export type ImageGeneratorNode = FlowNodes['image-generator']
 export type ImageNode = FlowNodes['image']
 export type VideoNode = FlowNodes['video']
+export type VideoGeneratorNode = FlowNodes['video-generator']
+export type ClipNode = FlowNodes['clip']
 
 /** Any node on the canvas. */
 export type CanvasNode = FlowNodes[NodeType]

@@ -37,10 +37,16 @@ export function GenerateButton({
   job,
   onGenerate,
   busyLabel = 'Generating...',
+  offline,
 }: {
   label: string
   /** What the button says while busy. */
   busyLabel?: string
+  /**
+   * The badge and its explanation when the node's own model is offline (issue 22: "Offline
+   * motion draft"); default the provider's "Offline draft".
+   */
+  offline?: { label: string; explanation: string }
   action: JobAction
   info: GenerationInfo
   issue: string | null
@@ -51,7 +57,8 @@ export function GenerateButton({
 }) {
   const id = useId()
   const canEdit = useCanEdit()
-  const explanation = offlineExplanation(info.providerName)
+  const explanation = offline?.explanation ?? offlineExplanation(info.providerName)
+  const offlineLabel = offline?.label ?? 'Offline draft'
   const shortfall = creditShortfall(useAccountSnapshot().credits, info.cost)
   const describedBy = issue
     ? `${id}-issue`
@@ -80,10 +87,10 @@ export function GenerateButton({
             variant="secondary"
             tabIndex={0}
             className="nodrag outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-            aria-label={`Offline draft: ${explanation}`}
+            aria-label={`${offlineLabel}: ${explanation}`}
           >
             <WifiOffIcon aria-hidden />
-            Offline draft
+            {offlineLabel}
           </Badge>
         </Tooltip>
       ) : null}

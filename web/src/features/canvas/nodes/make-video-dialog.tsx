@@ -1,6 +1,8 @@
 import {
   affordableSceneCount,
+  type CatalogModel,
   type GenerationCosts,
+  makeVideoClipSeconds,
   makeVideoCost,
   makeVideoCostParts,
   SCENE_COUNT_DEFAULT,
@@ -13,6 +15,7 @@ import { FilmIcon } from 'lucide-react'
 import { useId, useState } from 'react'
 import { Link } from 'wouter'
 import { Button } from '@/components/ui/button'
+import { Checkbox } from '@/components/ui/checkbox'
 import {
   Dialog,
   DialogContent,
@@ -22,6 +25,12 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
+import {
+  defaultVideoModel,
+  groupModelsByProvider,
+  modelOptionLabel,
+  secondsText,
+} from '../lib/clip-generation'
 
 /** A format's words in the dialog. */
 const PRESET_LABELS: Record<VideoPresetName, string> = {
@@ -35,11 +44,20 @@ function credits(n: number): string {
   return `${n} ${n === 1 ? 'credit' : 'credits'}`
 }
 
+/** What "Make video" starts with: the dialog's choices (shared `MakeVideoInput`'s). */
+export interface MakeVideoChoice {
+  sceneCount: number
+  preset: VideoPresetName
+  /** "Animate each scene with [model]" (issue 22 item 4); absent: stills. */
+  animate?: { modelId: string }
+}
+
 /**
- * "Make video" (issue 13 item 6): how many scenes and which format, the chain's cost part by
- * part with its one total, and the button that starts it. The scene count starts at the most
- * the balance pays for (at most the default 6); past the balance the button is disabled and
- * the dialog links to /subscription.
+ * "Make video" (issue 13 item 6): how many scenes and which format, "Animate each scene with
+ * [model]" (issue 22 item 4: off by default; the catalog's video models, grouped by provider),
+ * the chain's cost part by part with its one total (a clip per scene when animated), and the
+ * button that starts it. The scene count starts at the most the balance pays for (at most the
+ * default 6); past the balance the button is disabled and the dialog links to /subscription.
  */
 export function MakeVideoDialog(props: {
   open: boolean
@@ -49,22 +67,35 @@ export function MakeVideoDialog(props: {
   /** The credit balance; null while unknown. */
   balance: number | null
   busy: boolean
-  onStart: (choice: { sceneCount: number; preset: VideoPresetName }) => void
+  /** The catalog's video models (undefined while loading); none: no "Animate" offered. */
+  videoModels: readonly CatalogModel[] | undefined
+  onStart: (choice: MakeVideoChoice) => void
 }) {
-  const { costs, balance } = props
+  const { costs, balance, videoModels } = props
   const sliderId = useId()
   const presetId = useId()
+  const animateId = useId()
+  const animateModelId = useId()
   const [sceneCount, setSceneCount] = useState<number | null>(null)
   const [preset, setPreset] = useState<VideoPresetName>('16:9')
+  const [animateOn, setAnimateOn] = useState(false)
+  const [pickedModel, setPickedModel] = useState<string | null>(null)
+  const model =
+    videoModels?.find((m) => m.id === pickedModel) ??
+    (videoModels ? defaultVideoModel(videoModels) : undefined)
+  const animate = animateOn && model ? model : null
   const start =
     costs && balance !== null
-      ? affordableSceneCount(costs, balance, SCENE_COUNT_DEFAULT) || SCENE_COUNT_MIN
+      ? affordableSceneCount(costs, balance, SCENE_COUNT_DEFAULT, animate) || SCENE_COUNT_MIN
       : SCENE_COUNT_DEFAULT
   const count = sceneCount ?? start
-  const total = costs ? makeVideoCost(costs, count) : undefined
+  const total = costs ? makeVideoCost(costs, count, animate) : undefined
   const short = total !== undefined && balance !== null && total > balance
   const onOpenChange = (open: boolean) => {
-    if (!open) setSceneCount(null)
+    if (!open) {
+      setSceneCount(null)
+      setAnimateOn(false)
+    }
     props.onOpenChange(open)
   }
   return (
@@ -110,10 +141,51 @@ export function MakeVideoDialog(props: {
               ))}
             </select>
           </div>
+          {videoModels === undefined || videoModels.length > 0 ? (
+            <div className="grid gap-1">
+              <div className="flex flex-wrap items-center gap-2">
+                <Checkbox
+                  id={animateId}
+                  checked={animateOn}
+                  disabled={!model}
+                  onCheckedChange={(v) => setAnimateOn(v === true)}
+                />
+                <label htmlFor={animateId} className="font-medium text-sm">
+                  Animate each scene with
+                </label>
+                <label htmlFor={animateModelId} className="sr-only">
+                  Video model to animate the scenes with
+                </label>
+                <select
+                  id={animateModelId}
+                  value={model?.id ?? ''}
+                  disabled={!animateOn || !model}
+                  onChange={(e) => setPickedModel(e.target.value)}
+                  className="h-9 min-w-0 flex-1 rounded-md border bg-background px-2 text-sm disabled:opacity-50"
+                >
+                  {model ? null : <option value="">Loading video models...</option>}
+                  {groupModelsByProvider(videoModels ?? []).map((group) => (
+                    <optgroup key={group.provider} label={group.providerName}>
+                      {group.models.map((m) => (
+                        <option key={m.id} value={m.id}>
+                          {modelOptionLabel(m)}
+                        </option>
+                      ))}
+                    </optgroup>
+                  ))}
+                </select>
+              </div>
+              <p className="text-muted-foreground text-xs">
+                {animate
+                  ? `One ${secondsText(makeVideoClipSeconds(animate))} s clip per scene, made from its image: the scenes move instead of zooming over a still.`
+                  : 'Off: each scene is its image with a slow zoom.'}
+              </p>
+            </div>
+          ) : null}
           {costs ? (
             <table className="w-full text-sm" aria-label="Cost">
               <tbody>
-                {makeVideoCostParts(costs, count).map((part) => (
+                {makeVideoCostParts(costs, count, animate).map((part) => (
                   <tr key={part.label}>
                     <td className="py-0.5 text-muted-foreground">{part.label}</td>
                     <td className="py-0.5 text-right tabular-nums">{credits(part.credits)}</td>
@@ -152,7 +224,13 @@ export function MakeVideoDialog(props: {
             type="button"
             disabled={total === undefined || short || props.busy}
             aria-busy={props.busy || undefined}
-            onClick={() => props.onStart({ sceneCount: count, preset })}
+            onClick={() =>
+              props.onStart({
+                sceneCount: count,
+                preset,
+                ...(animate ? { animate: { modelId: animate.id } } : {}),
+              })
+            }
           >
             {props.busy ? <Spinner /> : <FilmIcon aria-hidden />}
             {total === undefined ? 'Make video' : `Make video · ${credits(total)}`}

@@ -1,4 +1,5 @@
 import { type ChangeEvent, type ReactNode, useId, useState } from 'react'
+import { Checkbox } from '@/components/ui/checkbox'
 import { cn } from '@/lib/utils'
 import { useCanEdit } from '../hooks/use-can-edit'
 
@@ -140,6 +141,64 @@ export function SelectField(props: {
   )
 }
 
+/** A labelled group of {@link GroupedSelectField}'s options (an `<optgroup>`). */
+export interface OptionGroup {
+  label: string
+  options: readonly { value: string; label: string }[]
+}
+
+/**
+ * A choice among options in labelled groups (a native `<select>` with `<optgroup>`s: the
+ * keyboard, type-ahead and screen readers work as everywhere). A stored value that is not an
+ * option is still shown, as `missingLabel`.
+ */
+export function GroupedSelectField(props: {
+  label: string
+  value: string
+  groups: readonly OptionGroup[]
+  onChange: (value: string) => void
+  placeholder?: string
+  missingLabel?: string
+  disabled?: boolean
+  error?: string | null
+  hint?: ReactNode
+}) {
+  const id = useId()
+  const canEdit = useCanEdit()
+  const disabled = props.disabled || !canEdit
+  const missing =
+    props.value !== '' && !props.groups.some((g) => g.options.some((o) => o.value === props.value))
+  return (
+    <FieldFrame id={id} label={props.label} error={props.error} hint={props.hint}>
+      <select
+        id={id}
+        className={cn(controlClass, 'h-8')}
+        value={props.value}
+        disabled={disabled}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy(id, props.error, props.hint)}
+      >
+        {props.placeholder !== undefined ? (
+          <option value="" disabled>
+            {props.placeholder}
+          </option>
+        ) : null}
+        {missing ? <option value={props.value}>{props.missingLabel ?? props.value}</option> : null}
+        {props.groups.map((group) => (
+          <optgroup key={group.label} label={group.label}>
+            {group.options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+    </FieldFrame>
+  )
+}
+
 /**
  * A number field that writes only valid values: what is typed stays in the field (with its
  * message) until it passes `validate`, then goes to the doc. While it is being edited the
@@ -222,5 +281,29 @@ export function SliderField(props: {
         onChange={(e) => props.onChange(Number(e.target.value))}
       />
     </FieldFrame>
+  )
+}
+
+/** A labelled checkbox writing one boolean field (disabled for a viewer). */
+export function CheckField(props: {
+  label: string
+  checked: boolean
+  onChange: (value: boolean) => void
+}) {
+  const id = useId()
+  const canEdit = useCanEdit()
+  return (
+    <div className="flex items-center gap-2">
+      <Checkbox
+        id={id}
+        className="nodrag"
+        checked={props.checked}
+        disabled={!canEdit}
+        onCheckedChange={(v) => props.onChange(v === true)}
+      />
+      <label htmlFor={id} className="text-xs">
+        {props.label}
+      </label>
+    </div>
   )
 }

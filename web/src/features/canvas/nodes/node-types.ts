@@ -1,9 +1,11 @@
 import type { NodeTypes } from '@xyflow/react'
+import { ClipNode } from './clip-node'
 import { EditableTextNode } from './editable-text-node'
 import { ImageGeneratorNode } from './image-generator-node'
 import { ImageNode } from './image-node'
 import { SceneNode } from './scene-node'
 import { ScriptGeneratorNode } from './script-generator-node'
+import { VideoGeneratorNode } from './video-generator-node'
 import { VideoNode } from './video-node'
 
 /**
@@ -17,4 +19,6 @@ export const NODE_COMPONENTS = {
   'image-generator': ImageGeneratorNode,
   image: ImageNode,
   video: VideoNode,
+  'video-generator': VideoGeneratorNode,
+  clip: ClipNode,
 } satisfies NodeTypes

@@ -7,7 +7,7 @@ import { useAccountSnapshot } from '@/hooks/use-account-snapshot'
 import { useAiProviders } from '@/hooks/use-ai-providers'
 import { toast } from '@/hooks/use-toast'
 import { isApiError } from '@/lib/api-client'
-import { useGenerateScript, useMakeVideo } from '../api/ai-api'
+import { useGenerateScript, useMakeVideo, useVideoModels } from '../api/ai-api'
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useProjectId } from '../hooks/use-generation'
@@ -18,7 +18,7 @@ import { isJobActive, jobActionOf } from '../lib/job-state'
 import type { ScriptGeneratorNode as ScriptGeneratorFlowNode } from '../lib/node-types'
 import { scriptGenerationIssue } from '../lib/validation'
 import { GenerateButton } from './generate-button'
-import { MakeVideoDialog } from './make-video-dialog'
+import { type MakeVideoChoice, MakeVideoDialog } from './make-video-dialog'
 import { SelectField, TextField } from './node-fields'
 import { NodeShell } from './node-shell'
 
@@ -27,7 +27,8 @@ import { NodeShell } from './node-shell'
  * Generate Script, which needs a topic (spec §5); the server's job writes a "Generated
  * Script" text node 350 to the right, connected (spec §4, issue 12), and its state on this
  * node. "Make video" (issue 13 item 6) runs the whole chain from the same topic to a
- * rendered video as one job, its cost shown in a dialog first and its progress here.
+ * rendered video as one job, its cost shown in a dialog first and its progress here; the
+ * dialog can animate each scene with a video model (issue 22 item 4).
  */
 export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   id,
@@ -42,6 +43,8 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   const projectId = useProjectId()
   const canEdit = useCanEdit()
   const [dialogOpen, setDialogOpen] = useState(false)
+  // Read once the dialog opens ("Animate each scene with [model]", issue 22 item 4).
+  const videoModels = useVideoModels(dialogOpen)
   if (!data) return null
   const issue = scriptGenerationIssue(data)
   const onGenerate = () => {
@@ -49,7 +52,7 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
     generate(buildScriptRequest(data))
   }
   const busy = button.busy || makeVideo.isPending
-  const onMakeVideo = (choice: { sceneCount: number; preset: '16:9' | '9:16' | '1:1' }) => {
+  const onMakeVideo = (choice: MakeVideoChoice) => {
     if (issue || busy || projectId === null) return
     makeVideo.mutate(
       { projectId, nodeId: id, ...choice },
@@ -123,6 +126,7 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
           costs={providers.data?.costs}
           balance={credits}
           busy={makeVideo.isPending}
+          videoModels={videoModels.isError ? [] : videoModels.data?.items}
           onStart={onMakeVideo}
         />
       ) : null}

@@ -1,47 +1,34 @@
-import { VIDEO_PRESET_NAMES, type VideoTake, videoRenderCost } from '@reelgraph/shared'
+import {
+  type ClipFit,
+  type ClipShorter,
+  type ClipSound,
+  VIDEO_PRESET_NAMES,
+  type VideoScene,
+  type VideoTake,
+  videoRenderCost,
+} from '@reelgraph/shared'
 import { useQueryClient } from '@tanstack/react-query'
 import type { NodeProps } from '@xyflow/react'
 import { DownloadIcon, FilmIcon } from 'lucide-react'
-import { memo, useEffect, useId, useRef, useState } from 'react'
+import { memo, useEffect, useRef, useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Checkbox } from '@/components/ui/checkbox'
 import { useAiProviders } from '@/hooks/use-ai-providers'
 import { toast } from '@/hooks/use-toast'
 import { isApiError } from '@/lib/api-client'
 import { refreshCredits, useRenderQuote, useRenderVideo, useVoices } from '../api/ai-api'
-import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useProjectId } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
 import { useNodeJob } from '../hooks/use-node-job'
 import { useVideoInputs } from '../hooks/use-video-inputs'
+import { clipLengthText } from '../lib/clip-generation'
 import { downloadUrl, generationFailureMessage } from '../lib/generation'
 import { isJobActive } from '../lib/job-state'
 import type { VideoNode as VideoFlowNode } from '../lib/node-types'
 import { GenerateButton } from './generate-button'
-import { SelectField } from './node-fields'
+import { CheckField, SelectField } from './node-fields'
 import { NodeShell } from './node-shell'
-
-/** A labelled checkbox writing one boolean field. */
-function CheckField(props: { label: string; checked: boolean; onChange: (v: boolean) => void }) {
-  const id = useId()
-  const canEdit = useCanEdit()
-  return (
-    <div className="flex items-center gap-2">
-      <Checkbox
-        id={id}
-        className="nodrag"
-        checked={props.checked}
-        disabled={!canEdit}
-        onCheckedChange={(v) => props.onChange(v === true)}
-      />
-      <label htmlFor={id} className="text-xs">
-        {props.label}
-      </label>
-    </div>
-  )
-}
 
 /** "0:45" for 45,000 ms. */
 function clock(ms: number): string {
@@ -69,10 +56,35 @@ function voicesReusedText(take: VideoTake): string | null {
 }
 
 /**
+ * The clip settings' options, short enough for three columns (issue 22 item 4): a shorter
+ * clip holds its last frame, or is slowed down; its own sound is off, or mixed under the
+ * narration.
+ */
+const CLIP_FIT_OPTIONS: { value: ClipFit; label: string }[] = [
+  { value: 'cover', label: 'Cover' },
+  { value: 'contain', label: 'Contain' },
+]
+const CLIP_SHORTER_OPTIONS: { value: ClipShorter; label: string }[] = [
+  { value: 'hold', label: 'Hold' },
+  { value: 'slow', label: 'Slow down' },
+]
+const CLIP_SOUND_OPTIONS: { value: ClipSound; label: string }[] = [
+  { value: 'off', label: 'Off' },
+  { value: 'mix', label: 'Under narration' },
+]
+
+/** "clip 0:05", "image" or "no picture": what a scene renders with (issue 22 item 4). */
+function scenePicture(scene: VideoScene): string {
+  if (scene.clip) return `clip ${clipLengthText(scene.clip.durationMs)}`
+  return scene.imageUrl ? 'image' : 'no picture'
+}
+
+/**
  * Video (issue 13 item 5): takes the scenes connected to it, or a connected text node's
  * scenes, in `sceneNumber` order, each with its narration and image (scene -> image
- * generator -> image). Lists the scenes without an image; settings (preset, voice, subtitles,
- * music); "Render video · N credits" (COST_VIDEO + COST_VOICE per narration not spoken
+ * generator -> image) or clip (scene -> video generator -> clip, issue 22 item 4: the list
+ * says which scenes render a clip, and the clip settings show once one does). Lists the
+ * scenes with neither; settings (preset, voice, subtitles, music); "Render video · N credits" (COST_VIDEO + COST_VOICE per narration not spoken
  * before, the server's quote: issue 21 item 4) starts a render job
  * whose stage and progress show while it runs (with Cancel); afterwards a player, the MP4,
  * SRT and VTT downloads, and a Stale badge when an input changed since that render. The last
@@ -103,7 +115,7 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
     scenes.length === 0
       ? 'Connect scenes, or a text node with scenes, to render a video.'
       : missing.length > 0
-        ? 'Every scene needs an image first.'
+        ? 'Every scene needs an image or a clip first.'
         : null
   // Asked again when the inputs change or a render adds a take (its voices are cached now).
   const quote = useRenderQuote(
@@ -167,6 +179,22 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
           ? 'No scenes yet.'
           : `${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, in scene order.`}
       </p>
+      {scenes.some((s) => s.clip !== null) ? (
+        <ul aria-label="What each scene renders" className="flex flex-wrap gap-1 text-xs">
+          {scenes.map((s) => (
+            <li
+              key={s.nodeId}
+              className={
+                s.clip
+                  ? 'rounded bg-pink-50 px-1.5 py-0.5 text-pink-900 dark:bg-pink-950 dark:text-pink-100'
+                  : 'rounded bg-muted px-1.5 py-0.5 text-muted-foreground'
+              }
+            >
+              Scene {s.sceneNumber}: {scenePicture(s)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {missing.length > 0 ? (
         <div className="grid gap-1 text-xs" role="group" aria-label="Scenes without an image">
           <p className="font-medium text-destructive">Scenes without an image:</p>
@@ -206,6 +234,28 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
           onChange={(music) => updateNodeData(id, { music })}
         />
       </div>
+      {scenes.some((s) => s.clip !== null) ? (
+        <div className="grid grid-cols-3 gap-2">
+          <SelectField
+            label="Clip fit"
+            value={data.clipFit}
+            options={CLIP_FIT_OPTIONS}
+            onChange={(v) => updateNodeData(id, { clipFit: v })}
+          />
+          <SelectField
+            label="Shorter clips"
+            value={data.clipShorter}
+            options={CLIP_SHORTER_OPTIONS}
+            onChange={(v) => updateNodeData(id, { clipShorter: v })}
+          />
+          <SelectField
+            label="Clip sound"
+            value={data.clipSound}
+            options={CLIP_SOUND_OPTIONS}
+            onChange={(v) => updateNodeData(id, { clipSound: v })}
+          />
+        </div>
+      ) : null}
       <GenerateButton
         label="Render video"
         busyLabel="Rendering..."

@@ -69,6 +69,7 @@ describe('canvas store', () => {
       added: true,
       promptCopied: false,
       promptQuestion: null,
+      startImage: null,
     })
     expect(s.connect({ source: script.id, target: scene.id }).added).toBe(false)
     expect(s.connect({ source: scene.id, target: scene.id }).added).toBe(false)
@@ -108,12 +109,43 @@ describe('canvas store', () => {
     expect(result).toMatchObject({ added: true, promptCopied: false })
     expect(result.promptQuestion).toEqual({
       generatorId: generator.id,
+      generatorType: 'image-generator',
       currentScene: first.label,
       newScene: second.label,
       patch: { prompt: 'A storm at sea', promptFromScene: 'true' },
     })
     const node = docToGraph(doc).nodes.find((n) => n.id === generator.id)
     expect(node?.data.prompt).toBe('A lighthouse at dusk')
+  })
+
+  it('fills a Video Generator’s prompt from a scene and its start image from an image (issue 22)', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const scene = added(s.addNode('scene', { x: 0, y: 0 }))
+    const generator = added(s.addNode('video-generator', { x: 400, y: 0 }))
+    const image = createGraphNode('image', { x: 800, y: 0 })
+    const url = '/api/assets/abcdefghijklmnopqrstuvwxyz234567'
+    image.data.imageUrl = url
+    addNode(doc, image)
+    s.updateNodeData(scene.id, { visuals: 'Waves roll into a cove' })
+    expect(s.connect({ source: scene.id, target: generator.id }).promptCopied).toBe(true)
+    // An image is only fed: from the generator's output to the image's input.
+    expect(s.connect({ source: generator.id, target: image.id })).toMatchObject({
+      added: true,
+      startImage: image.label,
+    })
+    const node = docToGraph(doc).nodes.find((n) => n.id === generator.id)
+    expect(node?.data).toMatchObject({
+      prompt: 'Waves roll into a cove',
+      promptFromScene: 'true',
+      imageUrl: url,
+    })
+    // One undo step takes the connection and the start image back.
+    s.undo()
+    const undone = docToGraph(doc)
+    expect(undone.connections).toHaveLength(1)
+    expect(undone.nodes.find((n) => n.id === generator.id)?.data.imageUrl).toBe('')
   })
 
   it('undoes only this store’s changes, the connect and its prompt copy as one step', () => {

@@ -36,7 +36,7 @@ import {
 } from '../lib/flow-nodes'
 import type { CanvasEdge, CanvasNode } from '../lib/node-types'
 import { PositionWriter } from '../lib/position-writer'
-import { scenePromptUpdate } from '../lib/scene-prompt'
+import { type PromptGeneratorType, scenePromptUpdate, startImageUpdate } from '../lib/scene-prompt'
 
 /**
  * Why a project could not be opened from the server: `not-found` (never theirs, or gone
@@ -62,11 +62,18 @@ export interface ConnectResult {
    * canvas asks whether this scene's visuals should replace it (issue 14 item 6).
    */
   promptQuestion: PromptQuestion | null
+  /**
+   * An image node's picture became a Video Generator's start image (issue 22 item 3): the
+   * image's label, else null.
+   */
+  startImage: string | null
 }
 
 /** "Replace the prompt with this scene's visuals?" after a second scene was connected. */
 export interface PromptQuestion {
   generatorId: string
+  /** An image generator, or a Video Generator (issue 22): the dialog names it. */
+  generatorType: PromptGeneratorType
   /** The scene that feeds the prompt now, and the one just connected (their labels). */
   currentScene: string
   newScene: string
@@ -353,7 +360,12 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
         },
 
         connect: ({ source, target }) => {
-          const result: ConnectResult = { added: false, promptCopied: false, promptQuestion: null }
+          const result: ConnectResult = {
+            added: false,
+            promptCopied: false,
+            promptQuestion: null,
+            startImage: null,
+          }
           if (!source || !target || !canEdit()) return result
           const isNew = !connectionsMap.has(connectionKey({ source, target }))
           if (isNew && !fits({ nodes: 0, connections: 1 })) return result
@@ -362,16 +374,25 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
             result.added = true
             const a = readGraphNode(source)
             const b = readGraphNode(target)
+            const image = startImageUpdate(a, b)
+            if (image) {
+              updateNodeData(doc, image.generatorId, image.patch, origin)
+              result.startImage = readGraphNode(image.imageId)?.label ?? 'The image'
+              return
+            }
             const update = scenePromptUpdate(a, b)
             if (!update) return
             const generator = readGraphNode(update.generatorId)
             const sceneId = update.generatorId === source ? target : source
             // Another scene already feeds a prompt that differs: ask, do not overwrite.
             const other = feedingScenes(update.generatorId).find((scene) => scene.id !== sceneId)
-            const prompt = generator ? readNodeData('image-generator', generator.data).prompt : ''
+            const prompt = generator
+              ? readNodeData(update.generatorType, generator.data).prompt
+              : ''
             if (other && prompt && prompt !== update.patch.prompt) {
               result.promptQuestion = {
                 generatorId: update.generatorId,
+                generatorType: update.generatorType,
                 currentScene: other.label,
                 newScene: readGraphNode(sceneId)?.label ?? 'this scene',
                 patch: update.patch,
