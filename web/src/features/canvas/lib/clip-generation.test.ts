@@ -197,7 +197,8 @@ describe('buildClipRequest', () => {
       seed: 42,
       withAudio: false,
     })
-    expect(generateVideoInput.safeParse(request).success).toBe(true)
+    // The node adds its project (and itself) when it sends it.
+    expect(generateVideoInput.safeParse({ ...request, projectId: 12 }).success).toBe(true)
   })
 
   it('leaves out a last frame, a start image or sound the model does not take', () => {

@@ -8,6 +8,7 @@ import { type ConnectedImage, useConnectedImages } from '../hooks/use-connected-
 import { useFeedingScenes } from '../hooks/use-feeding-scenes'
 import type { GenerationInfo } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
+import { useProjectId } from '../hooks/use-generation'
 import { useNodeGeneration } from '../hooks/use-node-generation'
 import {
   buildClipRequest,
@@ -117,6 +118,7 @@ export const VideoGeneratorNode = memo(function VideoGeneratorNode({
     providerName: model?.providerName,
   }
   const { button, generate } = useNodeGeneration(id, 'clip', useGenerateVideo(), info)
+  const projectId = useProjectId()
 
   // A new node gets the first model that runs at a provider; a stored duration or aspect
   // ratio its model does not make is snapped to one it does. Outside undo, like the image
@@ -140,8 +142,8 @@ export const VideoGeneratorNode = memo(function VideoGeneratorNode({
   const issue = clipGenerationIssue(data, { models: items, failed: models.isError })
   const seconds = clipSeconds(model, data)
   const onGenerate = () => {
-    if (issue || !model) return
-    generate(buildClipRequest(data, model))
+    if (issue || !model || projectId === null) return
+    generate({ ...buildClipRequest(data, model), projectId })
   }
   const onModel = (next: string) => {
     const picked = items?.find((m) => m.id === next)
