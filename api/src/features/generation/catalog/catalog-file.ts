@@ -76,13 +76,17 @@ export function loadCatalogFile(path: string | undefined): CatalogFile {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new Error(`MODEL_CATALOG_FILE (${path}) cannot be read: ${(error as Error).message}`)
+    throw new Error(`MODEL_CATALOG_FILE (${path}) cannot be read: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new Error(`MODEL_CATALOG_FILE (${path}) is not JSON: ${(error as Error).message}`)
+    throw new Error(`MODEL_CATALOG_FILE (${path}) is not JSON: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
   return parseCatalogFile(json, path)
 }

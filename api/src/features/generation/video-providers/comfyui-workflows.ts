@@ -104,7 +104,12 @@ function readJson(dir: string, file: string): unknown {
   try {
     return JSON.parse(readFileSync(join(dir, file), 'utf8')) as unknown
   } catch (error) {
-    throw problem(file, `is not readable JSON (${(error as Error).message}).`)
+    throw new Error(
+      `COMFYUI_WORKFLOWS_DIR: ${file} is not readable JSON (${(error as Error).message}).`,
+      {
+        cause: error,
+      },
+    )
   }
 }
 
@@ -119,7 +124,9 @@ export function loadComfyuiWorkflows(dir: string): ComfyuiModel[] {
   try {
     files = readdirSync(dir).sort()
   } catch (error) {
-    throw new Error(`COMFYUI_WORKFLOWS_DIR: ${dir} cannot be read (${(error as Error).message}).`)
+    throw new Error(`COMFYUI_WORKFLOWS_DIR: ${dir} cannot be read (${(error as Error).message}).`, {
+      cause: error,
+    })
   }
   const models: ComfyuiModel[] = []
   for (const file of files) {

@@ -100,7 +100,7 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * PROVIDER_DETAIL_MAX_CHARS; '' when there are none.
  */
 export function providerDetail(body: string): string {
-  let text = ''
+  let text: string
   try {
     text = detailOf(JSON.parse(body) as unknown)
   } catch {
@@ -123,16 +123,32 @@ function detailOf(value: unknown): string {
   if (value && typeof value === 'object') {
     const o = value as Record<string, unknown>
     for (const key of ['detail', 'error', 'message', 'msg', 'title', 'exception_message']) {
-      if (o[key] !== undefined && o[key] !== null) {
-        const found = detailOf(o[key])
-        // fal's validation errors carry their kind in `type` (content_policy_violation).
-        const type = typeof o.type === 'string' ? o.type : ''
-        if (found)
-          return type && !found.includes(type) && key === 'msg' ? `${found} (${type})` : found
-      }
+      const found = o[key] === undefined || o[key] === null ? '' : detailOf(o[key])
+      if (found) return found
     }
   }
   return ''
+}
+
+/** The kinds an error body names (fal's `type: content_policy_violation`, `code`...). */
+function errorTypes(body: string): string {
+  const types: string[] = []
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk)
+    else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (['type', 'error_type', 'code', 'reason'].includes(key) && typeof inner === 'string') {
+          types.push(inner)
+        } else walk(inner)
+      }
+    }
+  }
+  try {
+    walk(JSON.parse(body) as unknown)
+  } catch {
+    // not JSON: no kinds
+  }
+  return types.join(' ')
 }
 
 /**
@@ -157,9 +173,16 @@ export function statusError(words: ProviderWords, status: number, body: string):
       { status, cause },
     )
   }
-  if (isSafetyRefusal(detail))
+  if (isSafetyRefusal(`${detail} ${errorTypes(body)}`)) {
     return new ProviderError('refused', SAFETY_REFUSAL, { status, cause })
-  if (status === 401 || (status === 403 && !/balance|credit|billing|payment|quota/i.test(detail))) {
+  }
+  const keyWords = /api[ _-]?key/i.test(detail)
+  if (
+    status === 401 ||
+    (status === 403 && !/balance|credit|billing|payment|quota/i.test(detail)) ||
+    // Google answers a bad key with 400 INVALID_ARGUMENT "API key not valid".
+    (status === 400 && keyWords)
+  ) {
     return new ProviderError('upstream', words.keyRefused, { status, cause })
   }
   const reason = detail ? `: ${detail}` : ` (HTTP ${status})`

@@ -191,17 +191,17 @@ export function replicateClient(settings: ReplicateSettings) {
     }
   }
 
-  /**
-   * Downloads an output into `path`: the token goes only to Replicate's own API (its file
-   * URLs); its delivery URLs are public.
-   */
+  /** The token goes only to Replicate's API (`/v1/files/…`); its delivery URLs are public. */
+  const headersFor = (url: string) =>
+    sameOrigin(url, base) && new URL(url).pathname.startsWith('/v1/') ? auth : undefined
+
+  /** Downloads an output into `path`, streaming. */
   function download(url: string, path: string, signal: AbortSignal) {
-    const headers = sameOrigin(url, base) ? auth : undefined
-    return downloadTo(REPLICATE_WORDS, url, { headers, signal }, path, retry)
+    return downloadTo(REPLICATE_WORDS, url, { headers: headersFor(url), signal }, path, retry)
   }
 
   async function bytes(url: string, signal: AbortSignal): Promise<Uint8Array> {
-    const headers = sameOrigin(url, base) ? auth : undefined
+    const headers = headersFor(url)
     const response = await providerFetch(REPLICATE_WORDS, url, { headers, signal }, retry)
     return new Uint8Array(await response.arrayBuffer())
   }
