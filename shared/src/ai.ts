@@ -14,7 +14,7 @@ import {
   SCRIPT_STYLES,
   SCRIPT_TONES,
 } from './constants.ts'
-import { MODEL_ID_PATTERN } from './catalog.ts'
+import { MODEL_ID_PATTERN } from './model-id.ts'
 import { MAX_TEXT_FIELD_BYTES, utf8Bytes } from './graph.ts'
 import { jobTargetSchema } from './jobs.ts'
 
