@@ -164,6 +164,17 @@ describe('fal video provider (a local server speaking fal’s queue protocol)', 
     expect(error.transient).toBe(false)
   })
 
+  it('reads a failure fal reports on the COMPLETED status', async () => {
+    fake.completedError = { error: 'Internal error while generating', error_type: 'runner_error' }
+    const provider = createFalVideoProvider(settings, FAL_DEFAULT_MODELS)
+    const error = await rejection(
+      provider.generateClip(clipRequest(VEO), { signal: signal(), onProgress: () => {} }),
+    )
+    expect(error.message).toBe('fal.ai could not make it: Internal error while generating')
+    // The result was not asked for.
+    expect(fake.server.requests.filter((r) => /requests\/[^/]+$/.test(r.pathname))).toEqual([])
+  })
+
   it('waits what Retry-After asks on 429, then goes on', async () => {
     fake.rateLimit = { count: 1, retryAfter: '1' }
     const provider = createFalVideoProvider(settings, FAL_DEFAULT_MODELS)
