@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import type { Env } from './env.ts'
 import type { AssetStorage } from './features/assets/asset-storage.ts'
 import type { BillingGateway } from './features/billing/billing-gateway.ts'
+import type { ModelCatalog } from './features/generation/catalog/types.ts'
 import type { AiProviders } from './features/generation/providers/types.ts'
 import type { JobSystem } from './features/jobs/job-system.ts'
 import type { ValidSession } from '@reelgraph/db'
@@ -24,6 +25,8 @@ export interface WorkerDeps {
   documents: DocumentGateway
   /** The active AI providers (issue 4). */
   ai: AiProviders
+  /** Every configured provider's image and video models (issue 22). */
+  catalog: ModelCatalog
   /** Where generated files' bytes live (issue 4). */
   assets: AssetStorage
   /** Jobs: the queue, the kinds, in-process signals, and this process's workers (issues 12, 21). */

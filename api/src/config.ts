@@ -146,3 +146,16 @@ export const NARRATION_PREVIEW_WAIT_MS = 60_000
 export const JOB_PROGRESS_WRITE_MS = 1_000
 /** A finished job's pg-boss row is kept this long, in seconds (ours is kept for good): 1 day. */
 export const JOB_QUEUE_RETENTION_SECONDS = 24 * 60 * 60
+
+/**
+ * Clips one video provider makes at once, over every worker process, unless its
+ * `*_CONCURRENCY` setting says otherwise (issue 22 item 2). fal and Replicate run a few
+ * requests of a new account at once and queue the rest themselves.
+ */
+export const DEFAULT_CLOUD_VIDEO_CONCURRENCY = 4
+/** Veo's preview quota on the Gemini API is a few requests a minute. */
+export const DEFAULT_GEMINI_VIDEO_CONCURRENCY = 2
+/** One GPU runs one ComfyUI prompt at a time; more would only wait in its own queue. */
+export const DEFAULT_COMFYUI_CONCURRENCY = 1
+/** The offline motion draft's ffmpeg already uses both cores of a small server. */
+export const DEFAULT_BUILTIN_VIDEO_CONCURRENCY = 1

@@ -7,6 +7,10 @@ import {
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import {
+  DEFAULT_BUILTIN_VIDEO_CONCURRENCY,
+  DEFAULT_CLOUD_VIDEO_CONCURRENCY,
+  DEFAULT_COMFYUI_CONCURRENCY,
+  DEFAULT_GEMINI_VIDEO_CONCURRENCY,
   DEFAULT_JOB_HEARTBEAT_SECONDS,
   DEFAULT_JOB_MONITOR_SECONDS,
   DEFAULT_JOB_RETRY_DELAY_SECONDS,
@@ -123,6 +127,36 @@ export const envSchema = z
     CIVITAI_ORCHESTRATION_URL: optionalString.pipe(z.url().optional()),
     /** A self-hosted Stable Diffusion web UI, e.g. http://127.0.0.1:7860. */
     A1111_URL: optionalString.pipe(z.url().optional()),
+    /**
+     * The model catalog (issue 22 item 1): a JSON file (absolute once parsed) that adds models
+     * with their input mapping and changes costs; checked at boot. See the README.
+     */
+    MODEL_CATALOG_FILE: optionalAbsolutePath,
+    /** fal.ai (images and video clips through its queue API; issue 22). */
+    FAL_KEY: optionalString,
+    /** fal's queue (tests and proxies point it elsewhere). */
+    FAL_QUEUE_URL: z.url().default('https://queue.fal.run'),
+    /** fal clips made at once, over every worker. */
+    FAL_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_CLOUD_VIDEO_CONCURRENCY),
+    /** Replicate (images and video clips through its predictions API; issue 22). */
+    REPLICATE_API_TOKEN: optionalString,
+    REPLICATE_BASE_URL: z.url().default('https://api.replicate.com'),
+    REPLICATE_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_CLOUD_VIDEO_CONCURRENCY),
+    /** Google Veo through the Gemini API (issue 22). */
+    GEMINI_API_KEY: optionalString,
+    GEMINI_BASE_URL: z.url().default('https://generativelanguage.googleapis.com'),
+    GEMINI_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_GEMINI_VIDEO_CONCURRENCY),
+    /** A self-hosted ComfyUI, e.g. http://127.0.0.1:8188 (issue 22). */
+    COMFYUI_URL: optionalString.pipe(z.url().optional()),
+    /** Its API-format workflows with their sidecars, each a catalog model (made absolute at boot). */
+    COMFYUI_WORKFLOWS_DIR: optionalAbsolutePath,
+    COMFYUI_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_COMFYUI_CONCURRENCY),
+    /** Offline motion drafts rendered at once, over every worker (ffmpeg; issue 22). */
+    BUILTIN_VIDEO_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(DEFAULT_BUILTIN_VIDEO_CONCURRENCY),
     /** Timeout of one text call, in ms. */
     AI_TEXT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
     /** Timeout of one image generation (including polling), in ms. */

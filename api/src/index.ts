@@ -6,7 +6,17 @@
 export type { AppDeps, WorkerDeps } from './app-env.ts'
 export { ARGON2_OPTIONS, DEFAULT_RATE_LIMITS } from './config.ts'
 export { type Env, loadEnv, SETTING_NAMES, settingLookalikes } from './env.ts'
+export { createModelCatalog, type CatalogEnv } from './features/generation/catalog/model-catalog.ts'
+export type {
+  CatalogVideoModel,
+  ClipProgressReport,
+  ClipRequest,
+  GeneratedClip,
+  ModelCatalog,
+  VideoProvider,
+} from './features/generation/catalog/types.ts'
 export { createBuiltinImageProvider } from './features/generation/providers/builtin-image.ts'
+export { createBuiltinMotionProvider } from './features/generation/video-providers/builtin-motion.ts'
 export type { JobKind, JobKinds } from './features/jobs/job-kind.ts'
 export { jobKindMap } from './features/jobs/job-kind.ts'
 export { submitGeneration, waitForJob } from './features/jobs/job-service.ts'

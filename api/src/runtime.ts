@@ -14,6 +14,7 @@ import type { Env } from './env.ts'
 import { createAssetStorage } from './features/assets/index.ts'
 import { activePriceIds, seedCatalog } from './features/billing/catalog.ts'
 import { createBillingGateway } from './features/billing/index.ts'
+import { createModelCatalog } from './features/generation/catalog/model-catalog.ts'
 import { createAiProviders } from './features/generation/providers/index.ts'
 import type { JobKinds } from './features/jobs/job-kind.ts'
 import { JobSystem } from './features/jobs/job-system.ts'
@@ -25,7 +26,8 @@ import { connectRateLimitRedis, createRateLimits } from './services/rate-limiter
 
 /**
  * The one place Reelgraph's server side is assembled (issue 21 item 2): the database, the
- * sync server and its document gateway, the AI providers, asset storage, the job kinds and
+ * sync server and its document gateway, the AI providers and the model catalog (issue 22),
+ * asset storage, the job kinds and
  * the job system, and for a process that serves HTTP the mailer, rate limits and billing.
  * `npm start` (api/src/server.ts), the worker process (worker/src/worker.ts) and the test
  * app (api/src/testing/test-app.ts) all start from here and stop through `close()`.
@@ -115,8 +117,9 @@ export async function createRuntime(
   })
   const documents = createDocumentGateway(sync)
   const ai = createAiProviders(env, logger)
+  const catalog = createModelCatalog(env, { logger })
   const assets = createAssetStorage(env)
-  const kindDeps: JobKindDeps = { db, env, logger, ai, assets, documents }
+  const kindDeps: JobKindDeps = { db, env, logger, ai, catalog, assets, documents }
   const jobs = new JobSystem({
     db,
     logger,
@@ -133,7 +136,7 @@ export async function createRuntime(
     runWorkers: role === 'worker' || env.JOB_WORKERS,
   })
   const tasks = new BackgroundTasks(logger)
-  const core: WorkerDeps = { db, env, logger, documents, ai, assets, jobs, tasks }
+  const core: WorkerDeps = { db, env, logger, documents, ai, catalog, assets, jobs, tasks }
 
   // Rate limits are shared by every api process: in Redis when there is one, else in the
   // app's database (issue 11 item 6).

@@ -15,6 +15,7 @@ import {
   SCRIPT_STYLES,
   SCRIPT_TONES,
 } from './constants.ts'
+import { MODEL_ID_PATTERN } from './model-id.ts'
 import { MAX_TEXT_FIELD_BYTES, utf8Bytes } from './graph.ts'
 import { jobTargetSchema } from './jobs.ts'
 
@@ -152,50 +153,76 @@ const sizeSchema = (name: string) =>
     )
 
 /**
- * `POST /api/csas/generate-image` body (spec §7), plus `projectId`: the image is stored as
- * an asset of that project (ARCHITECTURE decision 8) and served only to its members; and the
- * optional `nodeId` of the image generator, where the worker places the result (issue 12).
+ * The fields of `POST /api/csas/generate-image` (spec §7), plus `projectId`: the image is
+ * stored as an asset of that project (ARCHITECTURE decision 8) and served only to its
+ * members; the optional `nodeId` of the image generator, where the worker places the result
+ * (issue 12); and the optional `modelId` of the model catalog (issue 22 item 3).
  */
-export const generateImageInput = z
-  .object({
-    projectId: z.number({ error: 'projectId must be the id of your project.' }).int().positive(),
-    modelVersionId: z
-      .union([z.string().trim().min(1), z.number()], { error: GENERATION_MESSAGES.modelRequired })
-      .transform(String),
-    prompt: z
-      .string({ error: GENERATION_MESSAGES.promptRequired })
-      .trim()
-      .min(1, GENERATION_MESSAGES.promptRequired)
-      .max(PROMPT_MAX_LENGTH, `A prompt can be at most ${PROMPT_MAX_LENGTH} characters.`),
-    negativePrompt: z
-      .string()
-      .max(PROMPT_MAX_LENGTH, `A negative prompt can be at most ${PROMPT_MAX_LENGTH} characters.`)
-      .default(''),
-    width: sizeSchema('Width'),
-    height: sizeSchema('Height'),
-    numInferenceSteps: z
-      .number({ error: 'Steps must be a number.' })
-      .int('Steps must be a whole number.')
-      .min(IMAGE_STEPS_MIN, `Steps must be at least ${IMAGE_STEPS_MIN}.`)
-      .max(IMAGE_STEPS_MAX, `Steps can be at most ${IMAGE_STEPS_MAX}.`),
-    guidanceScale: z
-      .number({ error: 'Guidance scale must be a number.' })
-      .min(GUIDANCE_MIN, `Guidance scale must be at least ${GUIDANCE_MIN}.`)
-      .max(GUIDANCE_MAX, `Guidance scale can be at most ${GUIDANCE_MAX}.`)
-      .refine(
-        (n) => Math.abs(n * 10 - Math.round(n * 10)) < 1e-6,
-        'Guidance scale goes in steps of 0.1.',
-      ),
-    /** Empty means random (spec §5); the answer says which seed was used. */
-    seed: z
-      .number({ error: 'Seed must be a whole number.' })
-      .int('Seed must be a whole number.')
-      .min(0, 'Seed cannot be negative.')
-      .max(SEED_MAX, `Seed can be at most ${SEED_MAX}.`)
-      .nullish(),
-    /** The image generator node the result hangs off (issue 12); absent: only answered. */
-    nodeId: jobTargetSchema.shape.nodeId,
+export const generateImageFields = z.object({
+  projectId: z.number({ error: 'projectId must be the id of your project.' }).int().positive(),
+  /**
+   * The model version (spec §7): a provider's own version id (old clients), or a catalog id
+   * (`fal:fal-ai/flux/dev`, as `GET /api/csas/models` lists them). May be left out when
+   * `modelId` is given.
+   */
+  modelVersionId: z
+    .union([z.string().trim().min(1), z.number()], { error: GENERATION_MESSAGES.modelRequired })
+    .transform(String)
+    .optional(),
+  /** An image model of the catalog (`GET /api/ai/models?kind=image`); it wins over `modelVersionId`. */
+  modelId: z
+    .string({ error: GENERATION_MESSAGES.modelRequired })
+    .regex(MODEL_ID_PATTERN, GENERATION_MESSAGES.modelRequired)
+    .optional(),
+  prompt: z
+    .string({ error: GENERATION_MESSAGES.promptRequired })
+    .trim()
+    .min(1, GENERATION_MESSAGES.promptRequired)
+    .max(PROMPT_MAX_LENGTH, `A prompt can be at most ${PROMPT_MAX_LENGTH} characters.`),
+  negativePrompt: z
+    .string()
+    .max(PROMPT_MAX_LENGTH, `A negative prompt can be at most ${PROMPT_MAX_LENGTH} characters.`)
+    .default(''),
+  width: sizeSchema('Width'),
+  height: sizeSchema('Height'),
+  numInferenceSteps: z
+    .number({ error: 'Steps must be a number.' })
+    .int('Steps must be a whole number.')
+    .min(IMAGE_STEPS_MIN, `Steps must be at least ${IMAGE_STEPS_MIN}.`)
+    .max(IMAGE_STEPS_MAX, `Steps can be at most ${IMAGE_STEPS_MAX}.`),
+  guidanceScale: z
+    .number({ error: 'Guidance scale must be a number.' })
+    .min(GUIDANCE_MIN, `Guidance scale must be at least ${GUIDANCE_MIN}.`)
+    .max(GUIDANCE_MAX, `Guidance scale can be at most ${GUIDANCE_MAX}.`)
+    .refine(
+      (n) => Math.abs(n * 10 - Math.round(n * 10)) < 1e-6,
+      'Guidance scale goes in steps of 0.1.',
+    ),
+  /** Empty means random (spec §5); the answer says which seed was used. */
+  seed: z
+    .number({ error: 'Seed must be a whole number.' })
+    .int('Seed must be a whole number.')
+    .min(0, 'Seed cannot be negative.')
+    .max(SEED_MAX, `Seed can be at most ${SEED_MAX}.`)
+    .nullish(),
+  /** The image generator node the result hangs off (issue 12); absent: only answered. */
+  nodeId: jobTargetSchema.shape.nodeId,
+})
+
+/**
+ * `POST /api/csas/generate-image` body: {@link generateImageFields} with a model named by
+ * `modelVersionId` or `modelId`. Parsed, `modelVersionId` is always set (to `modelId` when it
+ * was left out), so providers that read it keep working.
+ */
+export const generateImageInput = generateImageFields
+  .refine((v) => v.modelVersionId !== undefined || v.modelId !== undefined, {
+    message: GENERATION_MESSAGES.modelRequired,
+    path: ['modelVersionId'],
   })
+  .transform(({ modelVersionId, ...rest }) => ({
+    ...rest,
+    modelVersionId: modelVersionId ?? rest.modelId ?? '',
+  }))
   .meta({ id: 'GenerateImageInput' })
 export type GenerateImageInput = z.input<typeof generateImageInput>
 export type GenerateImageRequest = z.output<typeof generateImageInput>

@@ -13,13 +13,9 @@ import { VIDEO_PRESET_NAMES } from './nodes/video.ts'
 export const MODEL_KINDS = ['image', 'video'] as const
 export type ModelKind = (typeof MODEL_KINDS)[number]
 
-/** A catalog id: `<provider>:<the provider's own model id>`. */
-export const MODEL_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}:\S{1,200}$/
+import { MODEL_ID_PATTERN } from './model-id.ts'
 
-/** `fal:fal-ai/flux/dev` -> `fal`. */
-export function providerOfModelId(modelId: string): string {
-  return modelId.slice(0, Math.max(0, modelId.indexOf(':')))
-}
+export { MODEL_ID_PATTERN, providerOfModelId } from './model-id.ts'
 
 /** What a video model takes and makes. */
 export const videoCapabilitiesSchema = z.object({

@@ -4,8 +4,12 @@
  * here, below the features, because generation, assets, video and the job runner all meet it.
  */
 
-/** Why a provider call failed. */
-export type ProviderErrorKind = 'timeout' | 'upstream' | 'malformed' | 'unavailable'
+/**
+ * Why a provider call failed. `refused`: the provider read the request and said no for good
+ * (a safety refusal, an input the model does not take, a generation it reports as failed;
+ * issue 22 item 2).
+ */
+export type ProviderErrorKind = 'timeout' | 'upstream' | 'malformed' | 'unavailable' | 'refused'
 
 /**
  * A provider call that failed. `message` is safe to show a person (no keys, no raw
@@ -29,8 +33,8 @@ export class ProviderError extends Error {
   /**
    * True when trying again later may succeed (issue 12: the job is retried with backoff):
    * HTTP 429 or 5xx, or an upstream failure without a status (the network). Malformed answers,
-   * other 4xx (a wrong key, a refused prompt), cancellations and timeouts (the whole budget was
-   * spent waiting; retrying would multiply it) are final.
+   * other 4xx (a wrong key, a refused prompt), refusals, cancellations and timeouts (the whole
+   * budget was spent waiting; retrying would multiply it) are final.
    */
   get transient(): boolean {
     if (this.kind !== 'upstream') return false

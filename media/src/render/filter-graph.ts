@@ -63,9 +63,14 @@ function num(n: number): string {
  * The `zoompan` filter for one part: a single still becomes `frames` frames of the Ken Burns
  * move, starting at the part's scene-local frame. `on` is zoompan's output frame number.
  * It works in RGB: in yuv420p zoompan rounds the crop to even pixels (chroma), doubling the
- * judder, and measured no cheaper.
+ * judder, and measured no cheaper. Only `motion`, `sceneFrames` and `firstSceneFrame` of the
+ * part are read (the offline motion draft moves two layers with it, issue 22).
  */
-function kenBurnsFilter(part: SegmentScenePart, frames: number, preset: VideoPreset): string {
+export function kenBurnsFilter(
+  part: Pick<SegmentScenePart, 'motion' | 'sceneFrames' | 'firstSceneFrame'>,
+  frames: number,
+  preset: Pick<VideoPreset, 'width' | 'height' | 'fps'>,
+): string {
   const { motion } = part
   const span = Math.max(1, part.sceneFrames - 1)
   const progress = `(on+${part.firstSceneFrame})/${span}`

@@ -38,6 +38,7 @@ export {
 } from './ffmpeg.ts'
 export {
   buildSegmentFilterGraph,
+  kenBurnsFilter,
   type FfmpegCapabilities,
   type SegmentCommand,
   type SegmentOverlay,
@@ -51,6 +52,15 @@ export {
   type SegmentKeyPart,
 } from './cache-key.ts'
 export { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
+export {
+  buildMotionDraftArgs,
+  MOTION_DRAFT_MASK,
+  MOTION_DRAFT_PARALLAX,
+  parallaxMotion,
+  renderMotionDraft,
+  type MotionDraftOptions,
+  type MotionDraftSpec,
+} from './motion-draft.ts'
 export { builtinMusicPath, MUSIC_TRACKS, synthesizeMusic, type MusicTrack } from './music.ts'
 export {
   renderVideo,

@@ -1,4 +1,7 @@
 import {
+  catalogOutput,
+  catalogQuery,
+  type CatalogModel,
   generateImageInput,
   generateImageOutput,
   generateScenesInput,
@@ -6,6 +9,7 @@ import {
   generateScriptInput,
   generateScriptOutput,
   IMAGE_SEED_MAX,
+  type ImageModel,
   jobAcceptedSchema,
   modelsOutput,
   modelsQuery,
@@ -19,6 +23,7 @@ import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
 import { resultOf, submitGeneration, waitForJob } from '../jobs/job-service.ts'
 import type { JobRow } from '../jobs/job-store.ts'
+import type { ModelCatalog } from './catalog/types.ts'
 import { randomSeed } from './generation-service.ts'
 import { ProviderError } from './providers/types.ts'
 
@@ -44,8 +49,39 @@ async function answerJob(c: Context<AppEnv>, job: JobRow) {
   return c.json(resultOf(row) as Record<string, unknown>, 200)
 }
 
+/** Image providers whose models are the server's own, listed live (not in the catalog). */
+const LIVE_IMAGE_PROVIDERS = new Set(['civitai', 'automatic1111'])
+
+/** A catalog image model as the spec's `ImageModel`: its catalog id is its one version. */
+function asImageModel(model: CatalogModel): ImageModel {
+  return {
+    id: model.id,
+    name: model.name,
+    modelVersions: [{ id: model.id, name: model.providerName }],
+  }
+}
+
 /**
- * `/api/ai/*`: providers, scripts and scenes (spec §7; issue 4 item 3).
+ * The catalog model an image request names (issue 22 item 3): `modelId`, or a
+ * `modelVersionId` that is a catalog id; undefined for a provider's own version id (old
+ * clients), which the active image provider draws.
+ * @throws AppError VALIDATION_FAILED when `modelId` names no listed image model.
+ */
+function catalogImageModel(
+  catalog: Pick<ModelCatalog, 'image'>,
+  input: { modelId?: string | undefined; modelVersionId: string },
+): string | undefined {
+  if (input.modelId) {
+    if (catalog.image(input.modelId)) return input.modelId
+    const message = 'This image model is not available: pick one from the list.'
+    throw new AppError('VALIDATION_FAILED', message, { fields: { modelId: message } })
+  }
+  return catalog.image(input.modelVersionId) ? input.modelVersionId : undefined
+}
+
+/**
+ * `/api/ai/*`: providers, the model catalog, scripts and scenes (spec §7; issue 4 item 3;
+ * issue 22 item 1).
  */
 export const aiRoutes = new Hono<AppEnv>()
   .get(
@@ -59,6 +95,24 @@ export const aiRoutes = new Hono<AppEnv>()
       requireAuth(c)
       const { ai, env } = c.var.deps
       return c.json({ text: ai.text.info, image: ai.image.info, costs: env.costs })
+    },
+  )
+  .get(
+    '/models',
+    docs({
+      summary: 'The model catalog: every configured provider’s image and video models',
+      tag: TAG,
+      response: catalogOutput,
+      description:
+        'Each model of every provider whose settings are there (fal, Replicate, Gemini, ComfyUI, ' +
+        'OpenAI, Civitai) and the builtin offline ones, with what it can do and its price in ' +
+        'credits (per image, or per second of video). `kind` keeps one kind (issue 22).',
+    }),
+    validate('query', catalogQuery),
+    (c) => {
+      requireAuth(c)
+      const { kind } = c.req.valid('query')
+      return c.json({ items: c.var.deps.catalog.list(kind) })
     },
   )
   .post(
@@ -119,15 +173,32 @@ export const aiRoutes = new Hono<AppEnv>()
 export const imageRoutes = new Hono<AppEnv>()
   .get(
     '/models',
-    docs({ summary: 'Image models with their versions', tag: TAG, response: modelsOutput }),
+    docs({
+      summary: 'Image models with their versions',
+      tag: TAG,
+      response: modelsOutput,
+      description:
+        'The image models of the model catalog (GET /api/ai/models?kind=image), each with its ' +
+        'catalog id as its one version; with Civitai or AUTOMATIC1111 as the image provider, ' +
+        'its own models (listed live) come first.',
+    }),
     validate('query', modelsQuery),
     async (c) => {
       requireAuth(c)
       const { limit } = c.req.valid('query')
-      const { ai, env } = c.var.deps
-      try {
-        const items = await ai.image.listModels(limit, AbortSignal.timeout(env.AI_TEXT_TIMEOUT_MS))
+      const { ai, env, catalog } = c.var.deps
+      const listed = catalog.list('image')
+      // The active provider's models first: the image generator picks the first.
+      const own = listed.filter((m) => m.provider === ai.image.info.id)
+      const items = [...own, ...listed.filter((m) => m.provider !== ai.image.info.id)].map(
+        asImageModel,
+      )
+      if (!LIVE_IMAGE_PROVIDERS.has(ai.image.info.id)) {
         return c.json({ items: items.slice(0, limit) })
+      }
+      try {
+        const live = await ai.image.listModels(limit, AbortSignal.timeout(env.AI_TEXT_TIMEOUT_MS))
+        return c.json({ items: [...live, ...items].slice(0, limit) })
       } catch (err) {
         if (!(err instanceof ProviderError)) throw err
         c.var.logger.warn({ err }, 'listing image models failed')
@@ -152,12 +223,13 @@ export const imageRoutes = new Hono<AppEnv>()
     async (c) => {
       const { user } = requireAuth(c)
       const input = c.req.valid('json')
+      const modelId = catalogImageModel(c.var.deps.catalog, input)
       // The seed is chosen once, so a retried attempt draws the same image.
       const seed = input.seed ?? randomSeed(IMAGE_SEED_MAX)
       const job = await submitGeneration(c.var.deps, {
         userId: user.id,
         kind: 'image',
-        input: { ...input, seed },
+        input: { ...input, modelId, seed },
         projectId: input.projectId,
         nodeId: input.nodeId,
         description: `Image ${input.width}x${input.height}`,

@@ -88,6 +88,8 @@ export interface Probe {
     height?: number
     sample_rate?: string
     duration?: string
+    nb_frames?: string
+    avg_frame_rate?: string
   }[]
   format: { duration: string; format_name: string }
 }
@@ -97,7 +99,7 @@ export async function ffprobe(path: string): Promise<Probe> {
     '-v',
     'error',
     '-show_entries',
-    'stream=codec_type,codec_name,pix_fmt,width,height,sample_rate,duration:format=duration,format_name',
+    'stream=codec_type,codec_name,pix_fmt,width,height,sample_rate,duration,nb_frames,avg_frame_rate:format=duration,format_name',
     '-of',
     'json',
     path,
@@ -179,4 +181,35 @@ export function meanDifference(
   let sum = 0
   for (let i = fromRow * width * 3; i < toRow * width * 3; i++) sum += Math.abs(a[i]! - b[i]!)
   return sum / ((toRow - fromRow) * width * 3)
+}
+
+/**
+ * The stills of a video by ffmpeg's `freezedetect`: each run of at least `minSeconds` whose
+ * frames differ by less than `noiseDb` (-60 dB: nothing an eye could see) from the first,
+ * as `[start, end]` in seconds (end NaN when the video ends frozen).
+ */
+export async function freezes(
+  path: string,
+  { noiseDb = -60, minSeconds = 0.1 } = {},
+): Promise<[number, number][]> {
+  const { stderr } = await run(
+    systemFfmpeg!,
+    [
+      '-hide_banner',
+      '-nostats',
+      '-i',
+      path,
+      '-map',
+      '0:v',
+      '-vf',
+      `freezedetect=n=${noiseDb}dB:d=${minSeconds}`,
+      '-f',
+      'null',
+      '-',
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  )
+  const starts = [...stderr.matchAll(/freeze_start: ([\d.]+)/g)].map((m) => Number(m[1]))
+  const ends = [...stderr.matchAll(/freeze_end: ([\d.]+)/g)].map((m) => Number(m[1]))
+  return starts.map((start, i) => [start, ends[i] ?? Number.NaN])
 }

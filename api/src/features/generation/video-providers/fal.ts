@@ -1,0 +1,309 @@
+import { z } from 'zod'
+import type { Env } from '../../../env.ts'
+import { ProviderError } from '../../../lib/provider-error.ts'
+import { clipInput, imageInput } from '../catalog/input-mapping.ts'
+import {
+  type CatalogProvider,
+  type ModelDefinition,
+  providerModelId,
+} from '../catalog/model-definition.ts'
+import type {
+  ClipProgressReport,
+  ClipRequest,
+  GeneratedClip,
+  VideoProvider,
+} from '../catalog/types.ts'
+import { decodeBase64, exactSizeImage } from '../providers/image-bytes.ts'
+import type { ImageProvider } from '../providers/types.ts'
+import { CLIP_POLL_INTERVAL_MS, PROVIDER_CANCEL_TIMEOUT_MS } from './config.ts'
+import { FAL_DEFAULT_MODELS } from './fal-models.ts'
+import {
+  abortError,
+  bestEffort,
+  dataUri,
+  downloadTo,
+  isSafetyRefusal,
+  malformedAnswer,
+  providerFetch,
+  providerJson,
+  type ProviderWords,
+  type RetryPolicy,
+  safetyRefusal,
+  sleep,
+  unknownModel,
+} from './provider-http.ts'
+
+/**
+ * fal.ai's queue API (issue 22 item 2): `POST {queue}/{model id}` with the model's input and
+ * `Authorization: Key …`, then always the URLs fal answers: `status_url` (`IN_QUEUE` with
+ * `queue_position`, `IN_PROGRESS` with logs, `COMPLETED`), `response_url` for the result,
+ * `PUT cancel_url` to cancel. fal shortens them for model ids of several segments, so building
+ * them from the model id gives 404s. Start images go inside the input as data URIs, so
+ * everything fal needs passes through `FAL_QUEUE_URL`.
+ * @see https://docs.fal.ai/model-endpoints/queue
+ */
+
+export const FAL_WORDS: ProviderWords = {
+  label: 'fal.ai',
+  keyRefused: 'The fal key was refused: check FAL_KEY on the server.',
+}
+
+/** What the fal provider needs. */
+export interface FalSettings {
+  /** `FAL_KEY`. */
+  key: string
+  /** `FAL_QUEUE_URL`, e.g. `https://queue.fal.run`. */
+  queueUrl: string
+  /** Default CLIP_POLL_INTERVAL_MS (tests poll faster). */
+  pollIntervalMs?: number
+  retry?: RetryPolicy
+}
+
+/** The shapes of fal's queue protocol that Reelgraph reads. */
+export const falProtocol = {
+  /** The answer of `POST {queue}/{model id}`. */
+  submitted: z
+    .object({
+      request_id: z.string(),
+      status_url: z.string().url(),
+      response_url: z.string().url(),
+      cancel_url: z.string().url(),
+      queue_position: z.number().int().nullish(),
+    })
+    .loose(),
+  /** `GET status_url?logs=1`. */
+  status: z
+    .object({
+      status: z.string(),
+      queue_position: z.number().int().nullish(),
+      logs: z.array(z.object({ message: z.string() }).loose()).nullish(),
+      error: z.string().nullish(),
+      error_type: z.string().nullish(),
+    })
+    .loose(),
+  /** A video model's result (`GET response_url`). */
+  videoResult: z
+    .object({
+      video: z.object({ url: z.string() }).loose().optional(),
+      videos: z.array(z.object({ url: z.string() }).loose()).optional(),
+    })
+    .loose(),
+  /** An image model's result. */
+  imageResult: z
+    .object({
+      images: z.array(z.object({ url: z.string() }).loose()).optional(),
+      image: z.object({ url: z.string() }).loose().optional(),
+      has_nsfw_concepts: z.array(z.boolean()).optional(),
+    })
+    .loose(),
+}
+
+/** The last percent a log line of fal's says (`Progress: 45%`), if any. */
+function percentFromLogs(logs: readonly { message: string }[] | null | undefined) {
+  for (let i = (logs?.length ?? 0) - 1; i >= 0; i--) {
+    const match = /(\d{1,3}(?:\.\d+)?)\s?%/.exec(logs![i]!.message)
+    if (match) return Math.min(100, Math.max(0, Number(match[1])))
+  }
+  return undefined
+}
+
+/**
+ * Submits `input` to fal's queue for `modelPath` and follows it to its result JSON (unread),
+ * reporting the queue position (1 = next) and progress; on abort, `PUT cancel_url` first.
+ */
+async function runQueued(
+  settings: FalSettings,
+  modelPath: string,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+  onProgress: (report: ClipProgressReport) => void,
+): Promise<unknown> {
+  const auth = { authorization: `Key ${settings.key}` }
+  const retry = settings.retry ? { retry: settings.retry } : {}
+  const queue = settings.queueUrl.replace(/\/+$/, '')
+  const submitted = await providerJson(
+    FAL_WORDS,
+    `${queue}/${modelPath}`,
+    {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+      signal,
+    },
+    falProtocol.submitted,
+    retry,
+  )
+  try {
+    const statusUrl = new URL(submitted.status_url)
+    statusUrl.searchParams.set('logs', '1')
+    for (let first = true; ; first = false) {
+      if (!first) await sleep(settings.pollIntervalMs ?? CLIP_POLL_INTERVAL_MS, signal)
+      const status = await providerJson(
+        FAL_WORDS,
+        statusUrl.href,
+        { headers: auth, signal },
+        falProtocol.status,
+        retry,
+      )
+      switch (status.status) {
+        case 'IN_QUEUE':
+          onProgress({
+            state: 'queued',
+            // fal counts from 0 (next); Reelgraph from 1.
+            queuePosition:
+              status.queue_position === null || status.queue_position === undefined
+                ? undefined
+                : status.queue_position + 1,
+          })
+          continue
+        case 'IN_PROGRESS':
+          onProgress({ state: 'running', percent: percentFromLogs(status.logs) })
+          continue
+        case 'COMPLETED': {
+          if (status.error) throw failure(status.error, status.error_type)
+          const response = await providerFetch(
+            FAL_WORDS,
+            submitted.response_url,
+            { headers: auth, signal },
+            retry,
+          )
+          try {
+            return await response.json()
+          } catch (error) {
+            throw malformedAnswer(FAL_WORDS, error)
+          }
+        }
+        case 'FAILED':
+        case 'ERROR':
+          throw failure(status.error ?? 'the generation failed', status.error_type)
+        case 'CANCELED':
+        case 'CANCELLED':
+          throw new ProviderError('refused', 'fal.ai cancelled this generation. Please try again.')
+        default:
+          throw malformedAnswer(FAL_WORDS, status)
+      }
+    }
+  } catch (error) {
+    if (signal.aborted) {
+      await bestEffort(
+        (cancelSignal) =>
+          fetch(submitted.cancel_url, { method: 'PUT', headers: auth, signal: cancelSignal }),
+        PROVIDER_CANCEL_TIMEOUT_MS,
+      )
+      throw abortError(FAL_WORDS, signal)
+    }
+    throw error
+  }
+}
+
+/** A failed request in words: a safety refusal, or fal's own reason. */
+function failure(message: string, type?: string | null): ProviderError {
+  if (isSafetyRefusal(`${message} ${type ?? ''}`)) return safetyRefusal({ message, type })
+  return new ProviderError('refused', `fal.ai could not make it: ${message.slice(0, 200)}`, {
+    cause: { message, type },
+  })
+}
+
+/** The clip maker for fal's video models (`models`: the curated ones and the operator's). */
+export function createFalVideoProvider(
+  settings: FalSettings,
+  models: readonly ModelDefinition[],
+): VideoProvider {
+  const byId = new Map(models.map((d) => [d.model.id, d]))
+  return {
+    id: 'fal',
+    name: 'fal.ai',
+    async generateClip(request: ClipRequest, { signal, onProgress }): Promise<GeneratedClip> {
+      const definition = byId.get(request.model.id)
+      if (!definition) throw unknownModel(request.model.id)
+      const input = clipInput(definition.input, request, {
+        startImage: request.startImage && dataUri(request.startImage),
+        lastFrame: request.lastFrame && dataUri(request.lastFrame),
+      })
+      onProgress({ state: 'queued' })
+      const answer = await runQueued(
+        settings,
+        providerModelId(request.model),
+        input,
+        signal,
+        onProgress,
+      )
+      const result = falProtocol.videoResult.safeParse(answer)
+      const url = result.success
+        ? (result.data.video?.url ?? result.data.videos?.[0]?.url)
+        : undefined
+      if (!url) throw malformedAnswer(FAL_WORDS, answer)
+      return {
+        // fal's media URLs are public: the key stays with the queue.
+        saveTo: (path, saveSignal) =>
+          downloadTo(
+            FAL_WORDS,
+            url,
+            { signal: saveSignal },
+            path,
+            settings.retry ? { retry: settings.retry } : {},
+          ),
+      }
+    },
+  }
+}
+
+/** The image maker bound to one of fal's image models. */
+export function createFalImageProvider(
+  settings: FalSettings,
+  definition: ModelDefinition,
+): ImageProvider {
+  const { model } = definition
+  return {
+    info: { id: 'fal', name: `fal.ai ${model.name}`, offline: false },
+    listModels: () =>
+      Promise.resolve([{ id: model.id, name: model.name, modelVersions: [{ id: model.id }] }]),
+    async generateImage(request, signal, onProgress) {
+      const answer = await runQueued(
+        settings,
+        providerModelId(model),
+        imageInput(definition.input, request),
+        signal,
+        (report) => {
+          if (report.percent !== undefined) onProgress?.(report.percent)
+        },
+      )
+      const parsed = falProtocol.imageResult.safeParse(answer)
+      if (!parsed.success) throw malformedAnswer(FAL_WORDS, answer)
+      if (parsed.data.has_nsfw_concepts?.[0]) throw safetyRefusal(parsed.data.has_nsfw_concepts)
+      const url = parsed.data.images?.[0]?.url ?? parsed.data.image?.url
+      if (!url) throw malformedAnswer(FAL_WORDS, answer)
+      const bytes = url.startsWith('data:')
+        ? decodeBase64(FAL_WORDS.label, url)
+        : new Uint8Array(
+            await (
+              await providerFetch(
+                FAL_WORDS,
+                url,
+                { signal },
+                settings.retry ? { retry: settings.retry } : {},
+              )
+            ).arrayBuffer(),
+          )
+      return exactSizeImage(FAL_WORDS.label, bytes, request.width, request.height)
+    },
+  }
+}
+
+/** fal.ai in the model catalog: on with `FAL_KEY`. */
+export function falCatalog(
+  env: Pick<Env, 'FAL_KEY' | 'FAL_QUEUE_URL' | 'FAL_CONCURRENCY'>,
+): CatalogProvider {
+  const settings: FalSettings = { key: env.FAL_KEY ?? '', queueUrl: env.FAL_QUEUE_URL }
+  return {
+    id: 'fal',
+    name: 'fal.ai',
+    enabled: env.FAL_KEY !== undefined,
+    disabledReason: 'FAL_KEY is not set',
+    defaults: [...FAL_DEFAULT_MODELS],
+    acceptsFileModels: true,
+    concurrency: env.FAL_CONCURRENCY,
+    video: (models) => createFalVideoProvider(settings, models),
+    image: (definition) => createFalImageProvider(settings, definition),
+  }
+}
