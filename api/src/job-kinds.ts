@@ -1,3 +1,4 @@
+import { clipJob, type ClipJobDeps } from './features/generation/clip-job.ts'
 import { imageJob, type ImageJobDeps } from './features/generation/image-job.ts'
 import { scenesJob, type ScenesJobDeps } from './features/generation/scenes-job.ts'
 import { scriptJob, type ScriptJobDeps } from './features/generation/script-job.ts'
@@ -8,6 +9,7 @@ import { videoJob, type VideoJobDeps } from './features/video/video-job.ts'
 
 /** What the kinds together use: each takes its part. */
 export type JobKindDeps = ScriptJobDeps &
+  ClipJobDeps &
   ScenesJobDeps &
   ImageJobDeps &
   VideoJobDeps &
@@ -23,6 +25,7 @@ export function createJobKinds(deps: JobKindDeps): JobKinds {
     scriptJob(deps),
     scenesJob(deps),
     imageJob(deps),
+    clipJob(deps),
     narrationJob(deps),
     videoJob(deps),
     makeVideoJob(deps),

@@ -75,9 +75,19 @@ export function requireVideoModel(catalog: ModelCatalog, modelId: string): Catal
   return found
 }
 
+/**
+ * Codecs ffmpeg reads as a "video" stream that are no clip: pictures (one frame) and text
+ * (its `tty` demuxer draws any text file, an HTML error page included).
+ */
+const NOT_CLIP_CODECS = new Set(['ansi', 'png', 'mjpeg', 'webp', 'gif', 'bmp', 'tiff', 'jpegls'])
+/** A clip shorter than this decodes to a picture or nothing, in ms. */
+const MIN_CLIP_MS = 100
+
 /** Why `probe` is not the clip asked for, in words a person can act on; null when it is. */
 export function clipProblem(probe: MediaProbe, askedMs: number): string | null {
-  if (!probe.video) return 'The video service answered with something that is not a video.'
+  if (!probe.video || NOT_CLIP_CODECS.has(probe.video.codec) || probe.decodedMs < MIN_CLIP_MS) {
+    return 'The video service answered with something that is not a video.'
+  }
   const length = Math.max(probe.durationMs, 0)
   if (probe.decodedMs < length - CLIP_DURATION_TOLERANCE_MS) {
     return 'The video service sent a clip that is cut off (it does not play to its end).'

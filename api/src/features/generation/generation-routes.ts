@@ -8,6 +8,8 @@ import {
   generateScenesOutput,
   generateScriptInput,
   generateScriptOutput,
+  generateVideoInput,
+  generateVideoOutput,
   IMAGE_SEED_MAX,
   type ImageModel,
   jobAcceptedSchema,
@@ -24,6 +26,7 @@ import { requireAuth } from '../../middleware/session.ts'
 import { resultOf, submitGeneration, waitForJob } from '../jobs/job-service.ts'
 import type { JobRow } from '../jobs/job-store.ts'
 import type { ModelCatalog } from './catalog/types.ts'
+import { submitClip } from './clip-service.ts'
 import { randomSeed } from './generation-service.ts'
 import { ProviderError } from './providers/types.ts'
 
@@ -161,6 +164,32 @@ export const aiRoutes = new Hono<AppEnv>()
         projectId: input.projectId,
         nodeId: input.nodeId,
         description: `${input.sceneCount} scenes`,
+        idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
+      })
+      return answerJob(c, job)
+    },
+  )
+  .post(
+    '/generate-video',
+    docs({
+      summary: 'Generate a clip with a catalog video model (charged; owner or editor; a job)',
+      tag: TAG,
+      response: generateVideoOutput,
+      accepted: jobAcceptedSchema,
+      description:
+        `${JOB_CALL_DESCRIPTION} The clip is charged the model's price for its length (the ` +
+        'nearest the model makes). `imageUrl` and `lastFrameUrl` must be images of the project ' +
+        '(`/api/assets/:id`) the caller may read: anything else is a 400 (a stranger’s asset ' +
+        '404), and the server never fetches another address. The clip is copied into the ' +
+        "project's assets, checked with ffmpeg and given a poster frame; with nodeId it is " +
+        'placed as a Clip node (or as its newest take).',
+    }),
+    validate('json', generateVideoInput),
+    async (c) => {
+      const { user } = requireAuth(c)
+      const job = await submitClip(c.var.deps, {
+        userId: user.id,
+        input: c.req.valid('json'),
         idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
       })
       return answerJob(c, job)
