@@ -65,7 +65,7 @@ const echoKind = (documents: TestApp['deps']['documents']): JobKind<EchoInput, E
   ledger: { type: 'script_generation', action: 'Echo' },
   cost: () => ECHO_COST,
   timeoutMs: () => JOB_MS,
-  stages: [{ stage: 'images', weight: 1 }],
+  stages: () => [{ stage: 'images', weight: 1 }],
   firstProgress: () => ({ stage: 'images', done: 0, total: 3 }),
   async produce(input, { signal, progress }) {
     for (let done = 1; done <= 3; done++) {

@@ -16,13 +16,15 @@ import { addVideoTake, MAX_VIDEO_TAKES, type VideoTake, videoTakesOf } from './v
 
 const costs = { script: 1, scenes: 1, image: 2, voice: 1, video: 5 }
 
-function ids(n: number): MadeVideoIds {
+function ids(n: number, animate = false): MadeVideoIds {
   const list = (type: string) => Array.from({ length: n }, (_, i) => `${type}-1-p${i}`)
   return {
     text: 'editable-text-1-p',
     scenes: list('scene'),
     imageGenerators: list('image-generator'),
     images: list('image'),
+    videoGenerators: animate ? list('video-generator') : [],
+    clips: animate ? list('clip') : [],
     video: 'video-1-p',
   }
 }
@@ -113,10 +115,11 @@ describe('make video with animated scenes (issue 22 item 4)', () => {
 })
 
 describe('planMadeVideo', () => {
-  it('stacks scene, image generator and image per column, the Video node at the end, nothing overlapping', () => {
+  it('stacks scene, image generator and image (animating, a Video Generator and a Clip) per column, the Video node at the end, nothing overlapping', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 25 }),
+        fc.boolean(),
         fc.array(
           fc.record({
             x: fc.integer({ min: -3000, max: 12000 }),
@@ -124,9 +127,9 @@ describe('planMadeVideo', () => {
           }),
           { maxLength: 30 },
         ),
-        (n, others) => {
+        (n, animate, others) => {
           const existing = others.map((p, i) => createGraphNode('scene', p, [], 0, `scene-2-o${i}`))
-          const plan = planMadeVideo({ position: { x: 0, y: 0 } }, ids(n), existing)
+          const plan = planMadeVideo({ position: { x: 0, y: 0 } }, ids(n, animate), existing)
           const placed = [
             { type: 'editable-text' as const, position: plan.text },
             ...plan.scenes.map((position) => ({ type: 'scene' as const, position })),
@@ -135,6 +138,11 @@ describe('planMadeVideo', () => {
               position,
             })),
             ...plan.images.map((position) => ({ type: 'image' as const, position })),
+            ...plan.videoGenerators.map((position) => ({
+              type: 'video-generator' as const,
+              position,
+            })),
+            ...plan.clips.map((position) => ({ type: 'clip' as const, position })),
             { type: 'video' as const, position: plan.video },
           ]
           for (const [i, a] of placed.entries()) {
@@ -146,7 +154,12 @@ describe('planMadeVideo', () => {
             expect(plan.images[i]!.x).toBe(plan.scenes[i]!.x)
             expect(plan.imageGenerators[i]!.y).toBeGreaterThan(plan.scenes[i]!.y)
             expect(plan.images[i]!.y).toBeGreaterThan(plan.imageGenerators[i]!.y)
+            if (animate) {
+              expect(plan.videoGenerators[i]!.x).toBe(plan.scenes[i]!.x)
+              expect(plan.clips[i]!.y).toBeGreaterThan(plan.videoGenerators[i]!.y)
+            }
           }
+          expect(plan.clips).toHaveLength(animate ? n : 0)
           expect(plan.video.x).toBeGreaterThan(plan.images[n - 1]!.x)
         },
       ),

@@ -141,6 +141,9 @@ export interface MadeVideoIds {
   scenes: string[]
   imageGenerators: string[]
   images: string[]
+  /** With "Animate each scene" (issue 22 item 4), a Video Generator and a Clip per scene. */
+  videoGenerators: string[]
+  clips: string[]
   video: string
 }
 
@@ -150,13 +153,16 @@ export interface MadeVideoLayout {
   scenes: { x: number; y: number }[]
   imageGenerators: { x: number; y: number }[]
   images: { x: number; y: number }[]
+  videoGenerators: { x: number; y: number }[]
+  clips: { x: number; y: number }[]
   video: { x: number; y: number }
 }
 
 /**
  * Lays a chain out neatly beside its Script Generator (issue 13 item 6): the script's text
  * node 350 to the right (spec §4), the scenes in a row under it, each scene's image generator
- * and image stacked below it in its column, and the Video node at the end of the image row.
+ * and image (and, animating, its Video Generator and Clip) stacked below it in its column,
+ * and the Video node at the end of the image row.
  * The whole plan is moved down as a block, as little as needed, so that none of its nodes
  * covers a node of `existing` (nodes with one of the plan's ids are its own, from an earlier
  * attempt, and do not count).
@@ -170,6 +176,8 @@ export function planMadeVideo(
   const sceneY = text.y + MADE_VIDEO_SCENE_ROW_Y
   const generatorY = sceneY + NODE_FOOTPRINTS.scene.height + PLACEMENT_GAP
   const imageY = generatorY + NODE_FOOTPRINTS['image-generator'].height + PLACEMENT_GAP
+  const videoGeneratorY = imageY + NODE_FOOTPRINTS.image.height + PLACEMENT_GAP
+  const clipY = videoGeneratorY + NODE_FOOTPRINTS['video-generator'].height + PLACEMENT_GAP
   const column = (i: number) => text.x + i * MADE_VIDEO_COLUMN_X
   const n = ids.scenes.length
   const layout: MadeVideoLayout = {
@@ -177,6 +185,8 @@ export function planMadeVideo(
     scenes: ids.scenes.map((_, i) => ({ x: column(i), y: sceneY })),
     imageGenerators: ids.scenes.map((_, i) => ({ x: column(i), y: generatorY })),
     images: ids.scenes.map((_, i) => ({ x: column(i), y: imageY })),
+    videoGenerators: ids.videoGenerators.map((_, i) => ({ x: column(i), y: videoGeneratorY })),
+    clips: ids.clips.map((_, i) => ({ x: column(i), y: clipY })),
     video: { x: column(n), y: imageY },
   }
   const planned = [
@@ -188,6 +198,12 @@ export function planMadeVideo(
       position: layout.imageGenerators[i]!,
     })),
     ...ids.images.map((id, i) => ({ id, type: 'image' as const, position: layout.images[i]! })),
+    ...ids.videoGenerators.map((id, i) => ({
+      id,
+      type: 'video-generator' as const,
+      position: layout.videoGenerators[i]!,
+    })),
+    ...ids.clips.map((id, i) => ({ id, type: 'clip' as const, position: layout.clips[i]! })),
     { id: ids.video, type: 'video' as const, position: layout.video },
   ]
   const nodes = planned.map((p) => createGraphNode(p.type, p.position, [], 0, p.id))
@@ -199,6 +215,8 @@ export function planMadeVideo(
     scenes: layout.scenes.map(down),
     imageGenerators: layout.imageGenerators.map(down),
     images: layout.images.map(down),
+    videoGenerators: layout.videoGenerators.map(down),
+    clips: layout.clips.map(down),
     video: down(layout.video),
   }
 }

@@ -9,6 +9,8 @@ import {
   createGraphNode,
   type DocumentGateway,
   type GenerateVideoOutput,
+  type JobNodeState,
+  type JobProgress,
   generateVideoInput,
   generateVideoOutput,
   getConnectionsMap,
@@ -31,7 +33,7 @@ import { AppError } from '../../lib/app-error.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
 import { readProjectImage, storeMediaAsset } from '../assets/asset-service.ts'
-import type { JobKind } from '../jobs/job-kind.ts'
+import type { JobInfo, JobKind, WriteOutcome } from '../jobs/job-kind.ts'
 import type { CatalogVideoModel, ModelCatalog } from './catalog/types.ts'
 import { acquireProviderSlot, releaseProviderSlot } from './provider-slots.ts'
 
@@ -116,6 +118,211 @@ async function removeAssets(deps: Pick<ClipJobDeps, 'db' | 'assets' | 'logger'>,
   }
 }
 
+/** What {@link makeClip} makes, and for whom. */
+export interface MakeClipRequest {
+  job: Pick<JobInfo, 'id' | 'userId'>
+  input: Omit<ClipJobInput, 'nodeId'>
+  signal: AbortSignal
+  progress(progress: JobProgress): void
+  /** Called once the provider delivered what was asked (a cancel then refunds nothing). */
+  delivered(): Promise<void>
+}
+
+/**
+ * Makes one clip with the catalog's provider and stores it as the project's assets: the
+ * start image and last frame read from the project and sent as bytes, a slot of the provider
+ * held (across processes) while it works, the result streamed to disk, read by ffmpeg (a
+ * video of the asked length within a second, at most CLIP_MAX_BYTES), a poster frame.
+ * @throws AppError 400 for a model that is not listed, 404 for an image gone from the
+ *   project; ProviderError for the provider's failure or an answer that is not the clip
+ *   asked for; the signal's reason when cancelled.
+ * @see issue 22 item 2
+ */
+export async function makeClip(
+  deps: ClipJobDeps,
+  { job, input, signal, progress, delivered }: MakeClipRequest,
+): Promise<GenerateVideoOutput> {
+  const { model, provider, concurrency } = requireVideoModel(deps.catalog, input.modelId)
+  const image = async (url: string | undefined, what: string) => {
+    if (!url) return undefined
+    const found = await readProjectImage(deps.db, deps.assets, input.projectId, url)
+    if (!found) throw new AppError('NOT_FOUND', `${what} is gone from the project.`)
+    return found
+  }
+  const startImage = await image(input.imageUrl, 'The start image')
+  const lastFrame = await image(input.lastFrameUrl, 'The last frame')
+  const workRoot = join(deps.env.DATA_DIR, 'clip-work')
+  await mkdir(workRoot, { recursive: true })
+  const work = await mkdtemp(join(workRoot, 'job-'))
+  await acquireProviderSlot(deps.db, {
+    jobId: job.id,
+    provider: provider.id,
+    limit: concurrency,
+    signal,
+  })
+  try {
+    const made = await provider.generateClip(
+      {
+        model,
+        prompt: input.prompt,
+        negativePrompt: input.negativePrompt,
+        startImage,
+        lastFrame,
+        durationSeconds: input.durationSeconds,
+        aspectRatio: input.aspectRatio,
+        resolution: model.capabilities?.resolutions[0] ?? '720p',
+        seed: input.seed,
+        withAudio: input.withAudio,
+      },
+      {
+        signal,
+        onProgress: (report) =>
+          progress({
+            stage: 'clip',
+            done: report.percent ?? 0,
+            total: 100,
+            queuePosition: report.state === 'queued' ? report.queuePosition : undefined,
+          }),
+      },
+    )
+    const clipPath = join(work, 'clip.mp4')
+    await made.saveTo(clipPath, signal)
+    const { size } = await stat(clipPath)
+    if (size > deps.env.CLIP_MAX_BYTES) {
+      throw new ProviderError(
+        'malformed',
+        `The video service sent a clip of ${Math.ceil(size / 1024 ** 2)} MB, more than the ${Math.floor(deps.env.CLIP_MAX_BYTES / 1024 ** 2)} MB allowed.`,
+      )
+    }
+    const probe = await probeMedia(clipPath, {
+      ffmpegPath: deps.env.FFMPEG_PATH,
+      signal,
+    }).catch((err: unknown) => {
+      if (err instanceof RenderError && err.code === 'invalid-input') {
+        throw new ProviderError(
+          'malformed',
+          'The video service answered with something that is not a video.',
+          { cause: err },
+        )
+      }
+      throw err
+    })
+    const problem = clipProblem(probe, input.durationSeconds * 1000)
+    if (problem) throw new ProviderError('malformed', problem)
+    const posterPath = join(work, 'poster.jpg')
+    await extractPosterFrame(clipPath, posterPath, Math.min(500, probe.decodedMs / 2), {
+      ffmpegPath: deps.env.FFMPEG_PATH,
+      signal,
+    })
+    await delivered()
+    const store = (path: string, mimeType: 'video/mp4' | 'image/jpeg') =>
+      storeMediaAsset(deps.db, deps.assets, {
+        userId: job.userId,
+        projectId: input.projectId,
+        content: { path },
+        mimeType,
+      })
+    const video = await store(clipPath, 'video/mp4')
+    const poster = await store(posterPath, 'image/jpeg')
+    return {
+      videoUrl: video.url,
+      posterUrl: poster.url,
+      durationMs: probe.decodedMs,
+      hasAudio: probe.audio !== null,
+      modelId: model.id,
+      seed: input.seed,
+    }
+  } finally {
+    await releaseProviderSlot(deps.db, job.id)
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+/** Where {@link writeClip} writes a clip. */
+export interface ClipPlacement {
+  projectId: number
+  /** The Video Generator that made it. */
+  generatorId: string
+  /** The id a new Clip node gets (from the job, so writing twice adds nothing). */
+  clipId: string
+  /** Where a new Clip node goes; default 350 to the right of the generator (spec §4). */
+  position?: { x: number; y: number } | undefined
+  /** The job's final state on the generator, in the same change; null for a chain's step. */
+  state: JobNodeState | null
+}
+
+/**
+ * Writes `take` as the generator's clip: the newest take of the Clip node it already feeds,
+ * else a new Clip node beside it, connected; then removes the files of takes that fell off.
+ * @returns how it was written (`source-missing` when the generator is gone).
+ * @see issue 22 item 3
+ */
+export async function writeClip(
+  deps: ClipJobDeps,
+  where: ClipPlacement,
+  take: ClipTake,
+): Promise<WriteOutcome> {
+  let dropped: ClipTake[] = []
+  const outcome = await deps.documents.transact(where.projectId, (doc, origin) => {
+    const existing = clipNodeOf(doc, where.generatorId)
+    if (existing) {
+      const { clipTakes } = readNodeData('clip', existing.data)
+      const added = addClipTake(clipTakes, take)
+      dropped = added.dropped
+      doc.transact(() => {
+        if (where.state) writeJobState(doc, where.generatorId, where.state, origin)
+        updateNodeData(doc, existing.id, clipResultData(added.kept, take), origin)
+      }, origin)
+      return 'written' as const
+    }
+    const at = Date.parse(take.createdAt)
+    return writeJobResult(
+      doc,
+      where.generatorId,
+      (source) => {
+        const node = createGraphNode(
+          'clip',
+          where.position ?? { x: source.position.x + RESULT_OFFSET_X, y: source.position.y },
+          [],
+          Number.isFinite(at) ? at : Date.now(),
+          where.clipId,
+        )
+        node.data = { ...node.data, ...clipResultData([take], take) }
+        return { nodes: [node], connections: [{ source: source.id, target: node.id }] }
+      },
+      where.state,
+      origin,
+    )
+  })
+  await removeAssets(
+    deps,
+    dropped.flatMap((t) => [
+      assetIdOf(t.videoUrl),
+      ...(t.posterUrl ? [assetIdOf(t.posterUrl)] : []),
+    ]),
+  )
+  return outcome
+}
+
+/** The take a clip `result` makes, asked with `prompt`, at `createdAt`. */
+export function clipTakeOf(result: GenerateVideoOutput, prompt: string, createdAt: Date): ClipTake {
+  return {
+    videoUrl: result.videoUrl,
+    posterUrl: result.posterUrl,
+    durationMs: result.durationMs,
+    hasAudio: result.hasAudio,
+    modelId: result.modelId,
+    prompt,
+    seed: result.seed,
+    createdAt: createdAt.toISOString(),
+  }
+}
+
+/** Removes a clip's video and poster assets. Never throws. */
+export function discardClip(deps: ClipJobDeps, result: GenerateVideoOutput): Promise<void> {
+  return removeAssets(deps, [assetIdOf(result.videoUrl), assetIdOf(result.posterUrl)])
+}
+
 /** The clip kind. */
 export function clipJob(deps: ClipJobDeps): JobKind<ClipJobInput, GenerateVideoOutput> {
   return {
@@ -126,164 +333,23 @@ export function clipJob(deps: ClipJobDeps): JobKind<ClipJobInput, GenerateVideoO
     cost: (input) =>
       modelCredits(requireVideoModel(deps.catalog, input.modelId).model, input.durationSeconds),
     timeoutMs: () => deps.env.AI_VIDEO_TIMEOUT_MS,
-    stages: [{ stage: 'clip', weight: 1 }],
+    stages: () => [{ stage: 'clip', weight: 1 }],
     firstProgress: () => ({ stage: 'clip', done: 0, total: 100 }),
-
-    async produce(input, { job, signal, progress, paid }) {
-      const { model, provider, concurrency } = requireVideoModel(deps.catalog, input.modelId)
-      const image = async (url: string | undefined, what: string) => {
-        if (!url) return undefined
-        const found = await readProjectImage(deps.db, deps.assets, input.projectId, url)
-        if (!found) throw new AppError('NOT_FOUND', `${what} is gone from the project.`)
-        return found
-      }
-      const startImage = await image(input.imageUrl, 'The start image')
-      const lastFrame = await image(input.lastFrameUrl, 'The last frame')
-      const workRoot = join(deps.env.DATA_DIR, 'clip-work')
-      await mkdir(workRoot, { recursive: true })
-      const work = await mkdtemp(join(workRoot, 'job-'))
-      await acquireProviderSlot(deps.db, {
-        jobId: job.id,
-        provider: provider.id,
-        limit: concurrency,
-        signal,
-      })
-      try {
-        const made = await provider.generateClip(
-          {
-            model,
-            prompt: input.prompt,
-            negativePrompt: input.negativePrompt,
-            startImage,
-            lastFrame,
-            durationSeconds: input.durationSeconds,
-            aspectRatio: input.aspectRatio,
-            resolution: model.capabilities?.resolutions[0] ?? '720p',
-            seed: input.seed,
-            withAudio: input.withAudio,
-          },
-          {
-            signal,
-            onProgress: (report) =>
-              progress({
-                stage: 'clip',
-                done: report.percent ?? 0,
-                total: 100,
-                queuePosition: report.state === 'queued' ? report.queuePosition : undefined,
-              }),
-          },
-        )
-        const clipPath = join(work, 'clip.mp4')
-        await made.saveTo(clipPath, signal)
-        const { size } = await stat(clipPath)
-        if (size > deps.env.CLIP_MAX_BYTES) {
-          throw new ProviderError(
-            'malformed',
-            `The video service sent a clip of ${Math.ceil(size / 1024 ** 2)} MB, more than the ${Math.floor(deps.env.CLIP_MAX_BYTES / 1024 ** 2)} MB allowed.`,
-          )
-        }
-        const probe = await probeMedia(clipPath, {
-          ffmpegPath: deps.env.FFMPEG_PATH,
-          signal,
-        }).catch((err: unknown) => {
-          if (err instanceof RenderError && err.code === 'invalid-input') {
-            throw new ProviderError(
-              'malformed',
-              'The video service answered with something that is not a video.',
-              { cause: err },
-            )
-          }
-          throw err
-        })
-        const problem = clipProblem(probe, input.durationSeconds * 1000)
-        if (problem) throw new ProviderError('malformed', problem)
-        const posterPath = join(work, 'poster.jpg')
-        await extractPosterFrame(clipPath, posterPath, Math.min(500, probe.decodedMs / 2), {
-          ffmpegPath: deps.env.FFMPEG_PATH,
-          signal,
-        })
-        // The provider delivered what was asked: from here a cancel refunds nothing.
-        await paid()
-        const store = (path: string, mimeType: 'video/mp4' | 'image/jpeg') =>
-          storeMediaAsset(deps.db, deps.assets, {
-            userId: job.userId,
-            projectId: input.projectId,
-            content: { path },
-            mimeType,
-          })
-        const video = await store(clipPath, 'video/mp4')
-        const poster = await store(posterPath, 'image/jpeg')
-        return {
-          videoUrl: video.url,
-          posterUrl: poster.url,
-          durationMs: probe.decodedMs,
-          hasAudio: probe.audio !== null,
-          modelId: model.id,
-          seed: input.seed,
-        }
-      } finally {
-        await releaseProviderSlot(deps.db, job.id)
-        await rm(work, { recursive: true, force: true })
-      }
-    },
-
-    async write(result, { job, input, state }) {
-      const take: ClipTake = {
-        videoUrl: result.videoUrl,
-        posterUrl: result.posterUrl,
-        durationMs: result.durationMs,
-        hasAudio: result.hasAudio,
-        modelId: result.modelId,
-        prompt: input.prompt,
-        seed: result.seed,
-        createdAt: state.updatedAt.toISOString(),
-      }
-      const at = job.createdAt.getTime()
-      let dropped: ClipTake[] = []
-      const outcome = await deps.documents.transact(job.projectId, (doc, origin) => {
-        const existing = clipNodeOf(doc, job.nodeId)
-        if (existing) {
-          // The generator's clip: this one becomes its newest take, for everyone.
-          const { clipTakes } = readNodeData('clip', existing.data)
-          const added = addClipTake(clipTakes, take)
-          dropped = added.dropped
-          doc.transact(() => {
-            writeJobState(doc, job.nodeId, state, origin)
-            updateNodeData(doc, existing.id, clipResultData(added.kept, take), origin)
-          }, origin)
-          return 'written' as const
-        }
-        const ids = resultNodeIds(job.id, at, 'clip', 1)
-        return writeJobResult(
-          doc,
-          job.nodeId,
-          (source) => {
-            const node = createGraphNode(
-              'clip',
-              { x: source.position.x + RESULT_OFFSET_X, y: source.position.y },
-              [],
-              at,
-              ids[0],
-            )
-            node.data = { ...node.data, ...clipResultData([take], take) }
-            return { nodes: [node], connections: [{ source: source.id, target: node.id }] }
-          },
-          state,
-          origin,
-        )
-      })
-      await removeAssets(
+    // The provider delivered what was asked: from then a cancel refunds nothing.
+    produce: (input, { job, signal, progress, paid }) =>
+      makeClip(deps, { job, input, signal, progress, delivered: paid }),
+    write: (result, { job, input, state }) =>
+      writeClip(
         deps,
-        dropped.flatMap((t) => [
-          assetIdOf(t.videoUrl),
-          ...(t.posterUrl ? [assetIdOf(t.posterUrl)] : []),
-        ]),
-      )
-      return outcome
-    },
-
-    discard: (result) =>
-      removeAssets(deps, [assetIdOf(result.videoUrl), assetIdOf(result.posterUrl)]),
+        {
+          projectId: job.projectId,
+          generatorId: job.nodeId,
+          clipId: resultNodeIds(job.id, job.createdAt.getTime(), 'clip', 1)[0]!,
+          state,
+        },
+        clipTakeOf(result, input.prompt, state.updatedAt),
+      ),
+    discard: (result) => discardClip(deps, result),
   }
 }
 

@@ -70,7 +70,7 @@ export function imageJob(deps: ImageJobDeps): JobKind<ImageJobInput, GenerateIma
       return entry ? modelCredits(entry.model) : deps.env.costs.image
     },
     timeoutMs: () => deps.env.AI_IMAGE_TIMEOUT_MS,
-    stages: [{ stage: 'image', weight: 1 }],
+    stages: () => [{ stage: 'image', weight: 1 }],
     firstProgress: () => ({ stage: 'image', done: 0, total: 100 }),
     async produce(input, { job, signal, paid, progress }) {
       const image = await providerFor(input).generateImage(input, signal, (percent) =>

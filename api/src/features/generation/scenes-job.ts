@@ -36,7 +36,7 @@ export function scenesJob(deps: ScenesJobDeps): JobKind<ScenesJobInput, Generate
     ledger: { type: 'scene_generation', action: 'Scene generation' },
     cost: () => deps.env.costs.scenes,
     timeoutMs: () => deps.env.AI_TEXT_TIMEOUT_MS,
-    stages: [{ stage: 'scenes', weight: 1 }],
+    stages: () => [{ stage: 'scenes', weight: 1 }],
     firstProgress: (input) => ({ stage: 'scenes', done: 0, total: input.sceneCount }),
     async produce(input, { signal, paid }) {
       const scenes = await deps.ai.text.generateScenes(input, signal)

@@ -35,7 +35,7 @@ export function scriptJob(deps: ScriptJobDeps): JobKind<ScriptJobInput, Generate
     ledger: { type: 'script_generation', action: 'Script generation' },
     cost: () => deps.env.costs.script,
     timeoutMs: () => deps.env.AI_TEXT_TIMEOUT_MS,
-    stages: [{ stage: 'script', weight: 1 }],
+    stages: () => [{ stage: 'script', weight: 1 }],
     firstProgress: () => ({ stage: 'script', done: 0, total: 1 }),
     async produce(input, { signal, paid }) {
       const script = await deps.ai.text.generateScript(input, signal)

@@ -83,8 +83,8 @@ export interface JobKind<Input = unknown, Result = unknown> {
   cost(input: Input): number
   /** The longest `produce` may run, in ms: past it the job fails as timed out. */
   timeoutMs(input: Input): number
-  /** Its stages in order, with their shares of the progress bar. */
-  readonly stages: readonly JobStageWeight[]
+  /** Its stages for `input`, in order, with their shares of the progress bar. */
+  stages(input: Input): readonly JobStageWeight[]
   /** Where a worker that takes it starts. */
   firstProgress(input: Input): JobProgress
   /**

@@ -129,7 +129,7 @@ export async function runGenerationJob(deps: JobsContext, delivery: Delivery): P
   const context: JobContext = {
     job: jobInfoOf(row),
     signal,
-    progress: progressWriter(deps, row.id, kind.stages),
+    progress: progressWriter(deps, row.id, kind.stages(input)),
     paid: () => stillRunning({ provider_paid: true }),
     delivered: (credits) =>
       stillRunning({ delivered_cost: Math.max(0, Math.min(row.cost, credits)) }),

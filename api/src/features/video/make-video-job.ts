@@ -10,6 +10,9 @@ import {
   imageGeneratorForScene,
   imageResult,
   type JobProgress,
+  type JobStageWeight,
+  makeVideoClipSeconds,
+  modelCredits,
   type MadeVideoIds,
   type MadeVideoLayout,
   makeVideoCost,
@@ -40,6 +43,13 @@ import { ProviderError } from '../../lib/provider-error.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
 import type { AiProviders } from '../generation/providers/types.ts'
+import {
+  type ClipJobDeps,
+  clipTakeOf,
+  makeClip,
+  requireVideoModel,
+  writeClip,
+} from '../generation/clip-job.ts'
 import { scriptJobInput } from '../generation/script-job.ts'
 import type { JobInfo, JobKind } from '../jobs/job-kind.ts'
 import { RENDER_STAGES, type RenderDeps, renderScenes } from './render-scenes.ts'
@@ -68,25 +78,41 @@ export type MakeVideoJobResult = z.infer<typeof makeVideoJobResult>
 
 /** What the chain uses. */
 export type MakeVideoDeps = RenderDeps &
-  VideoResultDeps & {
+  VideoResultDeps &
+  ClipJobDeps & {
     db: Kysely<DB>
     assets: AssetStorage
     ai: AiProviders
-    env: RenderDeps['env'] & Pick<Env, 'costs' | 'AI_TEXT_TIMEOUT_MS' | 'AI_IMAGE_TIMEOUT_MS'>
+    env: RenderDeps['env'] &
+      ClipJobDeps['env'] &
+      Pick<Env, 'costs' | 'AI_TEXT_TIMEOUT_MS' | 'AI_IMAGE_TIMEOUT_MS'>
   }
 
-/** The chain's stages, with their shares of its progress bar: the render's after the images. */
-export const MAKE_VIDEO_STAGES = [
-  { stage: 'script', weight: 5 },
-  { stage: 'scenes', weight: 5 },
-  { stage: 'images', weight: 30 },
-  ...RENDER_STAGES.map((s) => ({ stage: s.stage, weight: (s.weight * 60) / 100 })),
-] as const
+/**
+ * The chain's stages, with their shares of its progress bar: the render's after the images,
+ * and, animating each scene (issue 22 item 4), the clips between them.
+ */
+export function makeVideoStages(animate: boolean): readonly JobStageWeight[] {
+  return [
+    { stage: 'script', weight: 5 },
+    { stage: 'scenes', weight: 5 },
+    { stage: 'images', weight: animate ? 15 : 30 },
+    ...(animate ? [{ stage: 'clips' as const, weight: 35 }] : []),
+    ...RENDER_STAGES.map((s) => ({
+      stage: s.stage,
+      weight: (s.weight * (animate ? 40 : 60)) / 100,
+    })),
+  ]
+}
 
-/** The ids of every node the chain of job `row` adds (the same on every attempt). */
+/**
+ * The ids of every node the chain of job `row` adds (the same on every attempt); animating,
+ * a Video Generator and a Clip per scene too.
+ */
 export function madeVideoIds(
   job: Pick<JobInfo, 'id' | 'createdAt'>,
   sceneCount: number,
+  animate = false,
 ): MadeVideoIds {
   const at = job.createdAt.getTime()
   return {
@@ -94,6 +120,8 @@ export function madeVideoIds(
     scenes: resultNodeIds(job.id, at, 'scene', sceneCount),
     imageGenerators: resultNodeIds(job.id, at, 'image-generator', sceneCount),
     images: resultNodeIds(job.id, at, 'image', sceneCount),
+    videoGenerators: animate ? resultNodeIds(job.id, at, 'video-generator', sceneCount) : [],
+    clips: animate ? resultNodeIds(job.id, at, 'clip', sceneCount) : [],
     video: resultNodeIds(job.id, at, 'video', 1)[0]!,
   }
 }
@@ -138,7 +166,8 @@ async function produceMadeVideo(
   const { projectId, sceneCount: n, preset } = input
   const costs = deps.env.costs
   const createdAt = job.createdAt.getTime()
-  const ids = madeVideoIds(job, n)
+  const animate = input.animate ? requireVideoModel(deps.catalog, input.animate.modelId) : null
+  const ids = madeVideoIds(job, n, animate !== null)
   const nodeIn = (graph: Graph, id: string) => graph.nodes.find((node) => node.id === id)
 
   /**
@@ -285,6 +314,87 @@ async function produceMadeVideo(
     }
     await delivered(costs.script + costs.scenes + costs.image * (i + 1))
   }
+  let deliveredSoFar = costs.script + costs.scenes + costs.image * n
+
+  // 3b. Animating (issue 22 item 4): scene -> Video Generator (from the scene's image) -> Clip.
+  if (animate) {
+    const seconds = makeVideoClipSeconds(animate.model)
+    const clipCredits = modelCredits(animate.model, seconds)
+    for (let i = 0; i < n; i++) {
+      const sceneId = ids.scenes[i]!
+      const generatorId = ids.videoGenerators[i]!
+      const imageUrl = dataOf(graph, ids.images[i]!, 'image')?.imageUrl ?? ''
+      if (!dataOf(graph, ids.clips[i]!, 'clip')?.videoUrl) {
+        progress({ stage: 'clips', done: i, total: n })
+        const scene = dataOf(graph, sceneId, 'scene')
+        const prompt = (
+          [scene?.visuals ?? '', scene?.narration ?? '', input.script.topic].find(
+            (text) => text.trim() !== '',
+          ) ?? input.script.topic
+        ).slice(0, 4000)
+        if (!nodeIn(graph, generatorId)) {
+          graph = await write(sceneId, () => {
+            const node = createGraphNode(
+              'video-generator',
+              layout.videoGenerators[i]!,
+              [],
+              createdAt,
+              generatorId,
+            )
+            node.data = {
+              ...node.data,
+              ...storedNodeData('video-generator', {
+                prompt,
+                modelId: animate.model.id,
+                durationSeconds: seconds,
+                aspectRatio: preset,
+                imageUrl,
+                promptFromScene: 'true',
+              }),
+            }
+            return {
+              nodes: [node],
+              connections: [
+                { source: sceneId, target: generatorId },
+                { source: generatorId, target: ids.images[i]! },
+              ],
+            }
+          })
+        }
+        const clip = await makeClip(deps, {
+          job,
+          input: {
+            projectId,
+            modelId: animate.model.id,
+            prompt,
+            negativePrompt: '',
+            imageUrl: imageUrl || undefined,
+            durationSeconds: seconds,
+            aspectRatio: preset,
+            seed: sceneSeed(job.id, i),
+            withAudio: false,
+          },
+          signal,
+          progress: (p) => progress({ ...p, stage: 'clips', done: i + p.done / p.total, total: n }),
+          delivered: async () => {},
+        })
+        await writeClip(
+          deps,
+          {
+            projectId,
+            generatorId,
+            clipId: ids.clips[i]!,
+            position: layout.clips[i]!,
+            state: null,
+          },
+          clipTakeOf(clip, prompt, new Date()),
+        )
+        graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
+      }
+      deliveredSoFar += clipCredits
+      await delivered(deliveredSoFar)
+    }
+  }
 
   // 4. The Video node, fed by the text node (all of its scenes), and the render.
   if (!nodeIn(graph, ids.video)) {
@@ -331,13 +441,19 @@ export function makeVideoJob(deps: MakeVideoDeps): JobKind<MakeVideoJobInput, Ma
     result: makeVideoJobResult,
     // The whole chain, charged once; it ends in a video.
     ledger: { type: 'video_generation', action: 'Make video' },
-    cost: (input) => makeVideoCost(deps.env.costs, input.sceneCount),
-    // Two text calls, an image per scene (at most SCENE_COUNT_MAX), a render.
-    timeoutMs: () =>
+    cost: (input) =>
+      makeVideoCost(
+        deps.env.costs,
+        input.sceneCount,
+        input.animate ? requireVideoModel(deps.catalog, input.animate.modelId).model : null,
+      ),
+    // Two text calls, an image (and animating a clip) per scene, a render.
+    timeoutMs: (input) =>
       2 * deps.env.AI_TEXT_TIMEOUT_MS +
       SCENE_COUNT_MAX * deps.env.AI_IMAGE_TIMEOUT_MS +
+      (input.animate ? input.sceneCount * deps.env.AI_VIDEO_TIMEOUT_MS : 0) +
       deps.env.VIDEO_RENDER_TIMEOUT_MS,
-    stages: MAKE_VIDEO_STAGES,
+    stages: (input) => makeVideoStages(input.animate !== undefined),
     firstProgress: () => ({ stage: 'script', done: 0, total: 1 }),
     produce: (input, context) => produceMadeVideo(deps, input, context),
     write: (result, { job, state }) =>

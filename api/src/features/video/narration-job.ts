@@ -43,7 +43,7 @@ export function narrationJob(
     ledger: { type: 'video_generation', action: 'Narration' },
     cost: () => 0,
     timeoutMs: () => NARRATION_JOB_TIMEOUT_MS,
-    stages: [{ stage: 'voices', weight: 1 }],
+    stages: () => [{ stage: 'voices', weight: 1 }],
     firstProgress: () => ({ stage: 'voices', done: 0, total: 1 }),
     async produce(input, { job, signal }) {
       const speech = createSpeechProvider(speechSettingsOf(deps.env))

@@ -22,7 +22,7 @@ export function videoJob(deps: VideoJobDeps): JobKind<VideoJobInput, VideoRender
     ledger: { type: 'video_generation', action: 'Video render' },
     cost: (input) => videoRenderCost(deps.env.costs, input.voicesCharged),
     timeoutMs: () => deps.env.VIDEO_RENDER_TIMEOUT_MS,
-    stages: RENDER_STAGES,
+    stages: () => RENDER_STAGES,
     firstProgress: (input) => ({ stage: 'voices', done: 0, total: input.scenes.length }),
     produce: (input, { job, signal, progress }) =>
       renderScenes(deps, { userId: job.userId, input, signal, progress }),

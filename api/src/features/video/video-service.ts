@@ -25,6 +25,7 @@ import { resultOf, submitGeneration, waitForJob } from '../jobs/job-service.ts'
 import type { JobRow } from '../jobs/job-store.ts'
 import { requireProjectRole } from '../access/project-access.ts'
 import type { MakeVideoJobInput } from './make-video-job.ts'
+import { requireVideoModel } from '../generation/clip-job.ts'
 import { cachedNarrationKeys, isSpoken, readCachedNarration } from './narration-cache.ts'
 import { speechSettingsOf } from './render-scenes.ts'
 import type { VideoJobInput } from './video-job-input.ts'
@@ -127,17 +128,31 @@ export async function submitVideoRender(
  * Submits "Make video" from Script Generator `nodeId` (issue 13 item 6): checks the role,
  * reads the generator's topic, style, tone and format from the live document, and submits
  * one `make-video` job charged the whole chain at once (`makeVideoCost`: script, scenes, an
- * image and a narrated scene per scene, the render).
+ * image and a narrated scene per scene, with `animate` a clip per scene, the render).
  * @throws AppError 404/403 for a project the user may not edit; 404 for a node that is no
- *   Script Generator; 400 when its topic is missing (the spec §5 message) or a field is
- *   invalid; 402 when the user cannot pay for the whole chain (nothing is charged).
+ *   Script Generator; 400 when its topic is missing (the spec §5 message), a field is
+ *   invalid, or the model to animate with is not listed, does not start from an image or
+ *   does not make the format; 402 when the user cannot pay for the whole chain (nothing is
+ *   charged).
  */
 export async function submitMakeVideo(
-  deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'tasks'>,
+  deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'tasks' | 'catalog'>,
   request: MakeVideoInput & { userId: number },
 ): Promise<JobRow> {
   const { userId, projectId, nodeId, sceneCount, preset } = request
   await requireProjectRole(deps.db, { userId, projectId, needed: 'editor' })
+  const animate = request.animate
+    ? requireVideoModel(deps.catalog, request.animate.modelId).model
+    : null
+  if (animate && !animate.capabilities?.imageToVideo) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `${animate.name} does not start from an image, so it cannot animate the scenes' pictures.`,
+    )
+  }
+  if (animate && !animate.capabilities?.aspectRatios.includes(preset)) {
+    throw new AppError('BAD_REQUEST', `${animate.name} makes no ${preset} clips.`)
+  }
   const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
   const generator = graph.nodes.find((n) => n.id === nodeId)
   if (generator?.type !== 'script-generator') {
@@ -155,6 +170,7 @@ export async function submitMakeVideo(
     preset,
     // One seed for the chain's drafts, so a retry writes the same text (issue 14 item 10).
     script: { topic, style, tone, format, seed: randomSeed(IMAGE_SEED_MAX) },
+    ...(request.animate ? { animate: request.animate } : {}),
   }
   return submitGeneration(deps, {
     userId,
@@ -162,7 +178,7 @@ export async function submitMakeVideo(
     input,
     projectId,
     nodeId,
-    cost: makeVideoCost(deps.env.costs, sceneCount),
+    cost: makeVideoCost(deps.env.costs, sceneCount, animate),
     description: `Make video: ${topic.slice(0, 80)}, ${sceneCount} ${sceneCount === 1 ? 'scene' : 'scenes'}`,
   })
 }
