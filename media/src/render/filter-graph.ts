@@ -22,10 +22,10 @@ export interface FfmpegCapabilities {
 }
 
 /** One scene's contribution to a segment: a still in motion, or a clip (issue 22 item 4). */
-export type SegmentScenePart = SegmentStillPart | SegmentClipPart
+export type SegmentPart = SegmentScenePart | SegmentClipPart
 
-/** A still with its Ken Burns move. */
-export interface SegmentStillPart {
+/** A still scene's contribution: the still with its Ken Burns move. */
+export interface SegmentScenePart {
   /** The fitted still: a JPEG of `stillSize(preset)`, made by `fitStill`. */
   stillPath: string
   motion: KenBurnsMotion
@@ -50,7 +50,7 @@ export interface SegmentClipPart {
 }
 
 /** True for a clip part. */
-export function isClipPart(part: SegmentScenePart): part is SegmentClipPart {
+export function isClipPart(part: SegmentPart): part is SegmentClipPart {
   return 'clipPath' in part
 }
 
@@ -73,7 +73,7 @@ export interface SegmentRenderSpec {
   /** Length of the segment in frames. */
   frames: number
   /** One scene (a scene body), or two (a crossfade from the first to the second). */
-  parts: readonly [SegmentScenePart] | readonly [SegmentScenePart, SegmentScenePart]
+  parts: readonly [SegmentPart] | readonly [SegmentPart, SegmentPart]
   /** Laid over the picture in order. */
   overlays: readonly SegmentOverlay[]
 }
@@ -98,7 +98,7 @@ function num(n: number): string {
  * It works in RGB: in yuv420p zoompan rounds the crop to even pixels (chroma), doubling the
  * judder, and measured no cheaper.
  */
-function kenBurnsFilter(part: SegmentStillPart, frames: number, preset: VideoPreset): string {
+function kenBurnsFilter(part: SegmentScenePart, frames: number, preset: VideoPreset): string {
   const { motion } = part
   const span = Math.max(1, part.sceneFrames - 1)
   const progress = `(on+${part.firstSceneFrame})/${span}`

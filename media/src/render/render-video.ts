@@ -42,7 +42,7 @@ import {
   buildSegmentFilterGraph,
   type FfmpegCapabilities,
   type SegmentRenderSpec,
-  type SegmentScenePart,
+  type SegmentPart,
 } from './filter-graph.ts'
 import { clipTiming, probeClip, sha256File, type ClipProbe, type ClipTiming } from './clips.ts'
 import { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
@@ -522,7 +522,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         inner.signal.throwIfAborted()
         running.set(job.key, 0)
         segmentsProgress()
-        const specParts = job.keyInput.parts.map((part, i): SegmentScenePart => {
+        const specParts = job.keyInput.parts.map((part, i): SegmentPart => {
           const scene = job.scenes[i]!
           const clip = clips[scene]
           const { sceneFrames, firstSceneFrame } = part
