@@ -32,7 +32,10 @@ const clipPart: fc.Arbitrary<SegmentKeyClipPart> = fc.record({
   timing: fc.oneof(
     fc.constant({ kind: 'play' as const }),
     fc.constant({ kind: 'hold' as const }),
-    fc.record({ kind: fc.constant('slow' as const), factor: fc.double({ min: 1.01, max: 20 }) }),
+    fc.record({
+      kind: fc.constant('slow' as const),
+      factor: fc.double({ min: 1.01, max: 20, noNaN: true }),
+    }),
   ),
   sceneFrames: fc.integer({ min: 31, max: 10_000 }),
   firstSceneFrame: fc.integer({ min: 0, max: 10_000 }),
