@@ -15,101 +15,24 @@
  * full render, peak RSS ≤ 600 MB.
  * Run: npm run render-speed -w bench   (optional: ffmpeg path, concurrency)
  */
-import { readdirSync, readFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import sharp from 'sharp'
 // The render process loads the renderer alone (as a render job would), not the speech
 // providers, whose modules hold some 140 MB: those are loaded where inputs are prepared.
 import { renderVideo, type RenderScene } from '../../media/src/render/index.ts'
 import { EXPLAINER_SCENES as SCENES } from './explainer-scenes.ts'
+import { cpuSeconds, load, photoLike, watchMemory } from './render-measure.ts'
 
 const childMode = process.argv[2] === '--render'
 const FFMPEG_PATH = process.argv[childMode ? 5 : 2] || undefined
 const CONCURRENCY = Number(process.argv[childMode ? 6 : 3] || 1)
-const RSS_SAMPLE_MS = 100
 
 const CHANGED_SCENE = 3
 const CHANGED_TEXT =
   'The sun pulls as well, though less than half as hard. When the sun and the moon line up, the two pulls add up to spring tides.'
-
-const load = () =>
-  loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' ')
-
-function vmRssBytes(pid: number | 'self'): number {
-  try {
-    return readRss(pid)
-  } catch {
-    return 0
-  }
-}
-function readRss(pid: number | 'self'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024
-}
-function childPids(): number[] {
-  try {
-    return readdirSync('/proc/self/task').flatMap((task) =>
-      readFileSync(`/proc/self/task/${task}/children`, 'utf8')
-        .split(' ')
-        .filter(Boolean)
-        .map(Number),
-    )
-  } catch {
-    return []
-  }
-}
-
-/** Samples this process and its children's RSS until stopped; returns the peaks. */
-function watchMemory() {
-  let total = 0
-  let children = 0
-  const sample = () => {
-    const kids = childPids().reduce((sum, pid) => sum + vmRssBytes(pid), 0)
-    children = Math.max(children, kids)
-    total = Math.max(total, vmRssBytes('self') + kids)
-  }
-  const timer = setInterval(sample, RSS_SAMPLE_MS)
-  return () => {
-    clearInterval(timer)
-    sample()
-    return { total, children }
-  }
-}
-
-async function photoLike(bytes: Uint8Array, seed: number): Promise<Buffer> {
-  const { width, height } = { width: 1920, height: 1080 }
-  const grain = await sharp({
-    create: {
-      width,
-      height,
-      channels: 3,
-      background: { r: 128, g: 128, b: 128 },
-      noise: { type: 'gaussian', mean: 128, sigma: 40 + (seed % 7) },
-    },
-  })
-    .blur(1.2)
-    .png()
-    .toBuffer()
-  return sharp(bytes)
-    .resize(width, height, { fit: 'cover' })
-    .composite([{ input: grain, blend: 'soft-light' }])
-    .jpeg({ quality: 90 })
-    .toBuffer()
-}
-
-/** CPU seconds of this process and its waited-for children (utime, stime, cutime, cstime). */
-function cpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0)
-  return ticks / 100 // USER_HZ
-}
 
 interface RenderRun {
   wallS: number

@@ -53,6 +53,64 @@ describe('buildAudioMixGraph', () => {
   })
 })
 
+describe('buildAudioMixGraph with clip sounds (issue 22 item 4)', () => {
+  const clips = planTimeline([{ narrationMs: 2_000 }, { narrationMs: 2_000 }, {}], { fps: 30 })
+  const sample = (frame: number) => (frame * 48_000) / 30
+
+  it('adds each clip after the music, in its scene, faded over its crossfades, ducked with the music', () => {
+    const { inputs, graph } = buildAudioMixGraph({
+      timeline: clips,
+      narrationPaths: ['/w/n0.wav', '/w/n1.wav', null],
+      musicPath: '/c/music.wav',
+      clipSounds: [null, { path: '/w/clip.mp4', timing: { kind: 'hold' } }, null],
+    })
+    expect(inputs).toEqual([
+      ...['-i', '/w/n0.wav', '-i', '/w/n1.wav'],
+      ...['-stream_loop', '-1', '-i', '/c/music.wav'],
+      ...['-protocol_whitelist', 'file', '-f', 'mov', '-i', '/w/clip.mp4'],
+    ])
+    const scene = clips.scenes[1]!
+    const fade = sample(15)
+    const length = sample(scene.frames)
+    expect(graph).toContain(
+      '[3:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,asetpts=PTS-STARTPTS,' +
+        `apad,atrim=end_sample=${length},afade=t=in:ss=0:ns=${fade},` +
+        `afade=t=out:ss=${length - fade}:ns=${fade},` +
+        `adelay=${sample(scene.startFrame)}S|${sample(scene.startFrame)}S,` +
+        `apad,atrim=end_sample=${sample(clips.totalFrames)}[clip1]`,
+    )
+    expect(graph).toContain('[clip1]volume=-6dB[clips]')
+    expect(graph).toContain(
+      '[music][clips]amix=inputs=2:duration=first:dropout_transition=0,volume=2[bed]',
+    )
+    expect(graph).toContain('[bed][voicekey]sidechaincompress=')
+    expect(graph.endsWith('[mix]')).toBe(true)
+  })
+
+  it('slows a slowed clip’s sound with it, and sums several clips at full level', () => {
+    const { graph } = buildAudioMixGraph({
+      timeline: clips,
+      narrationPaths: [null, null, null],
+      musicPath: null,
+      clipSounds: [
+        { path: '/w/a.mp4', timing: { kind: 'slow', factor: 3 } },
+        null,
+        { path: '/w/b.mp4', timing: { kind: 'play' } },
+      ],
+    })
+    expect(graph).toContain('asetpts=PTS-STARTPTS,atempo=0.5,atempo=0.666667,apad,')
+    // The first scene fades only out, the last only in; neither is delayed but the last.
+    expect(graph).not.toMatch(/\[0:a\][^;]*afade=t=in/)
+    expect(graph).not.toMatch(/\[0:a\][^;]*adelay/)
+    expect(graph).toMatch(/\[1:a\][^;]*afade=t=in[^;]*adelay/)
+    expect(graph).not.toMatch(/\[1:a\][^;]*afade=t=out/)
+    expect(graph).toContain(
+      '[clip0][clip2]amix=inputs=2:duration=longest:dropout_transition=0,volume=2,volume=-6dB[clips]',
+    )
+    expect(graph).toContain('[clips]anull[bed]')
+  })
+})
+
 describe('loudness passes', () => {
   it('measures in pass 1 (EBU R128 meter), levels in pass 2 and encodes in pass 3', () => {
     const pass1 = buildMixPassArgs(

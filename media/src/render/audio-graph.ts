@@ -1,6 +1,7 @@
 import {
   AUDIO_BITRATE_BPS,
   AUDIO_SAMPLE_RATE_HZ,
+  CLIP_SOUND_GAIN_DB,
   DUCKING,
   LIMITER_ATTACK_MS,
   LIMITER_CEILING_DBFS,
@@ -9,6 +10,7 @@ import {
 } from './config.ts'
 import type { Timeline } from './timeline.ts'
 import { absolutePath } from './absolute-path.ts'
+import { clipInputArgs, type ClipTiming } from './clips.ts'
 
 /** Inputs of the audio mix: per scene its narration WAV path or `null`, and the music loop. */
 export interface AudioMixInput {
@@ -16,6 +18,18 @@ export interface AudioMixInput {
   narrationPaths: readonly (string | null)[]
   /** A loop (WAV) repeated under the whole video, ducked under the voice; `null` for none. */
   musicPath: string | null
+  /**
+   * Per scene, the clip whose own sound is mixed under the voice (issue 22 item 4), or
+   * `null`; absent: none.
+   */
+  clipSounds?: readonly (ClipSoundTrack | null)[]
+}
+
+/** A clip's sound in the mix: the clip file (with an audio stream) and its timing. */
+export interface ClipSoundTrack {
+  path: string
+  /** As its picture's: a slowed clip's sound is slowed with it (`atempo`, pitch kept). */
+  timing: ClipTiming
 }
 
 /** The EBU R128 measurement of pass 1 (ffmpeg's `ebur128` meter), in LUFS, LU and dBTP. */
@@ -40,19 +54,39 @@ const frameSample = (frame: number, fps: number) => Math.round((frame * AUDIO_SA
 export const timelineSamples = (timeline: Timeline) =>
   frameSample(timeline.totalFrames, timeline.fps)
 
+/** `atempo` filters that slow audio by `factor` (>= 1): each takes 0.5 at least. */
+function slowTempo(factor: number): string[] {
+  const filters: string[] = []
+  let tempo = 1 / factor
+  while (tempo < 0.5) {
+    filters.push('atempo=0.5')
+    tempo /= 0.5
+  }
+  if (Math.abs(tempo - 1) > 1e-6) filters.push(`atempo=${tempo.toFixed(6)}`)
+  return filters
+}
+
 /**
  * The mix's filter graph (pure), ending at `[mix]` (48 kHz stereo float): the voice track
  * is each scene's slot (from its start to the next scene's start) holding its narration
- * `NARRATION_LEAD_IN_MS` in, concatenated sample-exactly; the music loop, if any, is cut to
- * the video's length, lowered by `MUSIC_GAIN_DB` and ducked under the voice with
- * `sidechaincompress`, then mixed with it. Inputs are the narrations in scene order, then
- * the music.
- * @see issue 13 item 3
+ * `NARRATION_LEAD_IN_MS` in, concatenated sample-exactly; the bed under it is the music loop,
+ * if any, cut to the video's length and lowered by `MUSIC_GAIN_DB`, and the clips' own sound,
+ * if any (issue 22 item 4): each clip's sound from its scene's first sample for as long as
+ * the scene is visible (slowed with a slowed clip, silent after a held clip's end), faded in
+ * and out over the scene's crossfades as its picture is, lowered by `CLIP_SOUND_GAIN_DB`.
+ * The bed is ducked under the voice with `sidechaincompress`, then mixed with it. Inputs are
+ * the narrations in scene order, then the music, then the clips in scene order.
+ * @see issue 13 item 3, issue 22 item 4
  */
 export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; graph: string } {
   const { timeline, narrationPaths, musicPath } = input
   const { fps, scenes } = timeline
   const inputs: string[] = []
+  let inputCount = 0
+  const addInput = (args: string[]) => {
+    inputs.push(...args)
+    return inputCount++
+  }
   const chains: string[] = []
   scenes.forEach((scene, i) => {
     const slotEnd = i + 1 < scenes.length ? scenes[i + 1]!.startFrame : timeline.totalFrames
@@ -63,28 +97,75 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
         `anullsrc=r=${AUDIO_SAMPLE_RATE_HZ}:cl=mono,atrim=end_sample=${samples}[slot${i}]`,
       )
     } else {
+      const index = addInput(['-i', absolutePath(path, `Scene ${i + 1}'s narration`)])
       chains.push(
-        `[${inputs.length / 2}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +
+        `[${index}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +
           `aformat=sample_fmts=fltp:channel_layouts=mono,adelay=${NARRATION_LEAD_IN_MS},` +
           `apad,atrim=end_sample=${samples}[slot${i}]`,
       )
-      inputs.push('-i', absolutePath(path, `Scene ${i + 1}'s narration`))
     }
   })
   chains.push(
     `${scenes.map((_, i) => `[slot${i}]`).join('')}concat=n=${scenes.length}:v=0:a=1[voice]`,
   )
   const total = frameSample(timeline.totalFrames, fps)
-  if (musicPath === null) {
-    chains.push(`[voice]pan=stereo|c0=c0|c1=c0[mix]`)
-  } else {
-    const music = inputs.length / 2
-    inputs.push('-stream_loop', '-1', '-i', absolutePath(musicPath, 'The music loop'))
+  const beds: string[] = []
+  if (musicPath !== null) {
+    const music = addInput(['-stream_loop', '-1', '-i', absolutePath(musicPath, 'The music loop')])
     chains.push(
-      `[voice]asplit=2[voicemix][voicekey]`,
       `[${music}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +
         `aformat=sample_fmts=fltp:channel_layouts=stereo,atrim=end_sample=${total},` +
-        `volume=${MUSIC_GAIN_DB}dB[bed]`,
+        `volume=${MUSIC_GAIN_DB}dB[music]`,
+    )
+    beds.push('music')
+  }
+  const clipTracks: string[] = []
+  scenes.forEach((scene, i) => {
+    const clip = input.clipSounds?.[i]
+    if (!clip) return
+    const index = addInput(clipInputArgs(clip.path, `Scene ${i + 1}'s clip`))
+    const start = frameSample(scene.startFrame, fps)
+    const length = frameSample(scene.startFrame + scene.frames, fps) - start
+    const before = scenes[i - 1]
+    const after = scenes[i + 1]
+    const fadeIn = before ? frameSample(before.startFrame + before.frames, fps) - start : 0
+    const fadeOut = after ? start + length - frameSample(after.startFrame, fps) : 0
+    const filters = [
+      `aresample=${AUDIO_SAMPLE_RATE_HZ}`,
+      'aformat=sample_fmts=fltp:channel_layouts=stereo',
+      'asetpts=PTS-STARTPTS',
+      ...(clip.timing.kind === 'slow' ? slowTempo(clip.timing.factor) : []),
+      'apad',
+      `atrim=end_sample=${length}`,
+      ...(fadeIn > 0 ? [`afade=t=in:ss=0:ns=${fadeIn}`] : []),
+      ...(fadeOut > 0 ? [`afade=t=out:ss=${length - fadeOut}:ns=${fadeOut}`] : []),
+      ...(start > 0 ? [`adelay=${start}S|${start}S`] : []),
+      'apad',
+      `atrim=end_sample=${total}`,
+    ]
+    chains.push(`[${index}:a]${filters.join(',')}[clip${i}]`)
+    clipTracks.push(`clip${i}`)
+  })
+  if (clipTracks.length > 0) {
+    // Every track is as long as the video, so amix divides each by their number throughout;
+    // the volume puts the sum back (amix's normalize=0 needs ffmpeg 4.4).
+    const n = clipTracks.length
+    chains.push(
+      n === 1
+        ? `[${clipTracks[0]}]volume=${CLIP_SOUND_GAIN_DB}dB[clips]`
+        : `${clipTracks.map((t) => `[${t}]`).join('')}amix=inputs=${n}:duration=longest:` +
+            `dropout_transition=0,volume=${n},volume=${CLIP_SOUND_GAIN_DB}dB[clips]`,
+    )
+    beds.push('clips')
+  }
+  if (beds.length === 0) {
+    chains.push(`[voice]pan=stereo|c0=c0|c1=c0[mix]`)
+  } else {
+    chains.push(
+      beds.length === 1
+        ? `[${beds[0]}]anull[bed]`
+        : `[music][clips]amix=inputs=2:duration=first:dropout_transition=0,volume=2[bed]`,
+      `[voice]asplit=2[voicemix][voicekey]`,
       `[bed][voicekey]sidechaincompress=threshold=${DUCKING.threshold}:ratio=${DUCKING.ratio}` +
         `:attack=${DUCKING.attackMs}:release=${DUCKING.releaseMs}[ducked]`,
       `[voicemix]pan=stereo|c0=c0|c1=c0[voicestereo]`,

@@ -1,12 +1,18 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { segmentCacheKey, type SegmentKeyInput } from './cache-key.ts'
+import {
+  segmentCacheKey,
+  type SegmentKeyClipPart,
+  type SegmentKeyInput,
+  type SegmentKeyPart,
+  type SegmentKeyStillPart,
+} from './cache-key.ts'
 
 const hex = fc.stringMatching(/^[0-9a-f]{64}$/)
 const unit = fc.double({ min: 0, max: 1, noNaN: true })
 const colour = fc.stringMatching(/^#[0-9a-f]{6}$/)
 
-const part = fc.record({
+const stillPart: fc.Arbitrary<SegmentKeyStillPart> = fc.record({
   imageSha256: hex,
   fit: fc.constantFrom('cover' as const, 'contain-blur' as const),
   motion: fc.record({
@@ -18,6 +24,24 @@ const part = fc.record({
   sceneFrames: fc.integer({ min: 31, max: 10_000 }),
   firstSceneFrame: fc.integer({ min: 0, max: 10_000 }),
 })
+
+// Issue 22 item 4: a scene that is a clip.
+const clipPart: fc.Arbitrary<SegmentKeyClipPart> = fc.record({
+  clipSha256: hex,
+  fit: fc.constantFrom('cover' as const, 'contain' as const),
+  timing: fc.oneof(
+    fc.constant({ kind: 'play' as const }),
+    fc.constant({ kind: 'hold' as const }),
+    fc.record({
+      kind: fc.constant('slow' as const),
+      factor: fc.double({ min: 1.01, max: 20, noNaN: true }),
+    }),
+  ),
+  sceneFrames: fc.integer({ min: 31, max: 10_000 }),
+  firstSceneFrame: fc.integer({ min: 0, max: 10_000 }),
+})
+
+const part: fc.Arbitrary<SegmentKeyPart> = fc.oneof(stillPart, clipPart)
 
 const keyInput: fc.Arbitrary<SegmentKeyInput> = fc.record({
   preset: fc.record({
@@ -57,6 +81,9 @@ const other = (hexDigest: string) => (hexDigest[0] === 'a' ? 'b' : 'a') + hexDig
 const otherColour = (c: string) => (c === '#000000' ? '#000001' : '#000000')
 const withCues = (input: SegmentKeyInput) =>
   input.subtitles && input.subtitles.cues.length > 0 ? input.subtitles : null
+const isClip = (p: SegmentKeyPart): p is SegmentKeyClipPart => 'clipSha256' in p
+const still = (p: SegmentKeyPart | undefined) => (p && !isClip(p) ? p : null)
+const clip = (p: SegmentKeyPart | undefined) => (p && isClip(p) ? p : null)
 
 /** Each changes one thing that shapes the segment, or returns null where it does not apply. */
 const mutations: Record<string, Mutation> = {
@@ -66,22 +93,71 @@ const mutations: Record<string, Mutation> = {
   frames: (i) => ({ ...clone(i), frames: i.frames + 1 }),
   image: (i) => {
     const c = clone(i)
-    c.parts[c.parts.length - 1]!.imageSha256 = other(c.parts.at(-1)!.imageSha256)
+    const p = still(c.parts.at(-1))
+    if (!p) return null
+    p.imageSha256 = other(p.imageSha256)
     return c
   },
   fit: (i) => {
     const c = clone(i)
-    c.parts[0]!.fit = c.parts[0]!.fit === 'cover' ? 'contain-blur' : 'cover'
+    const p = still(c.parts[0])
+    if (!p) return null
+    p.fit = p.fit === 'cover' ? 'contain-blur' : 'cover'
     return c
   },
   zoom: (i) => {
     const c = clone(i)
-    c.parts[0]!.motion.zoomTo += 0.01
+    const p = still(c.parts[0])
+    if (!p) return null
+    p.motion.zoomTo += 0.01
     return c
   },
   pan: (i) => {
     const c = clone(i)
-    c.parts[c.parts.length - 1]!.motion.panFrom.y += 0.01
+    const p = still(c.parts.at(-1))
+    if (!p) return null
+    p.motion.panFrom.y += 0.01
+    return c
+  },
+  clipBytes: (i) => {
+    const c = clone(i)
+    const p = clip(c.parts.at(-1))
+    if (!p) return null
+    p.clipSha256 = other(p.clipSha256)
+    return c
+  },
+  clipFit: (i) => {
+    const c = clone(i)
+    const p = clip(c.parts[0])
+    if (!p) return null
+    p.fit = p.fit === 'cover' ? 'contain' : 'cover'
+    return c
+  },
+  clipTiming: (i) => {
+    const c = clone(i)
+    const p = clip(c.parts[0])
+    if (!p) return null
+    p.timing = p.timing.kind === 'hold' ? { kind: 'play' } : { kind: 'hold' }
+    return c
+  },
+  clipSlowFactor: (i) => {
+    const c = clone(i)
+    const p = clip(c.parts.at(-1))
+    if (p?.timing.kind !== 'slow') return null
+    p.timing = { kind: 'slow', factor: p.timing.factor + 0.001 }
+    return c
+  },
+  stillToClip: (i) => {
+    const c = clone(i)
+    const p = still(c.parts[0])
+    if (!p) return null
+    ;(c.parts as SegmentKeyPart[])[0] = {
+      clipSha256: p.imageSha256,
+      fit: 'cover',
+      timing: { kind: 'play' },
+      sceneFrames: p.sceneFrames,
+      firstSceneFrame: p.firstSceneFrame,
+    }
     return c
   },
   sceneFrames: (i) => {
@@ -199,7 +275,11 @@ describe('segmentCacheKey', () => {
             extra: 'ignored',
             ffmpeg: { xfade: input.ffmpeg.xfade, version: input.ffmpeg.version, path: '/x' },
             subtitles: input.subtitles,
-            parts: input.parts.map((p) => ({ ...p, stillPath: '/tmp/x.png' })),
+            parts: input.parts.map((p) => ({
+              ...p,
+              stillPath: '/tmp/x.png',
+              clipPath: '/tmp/x.mp4',
+            })),
             frames: input.frames,
             preset: { ...input.preset, name },
           } as SegmentKeyInput

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto'
+import type { ClipFit } from '@reelgraph/shared'
 import {
+  BACKDROP_BLUR_SIGMA,
+  BACKDROP_BRIGHTNESS,
+  BACKDROP_SCALE,
+  CLIP_FORMAT_VERSION,
   KEN_BURNS_OVERSAMPLE,
   SEGMENT_FORMAT_VERSION,
   SUBTITLE_BAND_FRACTION,
@@ -8,18 +13,35 @@ import {
   VIDEO_ENCODER,
   type VideoPreset,
 } from './config.ts'
+import type { ClipTiming } from './clips.ts'
 import type { FfmpegCapabilities } from './filter-graph.ts'
 import type { KenBurnsMotion } from './motion.ts'
 import type { StillFit } from './stills.ts'
 import type { SubtitleStyle } from './subtitle-images.ts'
 
-/** A scene's part of a segment, by content. */
-export interface SegmentKeyPart {
+/** A scene's part of a segment, by content: a still in motion, or a clip (issue 22 item 4). */
+export type SegmentKeyPart = SegmentKeyStillPart | SegmentKeyClipPart
+
+/** A still's part of a segment. */
+export interface SegmentKeyStillPart {
   /** SHA-256 (hex) of the scene image's bytes as given. */
   imageSha256: string
   fit: StillFit
   motion: KenBurnsMotion
   /** Frames of the whole scene (its narration's length shapes the motion's speed). */
+  sceneFrames: number
+  /** Scene-local frame where the segment starts. */
+  firstSceneFrame: number
+}
+
+/** A clip's part of a segment (issue 22 item 4). */
+export interface SegmentKeyClipPart {
+  /** SHA-256 (hex) of the clip file's bytes. */
+  clipSha256: string
+  fit: ClipFit
+  /** How it fills the scene's length (`clipTiming`): played, held, or slowed by a factor. */
+  timing: ClipTiming
+  /** Frames of the whole scene. */
   sceneFrames: number
   /** Scene-local frame where the segment starts. */
   firstSceneFrame: number
@@ -51,9 +73,10 @@ export interface SegmentKeyInput {
  * motion, the scene's length and the segment's frame range (so a narration that changes
  * length changes it), the cues and subtitle style burned in, the ffmpeg build, and the
  * renderer's own constants (encoder settings, oversampling, subtitle layout, format
- * version). Fields are picked one by one, so anything else on the objects is ignored, and
+ * version). A clip part counts the clip's bytes (by hash), its fit and its timing instead of
+ * the image, fit and motion (issue 22 item 4), and the clip format's version. Fields are picked one by one, so anything else on the objects is ignored, and
  * the subtitle style and `xfade` count only where they are used.
- * @see issue 13 item 3
+ * @see issue 13 item 3, issue 22 item 4
  */
 export function segmentCacheKey(input: SegmentKeyInput): string {
   const cues = input.subtitles?.cues ?? []
@@ -73,14 +96,36 @@ export function segmentCacheKey(input: SegmentKeyInput): string {
     KEN_BURNS_OVERSAMPLE,
     [input.preset.width, input.preset.height, input.preset.fps],
     input.frames,
-    input.parts.map((part) => [
-      part.imageSha256,
-      part.fit,
-      [part.motion.zoomFrom, part.motion.zoomTo],
-      [part.motion.panFrom.x, part.motion.panFrom.y, part.motion.panTo.x, part.motion.panTo.y],
-      part.sceneFrames,
-      part.firstSceneFrame,
-    ]),
+    input.parts.map((part) =>
+      'clipSha256' in part
+        ? [
+            'clip',
+            CLIP_FORMAT_VERSION,
+            part.clipSha256,
+            part.fit,
+            // The blurred backdrop, drawn by ffmpeg (a still's is in the still, by sharp).
+            part.fit === 'contain'
+              ? [BACKDROP_SCALE, BACKDROP_BLUR_SIGMA, BACKDROP_BRIGHTNESS]
+              : null,
+            part.timing.kind,
+            part.timing.kind === 'slow' ? part.timing.factor : null,
+            part.sceneFrames,
+            part.firstSceneFrame,
+          ]
+        : [
+            part.imageSha256,
+            part.fit,
+            [part.motion.zoomFrom, part.motion.zoomTo],
+            [
+              part.motion.panFrom.x,
+              part.motion.panFrom.y,
+              part.motion.panTo.x,
+              part.motion.panTo.y,
+            ],
+            part.sceneFrames,
+            part.firstSceneFrame,
+          ],
+    ),
     cues.map((cue) => [cue.startFrame, cue.endFrame, [...cue.lines]]),
     cues.length > 0 && style
       ? [

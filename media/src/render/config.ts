@@ -66,6 +66,16 @@ export const KEN_BURNS_MIN_ZOOM_CHANGE = 0.05
  */
 export const KEN_BURNS_OVERSAMPLE = 1.5
 
+/**
+ * The blurred backdrop of a picture shown whole (`contain-blur` stills, `contain` clips): the
+ * picture scaled to this fraction of the frame (blurring small is cheap), blurred with this
+ * Gaussian sigma in those small pixels (stills are 1.5x the frame, so clips use sigma / 1.5
+ * for the same look), and darkened to this brightness so the picture in front stands out.
+ */
+export const BACKDROP_SCALE = 1 / 8
+export const BACKDROP_BLUR_SIGMA = 6
+export const BACKDROP_BRIGHTNESS = 0.6
+
 /** Audio sample rate of the output, in Hz (issue 13 item 3: AAC at 48 kHz). */
 export const AUDIO_SAMPLE_RATE_HZ = 48_000
 
@@ -135,6 +145,23 @@ export const SUBTITLE_BOTTOM_MARGIN_FRACTION = 0.06
 /** Width available to subtitle text, as a fraction of the frame width. */
 export const SUBTITLE_MAX_WIDTH_FRACTION = 0.86
 
+/**
+ * A clip's own sound under the narration (issue 22 item 4), in dB, before ducking: as the
+ * music, a bed under the voice, not beside it. Generated sound (ambience, effects) is mixed
+ * near full scale by the models, so it is lowered by as much as the music is.
+ */
+export const CLIP_SOUND_GAIN_DB = -6
+
+/**
+ * Clips are read by the ISO/QuickTime demuxer only (MP4, MOV), and only from files: a file
+ * whose bytes are a playlist (HLS) would otherwise make ffmpeg open the addresses in it.
+ */
+export const CLIP_INPUT_FORMAT = 'mov'
+export const CLIP_INPUT_PROTOCOLS = 'file'
+
+/** Bytes of ffmpeg's stderr kept when probing a clip: its stream listing follows any metadata. */
+export const CLIP_PROBE_STDERR_BYTES = 65_536
+
 /** How often the RSS of a running ffmpeg is read from /proc, in ms. */
 export const RSS_POLL_MS = 200
 
@@ -146,3 +173,9 @@ export const STDERR_TAIL_BYTES = 8_192
  * made (filters, encoder settings) invalidates old segments.
  */
 export const SEGMENT_FORMAT_VERSION = 2
+
+/**
+ * Version of how a clip becomes frames (timing and fitting filters; issue 22 item 4): part of
+ * the key of every segment with a clip, so changing them re-renders clip scenes only.
+ */
+export const CLIP_FORMAT_VERSION = 1

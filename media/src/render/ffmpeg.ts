@@ -105,6 +105,23 @@ const REQUIRED_FILTERS = [
   'loudnorm',
 ] as const
 const REQUIRED_ENCODERS = ['libx264', 'aac'] as const
+/**
+ * Filters scenes with clips use besides those (issue 22 item 4); `tpad` came with ffmpeg 4.2,
+ * so the static 4.1 build renders no clip (nor would it be trusted with downloaded videos).
+ */
+const CLIP_FILTERS = [
+  'setpts',
+  'fps',
+  'tpad',
+  'trim',
+  'scale',
+  'crop',
+  'split',
+  'gblur',
+  'lutyuv',
+  'atempo',
+  'afade',
+] as const
 
 /** Names in the second column of `ffmpeg -filters` / `-encoders` listings. */
 function listedNames(listing: string): Set<string> {
@@ -158,7 +175,11 @@ async function probeCapabilities(ffmpegPath: string): Promise<FfmpegCapabilities
       `${ffmpegPath} (${version}) lacks ${missing.join(', ')}`,
     )
   }
-  return { version, xfade: filters.has('xfade') }
+  return {
+    version,
+    xfade: filters.has('xfade'),
+    clips: CLIP_FILTERS.every((name) => filters.has(name)),
+  }
 }
 
 /** One block of ffmpeg's `-progress` output: `key=value` lines ending with `progress=...`. */
@@ -224,6 +245,8 @@ export interface RunFfmpegOptions {
   logLevel?: 'error' | 'info'
   /** Run exactly `args`, without the global flags (for `-version` and listings). */
   raw?: boolean
+  /** Bytes of stderr kept (the last ones); default `STDERR_TAIL_BYTES`. */
+  stderrTailBytes?: number
 }
 
 /** What a finished ffmpeg left. */
@@ -316,7 +339,7 @@ export function runFfmpeg(
     })
     child.stderr.setEncoding('utf8')
     child.stderr.on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES)
+      stderr = (stderr + chunk).slice(-(options.stderrTailBytes ?? STDERR_TAIL_BYTES))
     })
     const poll = setInterval(samplePeak, RSS_POLL_MS)
     const onAbort = () => {

@@ -119,6 +119,88 @@ describe('buildSegmentFilterGraph', () => {
     })
   })
 
+  describe('clips (issue 22 item 4)', () => {
+    const clipPart = {
+      clipPath: '/w/clip.mp4',
+      fit: 'cover' as const,
+      timing: { kind: 'hold' as const },
+      sceneFrames: 120,
+      firstSceneFrame: 15,
+    }
+    const clipScene = (part: Partial<typeof clipPart> | object = {}): SegmentRenderSpec => ({
+      preset: VIDEO_PRESETS['16:9'],
+      frames: 90,
+      parts: [{ ...clipPart, ...part } as SegmentRenderSpec['parts'][0]],
+      overlays: [],
+    })
+
+    it('reads the clip as MP4 from a file, times it, then covers the frame with it', () => {
+      const { filterGraph, args } = buildSegmentFilterGraph(clipScene(), { xfade: true }, '/o.mp4')
+      expect(args.slice(0, 8)).toEqual([
+        '-protocol_whitelist',
+        'file',
+        '-f',
+        'mov',
+        '-i',
+        '/w/clip.mp4',
+        '-filter_complex',
+        filterGraph,
+      ])
+      expect(filterGraph).toBe(
+        '[0:v]setpts=PTS-STARTPTS,fps=30,tpad=stop=-1:stop_mode=clone,' +
+          'trim=start_frame=15:end_frame=105,setpts=PTS-STARTPTS,format=yuv420p,' +
+          "scale=w='max(1920,ceil(1080*dar))':h='max(1080,ceil(1920/dar))',crop=1920:1080," +
+          'setsar=1,format=yuv420p[base];[base]format=yuv420p[v]',
+      )
+      expect(filterGraph).not.toContain('zoompan')
+    })
+
+    it('slows a clip before resampling it to the frame rate', () => {
+      const { filterGraph } = buildSegmentFilterGraph(
+        clipScene({ timing: { kind: 'slow', factor: 2.2 } }),
+        { xfade: true },
+        '/o.mp4',
+      )
+      expect(filterGraph).toContain('[0:v]setpts=PTS-STARTPTS,setpts=PTS*2.2,fps=30,tpad=')
+    })
+
+    it('contains a clip over a small blurred, darkened copy of itself', () => {
+      const { filterGraph } = buildSegmentFilterGraph(
+        clipScene({ fit: 'contain' }),
+        { xfade: true },
+        '/o.mp4',
+      )
+      expect(filterGraph).toContain('split=2[baseback0][basefront0]')
+      expect(filterGraph).toContain(
+        "[baseback0]scale=w='max(240,ceil(134*dar))':h='max(134,ceil(240/dar))',crop=240:134," +
+          "gblur=sigma=4,lutyuv=y='val*0.6'",
+      )
+      expect(filterGraph).toContain(
+        "[basefront0]scale=w='min(1920,floor(1080*dar/2)*2)':h='min(1080,floor(1920/dar/2)*2)'",
+      )
+      expect(filterGraph).toContain("[baseback][basefront]overlay=x='(W-w)/2':y='(H-h)/2'")
+    })
+
+    it('crossfades a clip into a still, and refuses a relative clip path', () => {
+      const spec = transition('16:9')
+      const { filterGraph, args } = buildSegmentFilterGraph(
+        { ...spec, parts: [{ ...clipPart, firstSceneFrame: 105 }, spec.parts[1]!] },
+        { xfade: true },
+        '/o.mp4',
+      )
+      expect(filterGraph).toContain('trim=start_frame=105:end_frame=120')
+      expect(filterGraph).toContain('[1:v]format=rgb24,zoompan=')
+      expect(filterGraph).toContain('[from][to]xfade=transition=fade')
+      expect(args.slice(0, 8)).toEqual([
+        ...['-protocol_whitelist', 'file', '-f', 'mov', '-i', '/w/clip.mp4'],
+        ...stillInput('/w/still-1.jpg'),
+      ])
+      expect(() =>
+        buildSegmentFilterGraph(clipScene({ clipPath: 'clip.mp4' }), { xfade: true }, '/o.mp4'),
+      ).toThrow(/must be an absolute path/)
+    })
+  })
+
   it('refuses an empty segment and an overlay outside the frame', () => {
     expect(() =>
       buildSegmentFilterGraph({ ...scene('16:9'), frames: 0 }, { xfade: true }, '/o.mp4'),

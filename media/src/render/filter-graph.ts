@@ -1,6 +1,15 @@
-import { VIDEO_ENCODER, type VideoPreset } from './config.ts'
+import type { ClipFit } from '@reelgraph/shared'
+import {
+  BACKDROP_BLUR_SIGMA,
+  BACKDROP_BRIGHTNESS,
+  BACKDROP_SCALE,
+  KEN_BURNS_OVERSAMPLE,
+  VIDEO_ENCODER,
+  type VideoPreset,
+} from './config.ts'
 import type { KenBurnsMotion } from './motion.ts'
 import { absolutePath } from './absolute-path.ts'
+import { clipInputArgs, type ClipTiming } from './clips.ts'
 
 /** What the chosen ffmpeg binary can do, as far as the filter graph cares. */
 export interface FfmpegCapabilities {
@@ -8,9 +17,14 @@ export interface FfmpegCapabilities {
   version: string
   /** Whether the `xfade` filter exists (ffmpeg >= 4.3; the static 4.1 build lacks it). */
   xfade: boolean
+  /** Whether it has the filters scenes with clips need (`tpad`: ffmpeg >= 4.2). */
+  clips: boolean
 }
 
-/** One scene's contribution to a segment. */
+/** One scene's contribution to a segment: a still in motion, or a clip (issue 22 item 4). */
+export type SegmentPart = SegmentScenePart | SegmentClipPart
+
+/** A still scene's contribution: the still with its Ken Burns move. */
 export interface SegmentScenePart {
   /** The fitted still: a JPEG of `stillSize(preset)`, made by `fitStill`. */
   stillPath: string
@@ -19,6 +33,25 @@ export interface SegmentScenePart {
   sceneFrames: number
   /** Scene-local frame at which this segment starts. */
   firstSceneFrame: number
+}
+
+/** A clip, fitted to the frame and to the scene's length (issue 22 item 4). */
+export interface SegmentClipPart {
+  /** The clip file (MP4 or MOV), absolute. */
+  clipPath: string
+  /** `cover` crops it to the frame; `contain` shows it whole over a blurred copy. */
+  fit: ClipFit
+  /** Played, held or slowed: `clipTiming`. */
+  timing: ClipTiming
+  /** Frames the whole scene lasts. */
+  sceneFrames: number
+  /** Scene-local frame at which this segment starts (the clip's frame at the video's rate). */
+  firstSceneFrame: number
+}
+
+/** True for a clip part. */
+export function isClipPart(part: SegmentPart): part is SegmentClipPart {
+  return 'clipPath' in part
 }
 
 /** An image laid over the segment during a range of its frames (a subtitle cue). */
@@ -40,7 +73,7 @@ export interface SegmentRenderSpec {
   /** Length of the segment in frames. */
   frames: number
   /** One scene (a scene body), or two (a crossfade from the first to the second). */
-  parts: readonly [SegmentScenePart] | readonly [SegmentScenePart, SegmentScenePart]
+  parts: readonly [SegmentPart] | readonly [SegmentPart, SegmentPart]
   /** Laid over the picture in order. */
   overlays: readonly SegmentOverlay[]
 }
@@ -85,17 +118,64 @@ export function kenBurnsFilter(
   )
 }
 
+/** `n` rounded down to an even number, at least 2 (yuv420p sizes). */
+const even = (n: number) => Math.max(2, 2 * Math.floor(n / 2))
+
+/**
+ * The chains that turn input `input` (a clip) into the segment's `frames` frames at `output`
+ * (issue 22 item 4): timestamps from 0, slowed by the timing's factor, resampled to the
+ * video's rate (`fps`), its last frame repeated without end (`tpad`: a held clip, and a
+ * played one whose video ends a frame early), the segment's scene-local frames picked
+ * (`trim`), then fitted to the frame. Time comes before size, so only the frames kept are
+ * scaled. `cover` scales to fill the frame, by the display aspect ratio (`dar`: the sample
+ * aspect ratio included), and crops the centre; `contain` lays the clip, whole, over a small
+ * blurred and darkened copy of itself scaled up (the look of `contain-blur` stills).
+ */
+function clipChains(
+  part: SegmentClipPart,
+  frames: number,
+  preset: VideoPreset,
+  input: string,
+  output: string,
+): string[] {
+  const { width: w, height: h, fps } = preset
+  const slow = part.timing.kind === 'slow' ? `setpts=PTS*${num(part.timing.factor)},` : ''
+  const time =
+    `setpts=PTS-STARTPTS,${slow}fps=${fps},tpad=stop=-1:stop_mode=clone,` +
+    `trim=start_frame=${part.firstSceneFrame}:end_frame=${part.firstSceneFrame + frames},` +
+    `setpts=PTS-STARTPTS,format=yuv420p`
+  const cover = (cw: number, ch: number) =>
+    `scale=w='max(${cw},ceil(${ch}*dar))':h='max(${ch},ceil(${cw}/dar))',crop=${cw}:${ch}`
+  if (part.fit === 'cover') {
+    return [`[${input}]${time},${cover(w, h)},setsar=1,format=yuv420p[${output}]`]
+  }
+  const small = { w: even(w * BACKDROP_SCALE), h: even(h * BACKDROP_SCALE) }
+  const sigma = BACKDROP_BLUR_SIGMA / KEN_BURNS_OVERSAMPLE
+  const dim = num(BACKDROP_BRIGHTNESS)
+  const chroma = `128+(val-128)*${dim}`
+  const contain = `scale=w='min(${w},floor(${h}*dar/2)*2)':h='min(${h},floor(${w}/dar/2)*2)'`
+  return [
+    `[${input}]${time},split=2[${output}back0][${output}front0]`,
+    `[${output}back0]${cover(small.w, small.h)},gblur=sigma=${num(sigma)},` +
+      `lutyuv=y='val*${dim}':u='${chroma}':v='${chroma}',scale=${w}:${h},setsar=1[${output}back]`,
+    `[${output}front0]${contain},setsar=1[${output}front]`,
+    `[${output}back][${output}front]overlay=x='(W-w)/2':y='(H-h)/2',setsar=1,` +
+      `format=yuv420p[${output}]`,
+  ]
+}
+
 /**
  * The ffmpeg filter graph and arguments that render one segment (pure): a scene body (one
- * still with its Ken Burns move) or a crossfade (two stills in motion, faded with `xfade`
+ * still with its Ken Burns move, or a clip fitted to the frame and the scene's length) or a
+ * crossfade (two scenes' pictures in motion, still or clip, faded with `xfade`
  * when the binary has it, else by overlaying the incoming scene with a rising alpha, which
  * every ffmpeg since 2.x has), then the subtitle overlays, encoded as H.264 yuv420p with
- * `VIDEO_ENCODER`'s settings and no audio. Inputs are the stills, then the overlay images,
- * in order; no path appears inside the graph, so no path needs escaping.
+ * `VIDEO_ENCODER`'s settings and no audio. Inputs are the stills and clips, then the overlay
+ * images, in order; no path appears inside the graph, so no path needs escaping.
  *
  * @throws RangeError when the segment has no frames, a transition's parts are not two, or
  *   an overlay lies outside the frame; RenderError `invalid-input` for a relative path.
- * @see issue 13 item 3, issue 20 item 1
+ * @see issue 13 item 3, issue 20 item 1, issue 22 item 4
  */
 export function buildSegmentFilterGraph(
   spec: SegmentRenderSpec,
@@ -105,11 +185,16 @@ export function buildSegmentFilterGraph(
   const { preset, frames, parts, overlays } = spec
   if (!Number.isInteger(frames) || frames < 1) throw new RangeError(`Bad frame count: ${frames}`)
   const chains: string[] = []
+  const picture = (index: number, output: string) => {
+    const part = parts[index]!
+    if (isClipPart(part)) chains.push(...clipChains(part, frames, preset, `${index}:v`, output))
+    else chains.push(`[${index}:v]${kenBurnsFilter(part, frames, preset)}[${output}]`)
+  }
   if (parts.length === 1) {
-    chains.push(`[0:v]${kenBurnsFilter(parts[0], frames, preset)}[base]`)
+    picture(0, 'base')
   } else {
-    chains.push(`[0:v]${kenBurnsFilter(parts[0], frames, preset)}[from]`)
-    chains.push(`[1:v]${kenBurnsFilter(parts[1], frames, preset)}[to]`)
+    picture(0, 'from')
+    picture(1, 'to')
     if (capabilities.xfade) {
       chains.push(
         `[from][to]xfade=transition=fade:duration=${num(frames / preset.fps)}:offset=0[base]`,
@@ -135,7 +220,10 @@ export function buildSegmentFilterGraph(
   const filterGraph = chains.join(';')
 
   const args: string[] = []
-  for (const part of parts) args.push('-i', absolutePath(part.stillPath, 'A still'))
+  for (const part of parts) {
+    if (isClipPart(part)) args.push(...clipInputArgs(part.clipPath))
+    else args.push('-i', absolutePath(part.stillPath, 'A still'))
+  }
   for (const overlay of overlays)
     args.push('-i', absolutePath(overlay.imagePath, 'A subtitle image'))
   args.push(

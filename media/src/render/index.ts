@@ -12,10 +12,20 @@ export {
   parseLoudnessMeasurement,
   timelineSamples,
   type AudioMixInput,
+  type ClipSoundTrack,
   type JoinInput,
   type LoudnessMeasurement,
 } from './audio-graph.ts'
 export { RenderError, type RenderErrorCode } from './errors.ts'
+export {
+  clipInputArgs,
+  clipTiming,
+  parseClipListing,
+  probeClip,
+  sha256File,
+  type ClipProbe,
+  type ClipTiming,
+} from './clips.ts'
 export {
   pruneRenderCache,
   RENDER_CACHE_MIN_AGE_MS,
@@ -39,17 +49,22 @@ export {
 export {
   buildSegmentFilterGraph,
   kenBurnsFilter,
+  isClipPart,
   type FfmpegCapabilities,
+  type SegmentClipPart,
   type SegmentCommand,
   type SegmentOverlay,
   type SegmentRenderSpec,
+  type SegmentPart,
   type SegmentScenePart,
 } from './filter-graph.ts'
 export {
   segmentCacheKey,
   type SegmentKeyCue,
   type SegmentKeyInput,
+  type SegmentKeyClipPart,
   type SegmentKeyPart,
+  type SegmentKeyStillPart,
 } from './cache-key.ts'
 export { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
 export {
@@ -64,6 +79,7 @@ export {
 export { builtinMusicPath, MUSIC_TRACKS, synthesizeMusic, type MusicTrack } from './music.ts'
 export {
   renderVideo,
+  type RenderClip,
   type RenderCue,
   type RenderProgress,
   type RenderScene,

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
+import type { ClipFit, ClipShorter, ClipSound } from '@reelgraph/shared'
 import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
@@ -17,19 +18,33 @@ import {
   buildJoinArgs,
   buildLevelPassArgs,
   buildMixPassArgs,
+  type ClipSoundTrack,
   parseLoudnessMeasurement,
   timelineSamples,
 } from './audio-graph.ts'
 import { absolutePath } from './absolute-path.ts'
 import { touchCacheEntry } from './cache-prune.ts'
-import { segmentCacheKey, type SegmentKeyCue, type SegmentKeyInput } from './cache-key.ts'
+import {
+  segmentCacheKey,
+  type SegmentKeyCue,
+  type SegmentKeyInput,
+  type SegmentKeyPart,
+} from './cache-key.ts'
 import { RenderError } from './errors.ts'
-import { detectCapabilities, findFfmpeg, runFfmpeg, type RunFfmpegOptions } from './ffmpeg.ts'
+import {
+  detectCapabilities,
+  findFfmpeg,
+  runFfmpeg,
+  staticFfmpegPath,
+  type RunFfmpegOptions,
+} from './ffmpeg.ts'
 import {
   buildSegmentFilterGraph,
   type FfmpegCapabilities,
   type SegmentRenderSpec,
+  type SegmentPart,
 } from './filter-graph.ts'
+import { clipTiming, probeClip, sha256File, type ClipProbe, type ClipTiming } from './clips.ts'
 import { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
 import { builtinMusicPath, type MusicTrack } from './music.ts'
 import { runImageJobs, type ImageJob } from './image-jobs.ts'
@@ -49,12 +64,31 @@ export interface RenderCue {
   lines: readonly string[]
 }
 
+/**
+ * A scene's generated clip (issue 22 item 4): the scene's picture instead of its image.
+ */
+export interface RenderClip {
+  /** The clip file, absolute: an MP4 or MOV (read by the ISO/QuickTime demuxer only). */
+  path: string
+  /**
+   * Whether it has a sound of its own to mix (`clipSound: 'mix'`), as its Clip node says;
+   * absent: as ffmpeg finds the file. A clip without an audio stream is silent either way.
+   */
+  hasAudio?: boolean
+}
+
 /** One scene of the video. */
 export interface RenderScene {
-  /** The image, as bytes of any format sharp reads; or `imagePath`. */
+  /** The image, as bytes of any format sharp reads; or `imagePath`. Unused with a clip. */
   imageBytes?: Uint8Array
   /** A file holding the image; used when `imageBytes` is absent. */
   imagePath?: string
+  /**
+   * The scene's clip: when given, the scene shows it instead of a still with Ken Burns motion,
+   * fitted to the frame (`clipFit`) and to the scene's length (`clipShorter`), and needs no
+   * image (issue 22 item 4).
+   */
+  clip?: RenderClip
   /** The narration as a PCM WAV (bytes, or a path to one); absent for a silent scene. */
   narrationWav?: Uint8Array | string
   /** Subtitle cues, relative to the narration's start. */
@@ -91,6 +125,12 @@ export interface RenderVideoOptions {
   seed?: string
   /** Default fit of the scene images (default `cover`). */
   fit?: StillFit
+  /** How clips fill the frame: `cover` (default) crops, `contain` shows them whole over a blur. */
+  clipFit?: ClipFit
+  /** A clip shorter than its scene: `hold` its last frame (default) or `slow` it to fit. */
+  clipShorter?: ClipShorter
+  /** The clips' own sound: `off` (default), or `mix`ed under the narration, ducked. */
+  clipSound?: ClipSound
   /** Where segments (and the music loops) are kept between renders; absolute. */
   cacheDir: string
   /** Where the render's temporary directory is made (and the MP4 goes, by default); absolute. */
@@ -116,9 +156,18 @@ export interface RenderVideoResult {
   /** Cache keys of the segments rendered this time and of those taken from the cache. */
   segments: { rendered: string[]; cached: string[] }
   /** The ffmpeg binary used and the highest peak RSS of its runs, in bytes. */
-  ffmpeg: { path: string; version: string; xfade: boolean; peakRssBytes: number }
+  ffmpeg: { path: string; version: string; xfade: boolean; clips: boolean; peakRssBytes: number }
   /** Each ffmpeg run in the order they ended: CPU and wall time in ms, peak RSS in bytes. */
   runs: { step: string; cpuMs: number; wallMs: number; peakRssBytes: number }[]
+}
+
+/** A scene's clip, probed and hashed. */
+interface SceneClip {
+  path: string
+  probe: ClipProbe
+  sha256: string
+  /** Whether its sound may be mixed: it has an audio stream, and the caller did not say none. */
+  sound: boolean
 }
 
 /** A segment with everything needed to key and render it. */
@@ -228,19 +277,22 @@ function sceneCueFrames(
 
 /**
  * Renders scenes to an MP4 (H.264 yuv420p + AAC 48 kHz, `+faststart`): each scene lasts its
- * narration plus padding, its image fitted to the frame and moving slowly (Ken Burns), with
- * 0.5 s crossfades, burned-in subtitles, optional builtin music ducked under the voice, and
- * the loudness normalized to -14 LUFS. Each scene body and each crossfade is a segment
+ * narration plus padding, its image fitted to the frame and moving slowly (Ken Burns), or its
+ * clip fitted to the frame and to the scene's length (issue 22 item 4: played and trimmed,
+ * held or slowed, its own sound left out or mixed under the voice), with 0.5 s crossfades,
+ * burned-in subtitles, optional builtin music ducked under the voice, and the loudness
+ * normalized to -14 LUFS. Each scene body and each crossfade is a segment
  * cached in `cacheDir/segments/` under `segmentCacheKey`; only missing segments are
  * rendered (one ffmpeg at a time by default), then they are joined by stream copy and the
  * audio is mixed in. Temporary files (in a directory made inside `workDir`, and partial
  * segments) are removed on success, failure and cancel.
  *
- * @throws RenderError `invalid-input` for an unreadable image or WAV, a bad option or a
- *   relative folder (issue 20 item 1: ffmpeg reads paths against its own folders),
- *   `ffmpeg-not-found` / `ffmpeg-unsupported` / `ffmpeg-failed` from ffmpeg; rejects with
- *   `signal.reason` (an `AbortError` by default) when cancelled.
- * @see issue 13 item 3
+ * @throws RenderError `invalid-input` for an unreadable image, clip or WAV, a bad option or a
+ *   relative folder or clip path (issue 20 item 1: ffmpeg reads paths against its own
+ *   folders), `ffmpeg-not-found` / `ffmpeg-unsupported` (also: clips with the bundled static
+ *   build or an ffmpeg older than 4.2) / `ffmpeg-failed` from ffmpeg; rejects with `signal.reason` (an `AbortError`
+ *   by default) when cancelled.
+ * @see issue 13 item 3, issue 22 item 4
  */
 export async function renderVideo(options: RenderVideoOptions): Promise<RenderVideoResult> {
   const { signal, onProgress } = options
@@ -259,19 +311,59 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
   const capabilities: FfmpegCapabilities = await detectCapabilities(binary.path)
   signal?.throwIfAborted()
 
-  // Inputs: image bytes and hashes, narrations parsed (their lengths shape the timeline).
-  const images: Uint8Array[] = []
+  const clipFit = options.clipFit ?? 'cover'
+  const clipShorter = options.clipShorter ?? 'hold'
+  const clipSound = options.clipSound ?? 'off'
+  if (options.scenes.some((scene) => scene.clip)) {
+    // ADR 005: the bundled 2018 build's decoders only ever read what our own code wrote, and
+    // a clip comes from a video model's provider.
+    if (binary.source === 'static' || binary.path === staticFfmpegPath()) {
+      throw new RenderError(
+        'ffmpeg-unsupported',
+        'Scenes with clips need the system ffmpeg (apt-get install ffmpeg, or set FFMPEG_PATH): the bundled ffmpeg 4.1 from 2018 is not trusted with downloaded videos.',
+      )
+    }
+    if (!capabilities.clips) {
+      throw new RenderError(
+        'ffmpeg-unsupported',
+        `Scenes with clips need ffmpeg 4.2 or newer (tpad): ${capabilities.version} cannot render them. Install ffmpeg (apt-get install ffmpeg) or set FFMPEG_PATH.`,
+      )
+    }
+  }
+
+  // Inputs: image bytes and hashes, clips probed and hashed (read as streams, never held),
+  // narrations parsed (their lengths shape the timeline).
+  const images: (Uint8Array | null)[] = []
+  const clips: (SceneClip | null)[] = []
+  const clipsByPath = new Map<string, Promise<{ probe: ClipProbe; sha256: string }>>()
   const narrations: (PcmWav | null)[] = []
   for (const [index, scene] of options.scenes.entries()) {
-    if (scene.imageBytes) images.push(scene.imageBytes)
-    else if (scene.imagePath) images.push(await readFile(scene.imagePath))
-    else throw new RenderError('invalid-input', `Scene ${index} has no image`)
+    if (scene.clip) {
+      const what = `Scene ${index + 1}'s clip`
+      const path = absolutePath(scene.clip.path, what)
+      let known = clipsByPath.get(path)
+      if (!known) {
+        known = (async () => ({
+          probe: await probeClip(binary.path, path, what, signal),
+          sha256: await sha256File(path),
+        }))()
+        clipsByPath.set(path, known)
+      }
+      const { probe, sha256 } = await known
+      clips.push({ path, probe, sha256, sound: probe.hasAudio && scene.clip.hasAudio !== false })
+      images.push(null)
+    } else {
+      clips.push(null)
+      if (scene.imageBytes) images.push(scene.imageBytes)
+      else if (scene.imagePath) images.push(await readFile(scene.imagePath))
+      else throw new RenderError('invalid-input', `Scene ${index} has no image`)
+    }
     const wav = scene.narrationWav
     narrations.push(
       wav === undefined ? null : parsePcmWav(typeof wav === 'string' ? await readFile(wav) : wav),
     )
   }
-  const imageHashes = images.map(sha256)
+  const imageHashes = images.map((image) => (image ? sha256(image) : null))
   const timeline = planTimeline(
     narrations.map((n) => ({ narrationMs: n?.durationMs ?? 0 })),
     { fps: preset.fps },
@@ -280,6 +372,31 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
   const motions: KenBurnsMotion[] = options.scenes.map((scene, i) =>
     kenBurnsMotion(scene.motionSeed ?? `${seed}:${i}`),
   )
+  const timings: (ClipTiming | null)[] = clips.map((clip, i) =>
+    clip
+      ? clipTiming(clip.probe.durationMs, timeline.scenes[i]!.frames, preset.fps, clipShorter)
+      : null,
+  )
+  // A scene's part of a segment, by content (the key) and by file (the spec).
+  const keyPart = (scene: number, firstSceneFrame: number): SegmentKeyPart => {
+    const clip = clips[scene]
+    const sceneFrames = timeline.scenes[scene]!.frames
+    return clip
+      ? {
+          clipSha256: clip.sha256,
+          fit: clipFit,
+          timing: timings[scene]!,
+          sceneFrames,
+          firstSceneFrame,
+        }
+      : {
+          imageSha256: imageHashes[scene]!,
+          fit: fits[scene]!,
+          motion: motions[scene]!,
+          sceneFrames,
+          firstSceneFrame,
+        }
+  }
   const cuesByScene = options.scenes.map((scene, i) =>
     burnSubtitles ? sceneCueFrames(timeline, i, scene.cues ?? []) : [],
   )
@@ -308,13 +425,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     const keyInput: SegmentKeyInput = {
       preset,
       frames: plan.frames,
-      parts: parts.map(({ scene, firstSceneFrame }) => ({
-        imageSha256: imageHashes[scene]!,
-        fit: fits[scene]!,
-        motion: motions[scene]!,
-        sceneFrames: timeline.scenes[scene]!.frames,
-        firstSceneFrame,
-      })),
+      parts: parts.map(({ scene, firstSceneFrame }) => keyPart(scene, firstSceneFrame)),
       subtitles: cues.length > 0 ? { style, cues } : null,
       ffmpeg: capabilities,
     }
@@ -372,7 +483,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     const imageJobs: ImageJob[] = []
     for (const job of todo) {
       for (const scene of job.scenes) {
-        if (stillPaths.has(scene)) continue
+        if (stillPaths.has(scene) || clips[scene]) continue
         const key = stillCacheKey(imageHashes[scene]!, preset, fits[scene]!)
         const path = join(stillDir, `${key}.jpg`)
         stillPaths.set(scene, path)
@@ -411,15 +522,29 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         inner.signal.throwIfAborted()
         running.set(job.key, 0)
         segmentsProgress()
+        const specParts = job.keyInput.parts.map((part, i): SegmentPart => {
+          const scene = job.scenes[i]!
+          const clip = clips[scene]
+          const { sceneFrames, firstSceneFrame } = part
+          return clip
+            ? {
+                clipPath: clip.path,
+                fit: clipFit,
+                timing: timings[scene]!,
+                sceneFrames,
+                firstSceneFrame,
+              }
+            : {
+                stillPath: stillPaths.get(scene)!,
+                motion: motions[scene]!,
+                sceneFrames,
+                firstSceneFrame,
+              }
+        })
         const spec: SegmentRenderSpec = {
           preset,
           frames: job.plan.frames,
-          parts: job.keyInput.parts.map((part, i) => ({
-            stillPath: stillPaths.get(job.scenes[i]!)!,
-            motion: part.motion,
-            sceneFrames: part.sceneFrames,
-            firstSceneFrame: part.firstSceneFrame,
-          })) as unknown as SegmentRenderSpec['parts'],
+          parts: specParts as unknown as SegmentRenderSpec['parts'],
           overlays: job.cues.map((cue) => ({
             imagePath: cuePaths.get(JSON.stringify(cue.lines))!,
             x: band.x,
@@ -473,9 +598,12 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         ? await builtinMusicPath(options.music, options.cacheDir)
         : null
       const mixPath = join(tempDir, 'mix.wav')
+      const clipSounds = clips.map((clip, i): ClipSoundTrack | null =>
+        clipSound === 'mix' && clip?.sound ? { path: clip.path, timing: timings[i]! } : null,
+      )
       const mixRun = await ffmpeg(
         'audio mix',
-        buildMixPassArgs({ timeline, narrationPaths, musicPath }, mixPath),
+        buildMixPassArgs({ timeline, narrationPaths, musicPath, clipSounds }, mixPath),
         {
           logLevel: 'info',
           durationMs: timeline.durationMs,

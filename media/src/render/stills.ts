@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto'
 import sharp from 'sharp'
-import { KEN_BURNS_OVERSAMPLE, type VideoPreset } from './config.ts'
+import {
+  BACKDROP_BLUR_SIGMA,
+  BACKDROP_BRIGHTNESS,
+  BACKDROP_SCALE,
+  KEN_BURNS_OVERSAMPLE,
+  type VideoPreset,
+} from './config.ts'
 import { RenderError } from './errors.ts'
 
 /**
@@ -9,13 +15,6 @@ import { RenderError } from './errors.ts'
  * itself (for images whose shape is far from the frame's).
  */
 export type StillFit = 'cover' | 'contain-blur'
-
-/** Side of the small copy that is blurred for `contain-blur`: blurring small is cheap. */
-const BACKDROP_SCALE = 1 / 8
-/** Gaussian blur sigma on that small copy, in its pixels. */
-const BACKDROP_BLUR_SIGMA = 6
-/** Brightness of the backdrop, so the image in front stands out. */
-const BACKDROP_BRIGHTNESS = 0.6
 
 /**
  * Size in pixels of a preset's fitted still: the frame times `KEN_BURNS_OVERSAMPLE`, even.

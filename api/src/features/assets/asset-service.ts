@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { stat } from 'node:fs/promises'
+import { createWriteStream } from 'node:fs'
+import { rm, stat } from 'node:fs/promises'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import type { DB } from '@reelgraph/db'
 import { ASSET_ID_PATTERN } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
@@ -210,6 +214,34 @@ export async function readProjectAssetByUrl(
 ): Promise<Uint8Array | null> {
   const row = await projectAssetRow(db, projectId, url)
   return row ? storage.get(row.storage_key) : null
+}
+
+/**
+ * Writes the asset at `url` (`/api/assets/:id`) to the file `path`, streamed from storage
+ * (a clip is never held in memory whole), when it belongs to `projectId`: a render reads its
+ * scenes' clips this way (issue 22 item 4), never another project's. A partial file is
+ * removed when the copy fails.
+ * @returns its type, or null when the project has no such asset (nothing is written).
+ * @throws the storage's or the file system's error.
+ */
+export async function copyProjectAssetToFile(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  { projectId, url, path }: { projectId: number; url: string; path: string },
+): Promise<{ mimeType: string } | null> {
+  const row = await projectAssetRow(db, projectId, url)
+  const stream = row ? await storage.stream(row.storage_key) : null
+  if (!row || !stream) return null
+  try {
+    await pipeline(
+      Readable.fromWeb(stream as NodeReadableStream<Uint8Array>),
+      createWriteStream(path),
+    )
+  } catch (error) {
+    await rm(path, { force: true })
+    throw error
+  }
+  return { mimeType: row.mime_type }
 }
 
 /**

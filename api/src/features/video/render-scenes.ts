@@ -23,14 +23,20 @@ import type { Env } from '../../env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
-import { readProjectAssetByUrl, storeMediaAsset } from '../assets/asset-service.ts'
+import {
+  copyProjectAssetToFile,
+  readProjectAssetByUrl,
+  storeMediaAsset,
+} from '../assets/asset-service.ts'
 import { isSpoken, narrate, pruneNarrationCache } from './narration-cache.ts'
 import type { VideoJobInput } from './video-job-input.ts'
 
 /**
  * A render's work (issue 13 item 4), shared by the render job and Make video: narrate every
  * scene ("Voices k/N"), render the video with media's renderer ("Rendering scenes k/N",
- * "Mixing the audio", "Joining"), store the MP4, SRT and VTT as assets of the project.
+ * "Mixing the audio", "Joining"), store the MP4, SRT and VTT as assets of the project. A
+ * scene with a clip (issue 22 item 4) renders from the clip, with the Video node's clip
+ * settings, and needs no image.
  */
 
 /** What a render uses. */
@@ -127,6 +133,51 @@ function asProviderError(err: unknown, voice: string): unknown {
   return err
 }
 
+/**
+ * A scene's picture as a file in the work folder (on disk, not in memory: the render reads
+ * them one scene at a time): its clip when it has one (issue 22 item 4), streamed from
+ * storage, else its image.
+ * @throws AppError NOT_FOUND when the clip or image is gone (not an asset of the project);
+ *   ProviderError `malformed` when the clip's asset is no MP4.
+ */
+async function scenePicture(
+  { db, assets }: Pick<RenderDeps, 'db' | 'assets'>,
+  {
+    projectId,
+    scene,
+    work,
+    i,
+  }: { projectId: number; scene: VideoJobInput['scenes'][number]; work: string; i: number },
+): Promise<Pick<RenderScene, 'imagePath' | 'clip'>> {
+  if (scene.clip) {
+    const path = join(work, `scene-${i}.mp4`)
+    const copied = await copyProjectAssetToFile(db, assets, {
+      projectId,
+      url: scene.clip.url,
+      path,
+    })
+    if (!copied) {
+      throw new AppError('NOT_FOUND', `The clip of scene ${scene.sceneNumber} is gone.`)
+    }
+    if (copied.mimeType !== 'video/mp4') {
+      throw new ProviderError(
+        'malformed',
+        `The clip of scene ${scene.sceneNumber} is not an MP4 video.`,
+      )
+    }
+    return { clip: { path, hasAudio: scene.clip.hasAudio } }
+  }
+  const image = scene.imageUrl
+    ? await readProjectAssetByUrl(db, assets, projectId, scene.imageUrl)
+    : null
+  if (!image) {
+    throw new AppError('NOT_FOUND', `The image of scene ${scene.sceneNumber} is gone.`)
+  }
+  const imagePath = join(work, `scene-${i}.img`)
+  await writeFile(imagePath, image)
+  return { imagePath }
+}
+
 /** Options of {@link renderScenes}. */
 export interface RenderScenesRequest {
   /** Whose render it is: its assets are stored as theirs. */
@@ -141,8 +192,8 @@ export interface RenderScenesRequest {
  * narration cache or spoken and cached (issue 21 item 4), then the segments, the audio and
  * the join. The work folder is removed whatever happens (success, failure, cancel through
  * `signal`), and the render and narration caches are pruned to their budgets.
- * @throws ProviderError for a narration or render failure; AppError NOT_FOUND when a scene's
- *   image is gone; the signal's reason when cancelled.
+ * @throws ProviderError for a narration or render failure (or a clip that is no MP4);
+ *   AppError NOT_FOUND when a scene's clip or image is gone; the signal's reason when cancelled.
  */
 export async function renderScenes(
   deps: RenderDeps,
@@ -163,12 +214,7 @@ export async function renderScenes(
     let voicesTotal = 0
     for (const [i, scene] of input.scenes.entries()) {
       progress({ stage: 'voices', done: i, total: count })
-      const image = scene.imageUrl
-        ? await readProjectAssetByUrl(db, assets, input.projectId, scene.imageUrl)
-        : null
-      if (!image) {
-        throw new AppError('NOT_FOUND', `The image of scene ${scene.sceneNumber} is gone.`)
-      }
+      const picture = await scenePicture(deps, { projectId: input.projectId, scene, work, i })
       const narration = await narrate(deps, {
         projectId: input.projectId,
         userId,
@@ -186,15 +232,12 @@ export async function renderScenes(
         ? cuesFromWords(narration.words, { endLimitMs: narration.durationMs })
         : []
       sceneCues.push(cues)
-      // On disk, not in memory: the render reads them one scene at a time.
-      const imagePath = join(work, `scene-${i}.img`)
-      await writeFile(imagePath, image)
       let narrationWav: string | undefined
       if (narration.durationMs > 0) {
         narrationWav = join(work, `scene-${i}.wav`)
         await writeFile(narrationWav, narration.wav)
       }
-      scenes.push({ imagePath, ...(narrationWav ? { narrationWav } : {}), cues })
+      scenes.push({ ...picture, ...(narrationWav ? { narrationWav } : {}), cues })
     }
     progress({ stage: 'rendering', done: 0, total: count })
     const rendered = await renderVideo({
@@ -202,6 +245,9 @@ export async function renderScenes(
       preset: input.preset,
       subtitles: input.subtitles,
       music: input.music ? MUSIC_TRACKS[0] : null,
+      clipFit: input.clipFit,
+      clipShorter: input.clipShorter,
+      clipSound: input.clipSound,
       cacheDir: dirs.cache,
       workDir: work,
       ffmpegPath: deps.env.FFMPEG_PATH,

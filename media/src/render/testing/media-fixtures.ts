@@ -24,6 +24,9 @@ function onPath(name: string): string | null {
 export const systemFfmpeg = onPath('ffmpeg')
 export const systemFfprobe = onPath('ffprobe')
 
+/** The static ffmpeg 4.1 of the optional dependency, or null. */
+export const staticFfmpeg = staticFfmpegPath()
+
 /** The binaries the integration tests render with: Debian's, and the static 4.1 build. */
 export const binaries: { name: string; path: string | null; missing: string }[] = [
   {
@@ -33,7 +36,7 @@ export const binaries: { name: string; path: string | null; missing: string }[] 
   },
   {
     name: 'static ffmpeg 4.1 (@ffmpeg-installer/linux-x64)',
-    path: staticFfmpegPath(),
+    path: staticFfmpeg,
     missing: '@ffmpeg-installer/linux-x64 is not installed (optional dependency)',
   },
 ]
@@ -212,4 +215,168 @@ export async function freezes(
   const starts = [...stderr.matchAll(/freeze_start: ([\d.]+)/g)].map((m) => Number(m[1]))
   const ends = [...stderr.matchAll(/freeze_end: ([\d.]+)/g)].map((m) => Number(m[1]))
   return starts.map((start, i) => [start, ends[i] ?? Number.NaN])
+}
+
+/** What {@link makeClip} draws. */
+export interface ClipFixture {
+  seconds: number
+  width?: number
+  height?: number
+  fps?: number
+  /**
+   * `pattern`: ffmpeg's moving test pattern with its hue turning a full circle per second, so
+   * each frame differs from its neighbours all over; else a solid colour (`0xRRGGBB`).
+   */
+  picture?: 'pattern' | `0x${string}`
+  /** A sine tone of this frequency as its sound (half scale); none when absent. */
+  toneHz?: number
+}
+
+/**
+ * An MP4 clip (H.264 yuv420p, AAC 48 kHz when it has a tone) made by ffmpeg's own sources,
+ * as a video model would deliver one (issue 22 item 4).
+ */
+export async function makeClip(path: string, clip: ClipFixture): Promise<void> {
+  const { seconds, width = 640, height = 360, fps = 30, picture = 'pattern' } = clip
+  const size = `size=${width}x${height}:rate=${fps}:duration=${seconds}`
+  const video =
+    picture === 'pattern' ? `testsrc2=${size},hue=h=t*360` : `color=c=${picture}:${size}`
+  const tone =
+    clip.toneHz === undefined
+      ? []
+      : [
+          '-f',
+          'lavfi',
+          '-i',
+          `sine=frequency=${clip.toneHz}:sample_rate=48000:duration=${seconds},volume=0.5`,
+        ]
+  await run(systemFfmpeg!, [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    video,
+    ...tone,
+    '-c:v',
+    'libx264',
+    '-crf',
+    '16',
+    '-pix_fmt',
+    'yuv420p',
+    ...(tone.length ? ['-c:a', 'aac', '-b:a', '128k'] : []),
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    path,
+  ])
+}
+
+/**
+ * Every frame of a video's first video stream as RGB bytes, decoded by ffmpeg after the
+ * filters `filters` (e.g. a scale to the frame size of a comparison).
+ */
+export async function decodeFrames(
+  path: string,
+  size: { width: number; height: number },
+  filters?: string,
+): Promise<Buffer[]> {
+  const { stdout } = await run(
+    systemFfmpeg!,
+    [
+      '-v',
+      'error',
+      '-i',
+      path,
+      '-map',
+      '0:v:0',
+      ...(filters ? ['-vf', filters] : []),
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024 },
+  )
+  const frameBytes = size.width * size.height * 3
+  if (stdout.length % frameBytes !== 0) throw new Error(`${stdout.length} bytes of frames`)
+  return Array.from({ length: stdout.length / frameBytes }, (_, i) =>
+    stdout.subarray(i * frameBytes, (i + 1) * frameBytes),
+  )
+}
+
+/** Mean absolute difference per channel of two RGB frames over a rectangle (end exclusive). */
+export function regionDifference(
+  a: Buffer,
+  b: Buffer,
+  width: number,
+  region: { x0: number; x1: number; y0: number; y1: number },
+): number {
+  let sum = 0
+  for (let y = region.y0; y < region.y1; y++) {
+    for (let i = (y * width + region.x0) * 3; i < (y * width + region.x1) * 3; i++) {
+      sum += Math.abs(a[i]! - b[i]!)
+    }
+  }
+  return sum / ((region.y1 - region.y0) * (region.x1 - region.x0) * 3)
+}
+
+/** Mean of each RGB channel of a frame, 0..255. */
+export function meanColour(frame: Buffer): { r: number; g: number; b: number } {
+  const sums = [0, 0, 0]
+  for (let i = 0; i < frame.length; i++) sums[i % 3]! += frame[i]!
+  const n = frame.length / 3
+  return { r: sums[0]! / n, g: sums[1]! / n, b: sums[2]! / n }
+}
+
+/**
+ * The mean level (dB) of a file's audio in a narrow band around `hz`, from `startS` for
+ * `seconds`, by ffmpeg's `bandpass` and `volumedetect`: whether a tone is there, and how loud.
+ */
+export async function bandLevelDb(
+  path: string,
+  hz: number,
+  startS: number,
+  seconds: number,
+): Promise<number> {
+  const { stderr } = await run(systemFfmpeg!, [
+    '-hide_banner',
+    '-nostats',
+    '-ss',
+    String(startS),
+    '-t',
+    String(seconds),
+    '-i',
+    path,
+    '-map',
+    '0:a',
+    '-af',
+    `bandpass=f=${hz}:width_type=q:width=10,bandpass=f=${hz}:width_type=q:width=10,volumedetect`,
+    '-f',
+    'null',
+    '-',
+  ])
+  const match = /mean_volume: (-?[\d.]+|-inf) dB/.exec(stderr)
+  if (!match) throw new Error(`no volumedetect in: ${stderr.slice(-500)}`)
+  return match[1] === '-inf' ? -Infinity : Number(match[1])
+}
+
+/** Frames of a video's first video stream, counted by decoding them (ffprobe). */
+export async function countFrames(path: string): Promise<number> {
+  const { stdout } = await run(systemFfprobe!, [
+    '-v',
+    'error',
+    '-count_frames',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=nb_read_frames',
+    '-of',
+    'csv=p=0',
+    path,
+  ])
+  return Number(stdout.trim())
 }
