@@ -115,6 +115,8 @@ export interface VideoSceneClip {
   durationMs: number
   /** True when it has a sound track. */
   hasAudio: boolean
+  /** The catalog model that made it (`builtin:motion-draft` for the offline draft). */
+  modelId: string
 }
 
 /** One scene a Video node takes. */
@@ -201,8 +203,10 @@ function clipOf(
     for (const d of graph.connections) {
       const node = d.source === c.target ? byId.get(d.target) : undefined
       if (node?.type !== 'clip') continue
-      const { videoUrl, durationMs, hasAudio } = readNodeData('clip', node.data)
-      if (videoUrl) clips.push({ id: node.id, clip: { url: videoUrl, durationMs, hasAudio } })
+      const { videoUrl, durationMs, hasAudio, modelId } = readNodeData('clip', node.data)
+      if (videoUrl) {
+        clips.push({ id: node.id, clip: { url: videoUrl, durationMs, hasAudio, modelId } })
+      }
     }
   }
   const stamp = (n: { id: string }) => Number(n.id.split('-')[1] ?? 0)

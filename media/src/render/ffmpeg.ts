@@ -4,7 +4,16 @@ import { createRequire } from 'node:module'
 import { delimiter, dirname, join } from 'node:path'
 import { RSS_POLL_MS, STDERR_TAIL_BYTES } from './config.ts'
 import { RenderError } from './errors.ts'
-import type { FfmpegCapabilities } from './filter-graph.ts'
+
+/** What the chosen ffmpeg binary can do, as far as the filter graph cares. */
+export interface FfmpegCapabilities {
+  /** First line of `ffmpeg -version`: part of every cache key (x264 builds differ). */
+  version: string
+  /** Whether the `xfade` filter exists (ffmpeg >= 4.3; the static 4.1 build lacks it). */
+  xfade: boolean
+  /** Whether it has the filters scenes with clips need (`tpad`: ffmpeg >= 4.2). */
+  clips: boolean
+}
 
 /** Where the ffmpeg binary was found. */
 export type FfmpegSource = 'option' | 'FFMPEG_PATH' | 'PATH' | 'static'

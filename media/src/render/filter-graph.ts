@@ -10,16 +10,9 @@ import {
 import type { KenBurnsMotion } from './motion.ts'
 import { absolutePath } from './absolute-path.ts'
 import { clipInputArgs, type ClipTiming } from './clips.ts'
+import type { FfmpegCapabilities } from './ffmpeg.ts'
 
-/** What the chosen ffmpeg binary can do, as far as the filter graph cares. */
-export interface FfmpegCapabilities {
-  /** First line of `ffmpeg -version`: part of every cache key (x264 builds differ). */
-  version: string
-  /** Whether the `xfade` filter exists (ffmpeg >= 4.3; the static 4.1 build lacks it). */
-  xfade: boolean
-  /** Whether it has the filters scenes with clips need (`tpad`: ffmpeg >= 4.2). */
-  clips: boolean
-}
+export type { FfmpegCapabilities } from './ffmpeg.ts'
 
 /** One scene's contribution to a segment: a still in motion, or a clip (issue 22 item 4). */
 export type SegmentPart = SegmentScenePart | SegmentClipPart

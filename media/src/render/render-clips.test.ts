@@ -457,4 +457,16 @@ describe('renderVideo with clips (issue 22 item 4), ffmpeg on PATH', () => {
     },
     LONG,
   )
+
+  it.skipIf(skip || !staticFfmpeg)(
+    `the bundled static ffmpeg renders a clip our own code made (the offline motion draft)${staticFfmpeg ? why : ' (skipped: @ffmpeg-installer/linux-x64 is not installed)'}`,
+    async () => {
+      const result = await render([{ clip: { path: clip('short.mp4'), ownMade: true } }], {
+        ffmpegPath: staticFfmpeg!,
+      })
+      expect(result.ffmpeg.path).toBe(staticFfmpeg)
+      expect(result.durationMs).toBeGreaterThan(0)
+    },
+    LONG,
+  )
 })

@@ -75,6 +75,12 @@ export interface RenderClip {
    * absent: as ffmpeg finds the file. A clip without an audio stream is silent either way.
    */
   hasAudio?: boolean
+  /**
+   * Made by Reelgraph's own code (the builtin offline motion draft), not downloaded from a
+   * provider: the bundled static ffmpeg may read it (ADR 005), so the offline graph renders on
+   * a machine without a system ffmpeg.
+   */
+  ownMade?: boolean
 }
 
 /** One scene of the video. */
@@ -315,9 +321,10 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
   const clipShorter = options.clipShorter ?? 'hold'
   const clipSound = options.clipSound ?? 'off'
   if (options.scenes.some((scene) => scene.clip)) {
-    // ADR 005: the bundled 2018 build's decoders only ever read what our own code wrote, and
-    // a clip comes from a video model's provider.
-    if (binary.source === 'static' || binary.path === staticFfmpegPath()) {
+    // ADR 005: the bundled 2018 build's decoders only ever read what our own code wrote; a
+    // downloaded clip comes from a video model's provider, a motion draft from our own code.
+    const downloaded = options.scenes.some((scene) => scene.clip && !scene.clip.ownMade)
+    if (downloaded && (binary.source === 'static' || binary.path === staticFfmpegPath())) {
       throw new RenderError(
         'ffmpeg-unsupported',
         'Scenes with clips need the system ffmpeg (apt-get install ffmpeg, or set FFMPEG_PATH): the bundled ffmpeg 4.1 from 2018 is not trusted with downloaded videos.',

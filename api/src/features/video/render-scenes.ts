@@ -17,7 +17,7 @@ import {
   toSrt,
   toVtt,
 } from '@reelgraph/media'
-import type { JobProgress, VideoRenderResult } from '@reelgraph/shared'
+import { type JobProgress, providerOfModelId, type VideoRenderResult } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import type { Env } from '../../env.ts'
 import { AppError } from '../../lib/app-error.ts'
@@ -165,7 +165,9 @@ async function scenePicture(
         `The clip of scene ${scene.sceneNumber} is not an MP4 video.`,
       )
     }
-    return { clip: { path, hasAudio: scene.clip.hasAudio } }
+    // The offline motion draft is our own code's file; the bundled ffmpeg may read it.
+    const ownMade = providerOfModelId(scene.clip.modelId) === 'builtin'
+    return { clip: { path, hasAudio: scene.clip.hasAudio, ownMade } }
   }
   const image = scene.imageUrl
     ? await readProjectAssetByUrl(db, assets, projectId, scene.imageUrl)

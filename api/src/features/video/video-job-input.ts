@@ -15,7 +15,12 @@ export const videoSceneInput = z.object({
   imageUrl: z.string().nullable(),
   // Absent in a job queued before clips existed.
   clip: z
-    .object({ url: z.string(), durationMs: z.number().nonnegative(), hasAudio: z.boolean() })
+    .object({
+      url: z.string(),
+      durationMs: z.number().nonnegative(),
+      hasAudio: z.boolean(),
+      modelId: z.string().default(''),
+    })
     .nullable()
     .default(null),
 }) satisfies z.ZodType<VideoScene>
