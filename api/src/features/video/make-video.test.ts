@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { decodeWav } from '@reelgraph/media'
 import {
+  collectVideoInputs,
   createGraphNode,
   type GraphNode,
   JOB_DATA_KEYS,
@@ -284,5 +285,73 @@ describe.each(testDatabaseKinds())('make video on $name', (kind) => {
     })
     expect(empty.status).toBe(400)
     expect((await empty.json()).error.message).toContain('no narration')
+  })
+
+  it(
+    'animates each scene with the offline motion draft: a Video Generator and a Clip per scene, priced in the one total, rendered from the clips (issue 22 item 4)',
+    async () => {
+      const owner = await addUser(t, 'Lumiere', { credits: 80 })
+      const { projectId, generator } = await project(t, owner, 'How tides turn')
+      const model = t.deps.catalog.video('builtin:motion-draft')!.model
+      const cost = makeVideoCost(costs, 2, model)
+      expect(cost).toBeGreaterThan(makeVideoCost(costs, 2))
+
+      const res = await t.request('POST', '/api/video/make', {
+        body: {
+          projectId,
+          nodeId: generator.id,
+          sceneCount: 2,
+          preset: '16:9',
+          animate: { modelId: model.id },
+        },
+        cookie: owner.cookie,
+      })
+      expect(res.status).toBe(202)
+      expect(await balance(t, owner.id)).toBe(80 - cost)
+      const done = await finished(t, owner, (await res.json()).jobId)
+      expect(done).toMatchObject({ status: 'succeeded', cost, refunded: 0 })
+
+      const graph = await liveGraph(t, projectId)
+      const byId = new Map(graph.nodes.map((n) => [n.id, n]))
+      const from = (id: string) =>
+        graph.connections.filter((c) => c.source === id).map((c) => byId.get(c.target)!)
+      const scenes = graph.nodes.filter((n) => n.type === 'scene' && n.id.includes('-'))
+      const chainScenes = scenes.filter((n) => from(n.id).some((m) => m.type === 'video-generator'))
+      expect(chainScenes).toHaveLength(2)
+      for (const scene of chainScenes) {
+        const videoGenerator = from(scene.id).find((n) => n.type === 'video-generator')!
+        expect(videoGenerator.data).toMatchObject({ modelId: model.id, aspectRatio: '16:9' })
+        const clip = from(videoGenerator.id).find((n) => n.type === 'clip')!
+        expect(clip.data.videoUrl).toMatch(/^\/api\/assets\//)
+        expect(Number(clip.data.durationMs)).toBeGreaterThan(0)
+      }
+      // The Video node takes each scene as its clip, and rendered them.
+      const video = graph.nodes.find((n) => n.type === 'video')!
+      const inputs = collectVideoInputs(graph, video.id)!
+      expect(inputs.scenes.every((scene) => scene.clip?.modelId === model.id)).toBe(true)
+      expect(videoTakesOf(video.data)[0]?.inputHash).toBe(inputs.hash)
+      expect(overlapping(graph.nodes)).toEqual([])
+    },
+    2 * CHAIN_DONE_MS,
+  )
+
+  it('refuses to animate with a model that is not listed or does not start from an image, charging nothing', async () => {
+    const owner = await addUser(t, 'Melies', { credits: 80 })
+    const { projectId, generator } = await project(t, owner, 'How tides turn')
+    const make = (modelId: string) =>
+      t.request('POST', '/api/video/make', {
+        body: {
+          projectId,
+          nodeId: generator.id,
+          sceneCount: 1,
+          preset: '16:9',
+          animate: { modelId },
+        },
+        cookie: owner.cookie,
+      })
+    const unknown = await make('fal:fal-ai/no-such-model')
+    expect(unknown.status).toBe(400)
+    expect((await unknown.json()).error.message).toContain('not available')
+    expect(await balance(t, owner.id)).toBe(80)
   })
 })
