@@ -107,10 +107,11 @@ describe('the fake fal queue', () => {
     fake = await startFakeFal()
     fake.hold(3)
     const sent = await submit(fake.url, { prompt: 'Waves', duration: '5', aspect_ratio: '16:9' })
-    expect(sent.queue_position).toBe(3)
+    // fal counts from 0: the third in line is at queue_position 2.
+    expect(sent.queue_position).toBe(2)
     expect(await status(sent.status_url)).toEqual({
       code: 202,
-      body: { status: 'IN_QUEUE', queue_position: 3, response_url: sent.response_url },
+      body: { status: 'IN_QUEUE', queue_position: 2, response_url: sent.response_url },
     })
     await fake.waitForStatusRead('IN_QUEUE')
     const early = await fetch(sent.response_url, { headers: auth })

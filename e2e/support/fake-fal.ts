@@ -220,7 +220,8 @@ export async function startFakeFal(): Promise<FakeFal> {
       return json(res, 200, {
         request_id: request.id,
         ...urls,
-        queue_position: request.status === 'IN_QUEUE' ? queuePosition : 0,
+        // fal counts from 0 (0 = next); `hold` takes positions as people count them.
+        queue_position: request.status === 'IN_QUEUE' ? queuePosition - 1 : 0,
       })
     }
     // {app}/requests/{id}[/status|/cancel]: only under the app's two segments.
@@ -237,7 +238,7 @@ export async function startFakeFal(): Promise<FakeFal> {
       if (request.statusesRead.at(-1) !== status) request.statusesRead.push(status)
       wake()
       const body: Record<string, unknown> = { status, response_url: urlsOf(request).response_url }
-      if (status === 'IN_QUEUE') body.queue_position = queuePosition
+      if (status === 'IN_QUEUE') body.queue_position = queuePosition - 1
       if (status !== 'IN_QUEUE' && url.searchParams.get('logs') === '1') {
         body.logs = [
           { message: 'Generating the video', level: 'INFO', timestamp: new Date().toISOString() },
