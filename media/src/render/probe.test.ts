@@ -55,16 +55,17 @@ for (const { name, path: ffmpegPath, missing } of binaries) {
       })
       afterAll(() => rm(dir, { recursive: true, force: true }))
 
-      it('reads a clip: its video, its sound, its length, all of it decoding', async () => {
+      it('reads a clip: its video, its sound, its length, all of it there', async () => {
         const probe = await probeMedia(clip, { ffmpegPath: ffmpegPath! })
         expect(probe.video).toEqual({ codec: 'h264', width: 320, height: 240 })
         expect(probe.audio).toEqual({ codec: 'aac' })
         expect(Math.abs(probe.durationMs - 2000)).toBeLessThanOrEqual(100)
-        expect(Math.abs(probe.decodedMs - 2000)).toBeLessThanOrEqual(100)
+        // Packets read, not decoded: the last ones' times, a few frames short of the end.
+        expect(Math.abs(probe.decodedMs - 2000)).toBeLessThanOrEqual(200)
         expect((await probeMedia(silent, { ffmpegPath: ffmpegPath! })).audio).toBeNull()
       })
 
-      it('refuses what is not media, and measures a truncated clip by what decodes', async () => {
+      it('refuses what is not media, and measures a truncated clip by what is there', async () => {
         const html = join(dir, 'page.mp4')
         await writeFile(html, '<!doctype html><title>Not found</title>')
         await expect(probeMedia(html, { ffmpegPath: ffmpegPath! })).rejects.toMatchObject({

@@ -12,7 +12,10 @@ import { findFfmpeg, runFfmpeg } from './ffmpeg.ts'
 export interface MediaProbe {
   /** The container's length, in ms (0 when it states none). */
   durationMs: number
-  /** How much of the first video stream decodes, in ms (a truncated file decodes less). */
+  /**
+   * How much of the first video stream its packets cover, read through to the end, in ms (a
+   * truncated file covers less than its header says).
+   */
   decodedMs: number
   video: { codec: string; width: number; height: number } | null
   audio: { codec: string } | null
@@ -45,7 +48,8 @@ function streams(stderr: string): Pick<MediaProbe, 'video' | 'audio'> {
 
 /**
  * Reads the file at `path` (absolute) with ffmpeg: its header (container length, the first
- * video and audio stream), then decodes its video to measure how much of it there is.
+ * video and audio stream), then reads its video packets through to the end (copied, not
+ * decoded: a fraction of a decode's time) to measure how much of it there is.
  * @throws RenderError `invalid-input` when ffmpeg cannot read it as media at all (an HTML page,
  *   a missing index), `ffmpeg-not-found` when there is no ffmpeg; the signal's reason.
  * @see issue 22 item 2
@@ -53,13 +57,24 @@ function streams(stderr: string): Pick<MediaProbe, 'video' | 'audio'> {
 export async function probeMedia(path: string, options: ProbeOptions = {}): Promise<MediaProbe> {
   const file = absolutePath(path, 'The media to probe')
   const binary = findFfmpeg({ ffmpegPath: options.ffmpegPath })
+  // One pass: the header (printed first, at `info`), then every packet of the first video
+  // stream copied to nowhere (no decoding: a fraction of a decode's time).
   let header: string
+  let decodedUs = 0
   try {
     header = (
-      await runFfmpeg(binary.path, ['-i', file, '-t', '0', '-f', 'null', '-'], {
-        logLevel: 'info',
-        signal: options.signal,
-      })
+      await runFfmpeg(
+        binary.path,
+        ['-i', file, '-map', '0:v:0?', '-c', 'copy', '-f', 'null', '-'],
+        {
+          logLevel: 'info',
+          signal: options.signal,
+          onProgressBlock: (block) => {
+            const us = Number(block.out_time_us ?? block.out_time_ms)
+            if (Number.isFinite(us)) decodedUs = Math.max(decodedUs, us)
+          },
+        },
+      )
     ).stderr
   } catch (error) {
     if (options.signal?.aborted || !(error instanceof RenderError)) throw error
@@ -67,28 +82,16 @@ export async function probeMedia(path: string, options: ProbeOptions = {}): Prom
     throw new RenderError('invalid-input', `Not a media file: ${error.message}`, { cause: error })
   }
   const found = streams(header)
-  let decodedUs = 0
-  if (found.video) {
-    await runFfmpeg(binary.path, ['-i', file, '-map', '0:v:0', '-f', 'null', '-'], {
-      signal: options.signal,
-      onProgressBlock: (block) => {
-        const us = Number(block.out_time_us ?? block.out_time_ms)
-        if (Number.isFinite(us)) decodedUs = Math.max(decodedUs, us)
-      },
-    }).catch((error: unknown) => {
-      // A file that stops decoding part-way is measured by what decoded.
-      if (options.signal?.aborted || !(error instanceof RenderError)) throw error
-    })
-  }
   return {
     durationMs: headerDurationMs(header),
-    decodedMs: Math.round(decodedUs / 1000),
+    decodedMs: found.video ? Math.round(decodedUs / 1000) : 0,
     ...found,
   }
 }
 
 /**
- * Writes one frame of the video at `path`, at `atMs`, as a JPEG at `outputPath` (both
+ * Writes one frame of the video at `path`, at `atMs` (0: its first frame, decoded alone; a
+ * later one decodes every frame from the keyframe before it), as a JPEG at `outputPath` (both
  * absolute): a clip's poster.
  * @throws RenderError `ffmpeg-failed` when no frame can be read there.
  * @see issue 22 item 2

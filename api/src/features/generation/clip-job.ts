@@ -210,7 +210,8 @@ export async function makeClip(
     const problem = clipProblem(probe, input.durationSeconds * 1000)
     if (problem) throw new ProviderError('malformed', problem)
     const posterPath = join(work, 'poster.jpg')
-    await extractPosterFrame(clipPath, posterPath, Math.min(500, probe.decodedMs / 2), {
+    // Its first frame: decoded alone (a later one costs a decode of every frame before it).
+    await extractPosterFrame(clipPath, posterPath, 0, {
       ffmpegPath: deps.env.FFMPEG_PATH,
       signal,
     })
@@ -227,7 +228,7 @@ export async function makeClip(
     return {
       videoUrl: video.url,
       posterUrl: poster.url,
-      durationMs: probe.decodedMs,
+      durationMs: probe.durationMs || probe.decodedMs,
       hasAudio: probe.audio !== null,
       modelId: model.id,
       seed: input.seed,
