@@ -87,7 +87,13 @@ export {
   type RenderVideoResult,
 } from './render-video.ts'
 export { fitStill, stillCacheKey, stillSize, type StillFit } from './stills.ts'
-export { extractPosterFrame, type MediaProbe, probeMedia, type ProbeOptions } from './probe.ts'
+export {
+  extractPosterFrame,
+  type MediaProbe,
+  probeMedia,
+  type ProbeOptions,
+  transcodeToMp4,
+} from './probe.ts'
 export {
   DEFAULT_SUBTITLE_STYLE,
   renderSubtitleImage,

@@ -10,6 +10,8 @@ import { findFfmpeg, runFfmpeg } from './ffmpeg.ts'
 
 /** A media file's streams and lengths. */
 export interface MediaProbe {
+  /** The container as ffmpeg names its demuxer (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`). */
+  format: string
   /** The container's length, in ms (0 when it states none). */
   durationMs: number
   /**
@@ -83,6 +85,7 @@ export async function probeMedia(path: string, options: ProbeOptions = {}): Prom
   }
   const found = streams(header)
   return {
+    format: /Input #0, ([^\s]+), from/.exec(header)?.[1]?.replace(/,$/, '') ?? '',
     durationMs: headerDurationMs(header),
     decodedMs: found.video ? Math.round(decodedUs / 1000) : 0,
     ...found,
@@ -117,5 +120,46 @@ export async function extractPosterFrame(
       absolutePath(outputPath, 'The poster frame'),
     ],
     { signal: options.signal },
+  )
+}
+
+/**
+ * Re-encodes the video at `path` as H.264 (yuv420p) with AAC sound, in an MP4 with its index
+ * first, at `outputPath` (both absolute): a provider's clip in another container or codec
+ * (a ComfyUI workflow's WebM, say) becomes one every browser and the renderer read.
+ * @see issue 22 item 2
+ */
+export async function transcodeToMp4(
+  path: string,
+  outputPath: string,
+  options: ProbeOptions & { durationMs?: number } = {},
+): Promise<void> {
+  const binary = findFfmpeg({ ffmpegPath: options.ffmpegPath })
+  await runFfmpeg(
+    binary.path,
+    [
+      '-i',
+      absolutePath(path, 'The video'),
+      '-map',
+      '0:v:0',
+      '-map',
+      '0:a:0?',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '18',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      absolutePath(outputPath, 'The MP4'),
+    ],
+    { signal: options.signal, durationMs: options.durationMs },
   )
 }

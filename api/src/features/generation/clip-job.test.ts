@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -258,6 +258,49 @@ describe.each(testDatabaseKinds())('clips on $name', (kind) => {
       const video = await t.request('GET', url, { cookie: owner.cookie })
       expect(video.status).toBe(200)
     }
+  })
+
+  it('a clip in another container (a WebM) is stored as an H.264 MP4 that browsers play', async () => {
+    const webm = join(dir, 'clip.webm')
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x180:rate=25:duration=5',
+      '-c:v',
+      'libvpx-vp9',
+      '-b:v',
+      '200k',
+      '-deadline',
+      'realtime',
+      webm,
+    ])
+    fal.reset(resultFile(await readFile(webm), 'video/webm'))
+    const done = await finished((await (await submit()).json()).jobId)
+    expect(done, done.message).toMatchObject({ status: 'succeeded' })
+    const video = await t.request('GET', (done.result as { videoUrl: string }).videoUrl, {
+      cookie: owner.cookie,
+    })
+    const stored = join(dir, 'stored.mp4')
+    await writeFile(stored, new Uint8Array(await video.arrayBuffer()))
+    const { stdout } = await run('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'format=format_name:stream=codec_name',
+      '-of',
+      'json',
+      stored,
+    ])
+    const probe = JSON.parse(stdout) as {
+      format: { format_name: string }
+      streams: { codec_name: string }[]
+    }
+    expect(probe.format.format_name).toContain('mp4')
+    expect(probe.streams.map((s) => s.codec_name)).toContain('h264')
   })
 
   it('a cancel reaches fal (PUT cancel_url) and refunds the clip', async () => {

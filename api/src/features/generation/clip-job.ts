@@ -1,7 +1,13 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DB } from '@reelgraph/db'
-import { extractPosterFrame, type MediaProbe, probeMedia, RenderError } from '@reelgraph/media'
+import {
+  extractPosterFrame,
+  type MediaProbe,
+  probeMedia,
+  RenderError,
+  transcodeToMp4,
+} from '@reelgraph/media'
 import {
   addClipTake,
   type ClipTake,
@@ -209,9 +215,20 @@ export async function makeClip(
     })
     const problem = clipProblem(probe, input.durationSeconds * 1000)
     if (problem) throw new ProviderError('malformed', problem)
+    // Stored as MP4 (H.264 or HEVC): what browsers play and the renderer reads. Anything
+    // else (a ComfyUI workflow's WebM) is re-encoded by our own ffmpeg first.
+    let stored = clipPath
+    if (!/\bmp4\b/.test(probe.format) || !['h264', 'hevc'].includes(probe.video!.codec)) {
+      stored = join(work, 'clip-h264.mp4')
+      await transcodeToMp4(clipPath, stored, {
+        ffmpegPath: deps.env.FFMPEG_PATH,
+        signal,
+        durationMs: probe.durationMs,
+      })
+    }
     const posterPath = join(work, 'poster.jpg')
     // Its first frame: decoded alone (a later one costs a decode of every frame before it).
-    await extractPosterFrame(clipPath, posterPath, 0, {
+    await extractPosterFrame(stored, posterPath, 0, {
       ffmpegPath: deps.env.FFMPEG_PATH,
       signal,
     })
@@ -223,7 +240,7 @@ export async function makeClip(
         content: { path },
         mimeType,
       })
-    const video = await store(clipPath, 'video/mp4')
+    const video = await store(stored, 'video/mp4')
     const poster = await store(posterPath, 'image/jpeg')
     return {
       videoUrl: video.url,
