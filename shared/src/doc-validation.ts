@@ -12,6 +12,12 @@ import {
   utf8Bytes,
 } from './graph.ts'
 import { DOC_CONNECTIONS_KEY, DOC_NODES_KEY } from './graph-doc.ts'
+import { DOC_TIMELINES_KEY } from './timeline.ts'
+import {
+  MAX_TIMELINE_REGISTERS,
+  timelineCutsProblem,
+  timelineRegisterProblem,
+} from './timeline-rules.ts'
 import { nodeDataProblem } from './nodes/registry.ts'
 import { UPDATE_REFUSAL_REASONS, type UpdateRefusalReason } from './sync.ts'
 import { textProblem } from './text.ts'
@@ -25,7 +31,9 @@ import { textProblem } from './text.ts'
  *
  * The document shape (`graph-doc.ts`): top-level Y.Maps `nodes` (id -> Y.Map with `type`,
  * `label`, `position` {x, y}, `data` Y.Map of string | number | boolean, `connectionPoints`)
- * and `connections` ("source->target" -> {source, target}). Nothing else: a document
+ * and `connections` ("source->target" -> {source, target}), and the `timelines` registers
+ * of the Video nodes' timelines (`timeline.ts`, rules in `timeline-rules.ts`, issue 24).
+ * Nothing else: a document
  * stored before issue 14 may hold an `editor` map (a clock bump the canvas no longer
  * writes, replaced by the `saved` snapshot of `save-ack.ts`); it loads as it is, and a
  * change to it is refused like any other unknown top-level type.
@@ -46,6 +54,8 @@ const MAX_DATA_KEY_LENGTH = 64
 export interface DocCounts {
   nodes: number
   connections: number
+  /** Registers of the `timelines` map. */
+  timelineRegisters: number
 }
 
 /** How many nodes and connections `doc` holds. */
@@ -53,6 +63,7 @@ export function docCounts(doc: Y.Doc): DocCounts {
   return {
     nodes: doc.getMap(DOC_NODES_KEY).size,
     connections: doc.getMap(DOC_CONNECTIONS_KEY).size,
+    timelineRegisters: doc.getMap(DOC_TIMELINES_KEY).size,
   }
 }
 
@@ -260,6 +271,7 @@ export function validateDocChange(
     else changedData.set(id, new Set([...(known ?? []), ...keys.filter((k) => k !== null)]))
   }
   const touchedConnections = new Set<string>()
+  const touchedRegisters = new Set<string>()
 
   for (const [type, keys] of changed) {
     const { root, key } = branchOf(type)
@@ -289,6 +301,12 @@ export function validateDocChange(
         if (k === null) return shape('"connections" holds list content; it is a map')
         touchedConnections.add(k)
       }
+    } else if (name === DOC_TIMELINES_KEY) {
+      if (type !== root) return shape('a timeline register holds a nested type')
+      for (const k of keys) {
+        if (k === null) return shape('"timelines" holds list content; it is a map')
+        touchedRegisters.add(k)
+      }
     } else {
       return shape(`unknown top-level type ${shown(name ?? '?')}`)
     }
@@ -305,8 +323,34 @@ export function validateDocChange(
       MAX_CONNECTIONS,
       'connections',
       connectionRefusal,
-    )
+    ) ??
+    timelineRefusal(doc, touchedRegisters, before.timelineRegisters)
   )
+}
+
+/**
+ * The timeline registers a change wrote (issue 24 item 1): each is a known field with a value
+ * of its kind, the map keeps within MAX_TIMELINE_REGISTERS unless it shrinks, and each touched
+ * timeline within MAX_TIMELINE_CUTS cuts.
+ */
+function timelineRefusal(
+  doc: Y.Doc,
+  touched: ReadonlySet<string>,
+  countBefore: number,
+): DocRefusal | null {
+  if (touched.size === 0) return null
+  const map = doc.getMap<unknown>(DOC_TIMELINES_KEY)
+  if (map.size > MAX_TIMELINE_REGISTERS && map.size > countBefore) {
+    return refuse(UPDATE_REFUSAL_REASONS.tooManyCuts, `${map.size} timeline registers`)
+  }
+  const videos = new Set<string>()
+  for (const key of touched) {
+    const problem = timelineRegisterProblem(key, map.get(key))
+    if (problem) return refuse(UPDATE_REFUSAL_REASONS.invalidTimeline, problem)
+    videos.add(key.split('/')[0]!)
+  }
+  const tooMany = timelineCutsProblem(map.keys(), videos)
+  return tooMany ? refuse(UPDATE_REFUSAL_REASONS.tooManyCuts, tooMany) : null
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type NodeDataValue,
   type NodeType,
 } from './graph.ts'
+import { removeTimelines } from './timeline-doc.ts'
 
 /**
  * A project's Y.Doc and its mapping to the REST JSON (issue 3 item 4).
@@ -205,7 +206,10 @@ export function updateNodeData(
   }, origin)
 }
 
-/** Removes nodes and every connection that touches them (spec §4), in one transaction. */
+/**
+ * Removes nodes, every connection that touches them (spec §4) and the timelines of the Video
+ * nodes among them (issue 24), in one transaction.
+ */
 export function removeNodes(doc: Y.Doc, ids: Iterable<string>, origin: unknown = null): void {
   const gone = new Set(ids)
   doc.transact(() => {
@@ -215,6 +219,7 @@ export function removeNodes(doc: Y.Doc, ids: Iterable<string>, origin: unknown =
     for (const [key, c] of [...connections.entries()]) {
       if (gone.has(c.source) || gone.has(c.target)) connections.delete(key)
     }
+    removeTimelines(doc, gone)
   }, origin)
 }
 

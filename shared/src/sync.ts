@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MAX_CONNECTIONS, MAX_NODES, MAX_PROJECT_BYTES, MAX_TEXT_FIELD_BYTES } from './graph.ts'
 import { parseSerialId } from './ids.ts'
+import { MAX_TIMELINE_CUTS } from './timeline.ts'
 
 /**
  * What the sync server and the web app agree on (issue 3 item 3, ARCHITECTURE decision 6).
@@ -89,6 +90,10 @@ export const UPDATE_REFUSAL_REASONS = {
   tooManyConnections: 'too-many-connections',
   /** The project's document over MAX_PROJECT_BYTES (or one update over it). */
   projectTooLarge: 'project-too-large',
+  /** A timeline register that is not a field of a cut or of the settings, or holds a bad value. */
+  invalidTimeline: 'invalid-timeline',
+  /** More than MAX_TIMELINE_CUTS cuts in one timeline, or MAX_TIMELINE_REGISTERS registers. */
+  tooManyCuts: 'too-many-cuts',
 } as const
 export type UpdateRefusalReason =
   (typeof UPDATE_REFUSAL_REASONS)[keyof typeof UPDATE_REFUSAL_REASONS]
@@ -104,6 +109,8 @@ export const UPDATE_REFUSAL_MESSAGES: Record<UpdateRefusalReason, string> = {
   'too-many-nodes': `This project is at its limit of ${MAX_NODES.toLocaleString('en-US')} nodes.`,
   'too-many-connections': `This project is at its limit of ${MAX_CONNECTIONS.toLocaleString('en-US')} connections.`,
   'project-too-large': `This project is at its size limit of ${MAX_PROJECT_BYTES / 1024 / 1024} MiB.`,
+  'invalid-timeline': 'A timeline edit in this change is not valid and was not saved.',
+  'too-many-cuts': `A timeline can hold at most ${MAX_TIMELINE_CUTS} cuts; this change was not saved.`,
 }
 
 /**

@@ -55,6 +55,12 @@ export const MAX_CARD_TEXT_LENGTH = 200
 export const CUT_ID_PATTERN = /^[A-Za-z0-9:_-]{1,80}$/
 /** A fractional index (the `fractional-indexing` package's base-62 keys), at most 64. */
 export const ORDER_KEY_PATTERN = /^[0-9A-Za-z]{1,64}$/
+/**
+ * A timeline's music: '' (none), a builtin track (`builtin:<name>`, media's `MUSIC_TRACKS`),
+ * or an audio file uploaded to the project (`/api/assets/<id>`, a PCM WAV): never an address
+ * a person typed.
+ */
+export const MUSIC_PATTERN = /^(|builtin:[a-z0-9-]{1,40}|\/api\/assets\/[a-z2-7]{32})$/
 /** A colour: `#rrggbb`. */
 export const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/
 
@@ -127,7 +133,7 @@ const cardText = z.string().max(MAX_CARD_TEXT_LENGTH).catch('')
 /** A timeline's settings, each read tolerantly. */
 export const timelineSettingsSchema = z.object({
   /** '' (none), `builtin:<track>` (media's MUSIC_TRACKS) or an audio asset's URL of the project. */
-  music: z.string().max(200).catch(''),
+  music: z.string().regex(MUSIC_PATTERN).catch(''),
   /** Music level, 0..1 of full scale before ducking. */
   musicVolume: z.number().min(0).max(1).catch(0.5),
   musicFadeInMs: ms.catch(1_000),

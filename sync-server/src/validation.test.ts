@@ -4,12 +4,20 @@ import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   addNode,
   createNodeId,
+  cutFieldKey,
+  defaultCutId,
+  docFilm,
+  editCut,
   docToGraph,
   getNodesMap,
+  getTimelinesMap,
   type GraphNode,
   MAX_NODES,
   MAX_TEXT_FIELD_BYTES,
+  MAX_TIMELINE_CUTS,
+  moveCut,
   nodeToYMap,
+  settingKey,
   UPDATE_REFUSAL_MESSAGES,
   UPDATE_REFUSAL_REASONS,
   type UpdateRefusalReason,
@@ -103,6 +111,35 @@ const HOSTILE: Record<string, Hostile> = {
   'a connection that is not {source, target}': {
     reason: UPDATE_REFUSAL_REASONS.invalidConnection,
     write: (doc) => doc.getMap<unknown>('connections').set('a->b', { source: 1, evil: true }),
+  },
+  'a timeline register of an unknown field (issue 24)': {
+    reason: UPDATE_REFUSAL_REASONS.invalidTimeline,
+    write: (doc) => getTimelinesMap(doc).set(`${firstNodeId(doc)}/cut/scene:x/evil`, 1),
+  },
+  'a timeline cut with a negative in point': {
+    reason: UPDATE_REFUSAL_REASONS.invalidTimeline,
+    write: (doc) =>
+      getTimelinesMap(doc).set(cutFieldKey(firstNodeId(doc), 'scene:x', 'inMs'), -1_000),
+  },
+  'timeline music from an address a person typed': {
+    reason: UPDATE_REFUSAL_REASONS.invalidTimeline,
+    write: (doc) =>
+      getTimelinesMap(doc).set(settingKey(firstNodeId(doc), 'music'), 'http://10.0.0.1/a.wav'),
+  },
+  'a timeline register holding a Y.Map': {
+    reason: UPDATE_REFUSAL_REASONS.invalidTimeline,
+    write: (doc) =>
+      getTimelinesMap(doc).set(settingKey(firstNodeId(doc), 'titleText'), new Y.Map() as never),
+  },
+  'a timeline of more than 300 cuts': {
+    reason: UPDATE_REFUSAL_REASONS.tooManyCuts,
+    write: (doc) =>
+      doc.transact(() => {
+        const video = firstNodeId(doc)
+        for (let i = 0; i <= MAX_TIMELINE_CUTS; i++) {
+          getTimelinesMap(doc).set(cutFieldKey(video, `split-${i}`, 'holdMs'), 1_000)
+        }
+      }),
   },
   'more than 2,000 nodes': {
     reason: UPDATE_REFUSAL_REASONS.tooManyNodes,
@@ -203,6 +240,45 @@ describe.each(testDatabaseKinds())('sync update validation on $name (issue 11)',
     await waitFor(() => editor.isSaved(), 'saved')
     expect(refusalOf(editor)).toBeUndefined()
     expect((await storedGraphs(sync.db, projectId)).json.nodes).toHaveLength(MAX_NODES)
+  })
+
+  it('takes two members’ timeline edits made at once and stores both (issue 24)', async () => {
+    const { userId, cookie } = await createUser(sync.db)
+    const projectId = await createProject(sync.db, userId, sampleGraph())
+    const a = sync.connect(projectId, cookie)
+    const b = sync.connect(projectId, cookie)
+    await waitFor(() => a.isSynced() && b.isSynced(), 'both synced')
+    const video = firstNodeId(a.doc)
+    const scenes = ['scene-1-a', 'scene-2-b', 'scene-3-c'].map((nodeId, i) => ({
+      nodeId,
+      sceneNumber: String(i + 1),
+      narration: '',
+      imageUrl: null,
+      clip: null,
+    }))
+    const filmA = docFilm(a.doc, video, scenes).cuts
+    moveCut(a.doc, video, filmA, filmA[0]!.id, 2)
+    editCut(b.doc, video, docFilm(b.doc, video, scenes).cuts[1]!, { holdMs: 7_000 })
+    const expected = ['scene-2-b', 'scene-3-c', 'scene-1-a'].map(defaultCutId)
+    for (const client of [a, b]) {
+      await waitFor(
+        () =>
+          docFilm(client.doc, video, scenes)
+            .cuts.map((c) => c.id)
+            .join() === expected.join(),
+        'both edits everywhere',
+      )
+    }
+    await waitFor(() => a.isSaved() && b.isSaved(), 'saved')
+    expect(refusalOf(a) ?? refusalOf(b)).toBeUndefined()
+    const stored = new Y.Doc()
+    Y.applyUpdate(
+      stored,
+      mergeStoredDocument((await readProjectDocument({ db: sync.db, projectId }))!),
+    )
+    const film = docFilm(stored, video, scenes).cuts
+    expect(film.map((c) => c.id)).toEqual(expected)
+    expect(film[0]!.holdMs).toBe(7_000)
   })
 })
 

@@ -1,0 +1,78 @@
+import type { z } from 'zod'
+import { textProblem } from './text.ts'
+import {
+  cutFieldsSchema,
+  MAX_TIMELINE_CUTS,
+  parseTimelineKey,
+  timelineSettingsSchema,
+} from './timeline.ts'
+
+/**
+ * The sync server's rules for the document's `timelines` registers (issue 24 item 1: each
+ * timeline edit is validated like any other): a key names a known field of a cut or of the
+ * settings of a Video node, its value is of that field's kind and range (the readers'
+ * defaults are never a licence to store anything), text is clean, and a timeline holds at
+ * most {@link MAX_TIMELINE_CUTS} cuts and the map at most {@link MAX_TIMELINE_REGISTERS}
+ * registers.
+ */
+
+/** Most registers the `timelines` map may hold (about 7 timelines of 300 cuts). */
+export const MAX_TIMELINE_REGISTERS = 20_000
+
+/** The strict schema inside a tolerant reader's field (its `.catch`, then `.optional`). */
+function strict(schema: z.ZodType): z.ZodType {
+  let inner = schema
+  for (;;) {
+    const def = inner.def as { type: string; innerType?: z.ZodType }
+    if ((def.type === 'catch' || def.type === 'optional') && def.innerType) inner = def.innerType
+    else return inner
+  }
+}
+
+const CUT_FIELD_RULES = new Map(
+  Object.entries(cutFieldsSchema.shape).map(([k, v]) => [k, strict(v as z.ZodType)]),
+)
+const SETTING_RULES = new Map(
+  Object.entries(timelineSettingsSchema.shape).map(([k, v]) => [k, strict(v as z.ZodType)]),
+)
+
+/** Why one register of `timelines` is refused, or null when it keeps the rules. */
+export function timelineRegisterProblem(key: string, value: unknown): string | null {
+  const parsed = parseTimelineKey(key)
+  if (!parsed) return `a timeline register has the key ${JSON.stringify(key.slice(0, 80))}`
+  const rule = (parsed.kind === 'cut' ? CUT_FIELD_RULES : SETTING_RULES).get(parsed.field)
+  if (!rule) return `a timeline has an unknown field ${JSON.stringify(parsed.field.slice(0, 40))}`
+  // A deleted register (a removed timeline) is always fine.
+  if (value === undefined) return null
+  const result = rule.safeParse(value)
+  if (!result.success) {
+    return `the timeline field ${parsed.field} holds ${JSON.stringify(value)?.slice(0, 40) ?? typeof value}, ${result.error.issues[0]?.message ?? 'not allowed'}`
+  }
+  if (typeof value === 'string') {
+    const problem = textProblem(value)
+    if (problem) return `the timeline field ${parsed.field} ${problem}`
+  }
+  return null
+}
+
+/**
+ * Why the timelines of `videoIds` (the ones a change touched) hold too many cuts, or null.
+ * @param keys every key of the `timelines` map after the change
+ */
+export function timelineCutsProblem(
+  keys: Iterable<string>,
+  videoIds: ReadonlySet<string>,
+): string | null {
+  const cuts = new Map<string, Set<string>>()
+  for (const key of keys) {
+    const parsed = parseTimelineKey(key)
+    if (parsed?.kind !== 'cut' || !videoIds.has(parsed.videoId)) continue
+    const set = cuts.get(parsed.videoId) ?? new Set()
+    set.add(parsed.cutId)
+    cuts.set(parsed.videoId, set)
+  }
+  for (const [videoId, set] of cuts) {
+    if (set.size > MAX_TIMELINE_CUTS) return `${set.size} cuts in the timeline of ${videoId}`
+  }
+  return null
+}
