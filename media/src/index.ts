@@ -43,17 +43,20 @@ export { previewNarration, type NarrationPreview } from './speech/preview.ts'
 export { narrationKey } from './speech/narration-key.ts'
 export { decodeWav, encodeWav, type Pcm, voicedSpan } from './speech/pcm.ts'
 
-// Subtitles (issue 13 item 2).
-export type { Cue, WordTiming } from './subtitles/types.ts'
+// Subtitles (issue 13 item 2) live in shared (the canvas's preview lays cues out too).
+export type { Cue, CueOptions, WordTiming } from '@reelgraph/shared'
 export {
   cuesFromWords,
+  estimateSyllables,
+  estimateWordTimings,
+  formatSrtTimestamp,
+  formatVttTimestamp,
   shiftCues,
+  splitWords,
   SUBTITLE_MAX_CUE_MS,
   SUBTITLE_MAX_LINE_CHARS,
   SUBTITLE_MAX_LINES,
   SUBTITLE_MIN_CUE_MS,
-  type CueOptions,
-} from './subtitles/cues.ts'
-export { formatSrtTimestamp, formatVttTimestamp, toSrt, toVtt } from './subtitles/format.ts'
-export { estimateSyllables, estimateWordTimings } from './subtitles/estimate.ts'
-export { splitWords } from './subtitles/words.ts'
+  toSrt,
+  toVtt,
+} from '@reelgraph/shared'

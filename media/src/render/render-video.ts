@@ -54,7 +54,7 @@ import { planTimeline, type PlannedSegment, type Timeline } from './timeline.ts'
 import { encodePcmWav, parsePcmWav, type PcmWav } from './wav.ts'
 
 /**
- * A subtitle cue, as `media/src/subtitles` makes them: times in ms from the start of the
+ * A subtitle cue, as `shared/src/subtitles` makes them: times in ms from the start of the
  * scene's narration (for a scene without narration: from where it would start), and the
  * lines to show.
  */

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { splitWords } from '../subtitles/words.ts'
+import { splitWords } from '@reelgraph/shared'
 import {
   BUILTIN_DEFAULT_VOICE,
   BUILTIN_SAMPLE_RATE,

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import type { WordTiming } from '../subtitles/types.ts'
+import type { WordTiming } from '@reelgraph/shared'
 import { toSpeechError } from './errors.ts'
 import { espeakSynthesize, espeakVoices } from './espeak.ts'
 import type { EspeakMark } from './espeak-protocol.ts'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { splitWords } from '../subtitles/words.ts'
+import { splitWords } from '@reelgraph/shared'
 import {
   createElevenLabsSpeechProvider,
   ELEVENLABS_DEFAULT_VOICE,

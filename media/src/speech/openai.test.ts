@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { splitWords } from '../subtitles/words.ts'
+import { splitWords } from '@reelgraph/shared'
 import { SpeechError } from './errors.ts'
 import { createOpenAiSpeechProvider, type OpenAiSpeechSettings } from './openai.ts'
 import { decodeWav, encodeWav } from './pcm.ts'

@@ -1,5 +1,5 @@
 import OpenAI from 'openai'
-import { estimateWordTimings } from '../subtitles/estimate.ts'
+import { estimateWordTimings } from '@reelgraph/shared'
 import { malformedError, statusError, toSpeechError } from './errors.ts'
 import { decodeWav, durationMs, encodeWav, type Pcm, voicedSpan } from './pcm.ts'
 import { emptyNarration, requestWords, withTimeout } from './text.ts'

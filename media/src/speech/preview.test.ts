@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { splitWords } from '../subtitles/words.ts'
+import { splitWords } from '@reelgraph/shared'
 import { createBuiltinSpeechProvider } from './builtin.ts'
 import { stopEspeak } from './espeak.ts'
 import { decodeWav } from './pcm.ts'

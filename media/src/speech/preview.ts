@@ -1,6 +1,6 @@
-import { cuesFromWords } from '../subtitles/cues.ts'
-import { toVtt } from '../subtitles/format.ts'
-import type { Cue, WordTiming } from '../subtitles/types.ts'
+import { cuesFromWords } from '@reelgraph/shared'
+import { toVtt } from '@reelgraph/shared'
+import type { Cue, WordTiming } from '@reelgraph/shared'
 import type { Narration, SpeechProvider, SpeechProviderInfo } from './types.ts'
 
 /** A scene's narration, ready to play in the browser with its captions. */

@@ -1,4 +1,4 @@
-import { splitWords } from '../subtitles/words.ts'
+import { splitWords } from '@reelgraph/shared'
 import { encodeWav } from './pcm.ts'
 import type { Narration, SpeechRequest } from './types.ts'
 

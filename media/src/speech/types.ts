@@ -1,4 +1,4 @@
-import type { WordTiming } from '../subtitles/types.ts'
+import type { WordTiming } from '@reelgraph/shared'
 
 /**
  * Narration: text to speech behind one interface (issue 13 item 1). Implementations: builtin
