@@ -1,6 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { estimateSyllables, estimateWordTimings } from './estimate.ts'
+import {
+  ESTIMATE_MS_PER_SYLLABLE,
+  estimateNarrationMs,
+  estimateSyllables,
+  estimateWordTimings,
+} from './estimate.ts'
 import { splitWords } from './words.ts'
 
 describe('estimateSyllables', () => {
@@ -60,6 +65,17 @@ describe('estimateWordTimings', () => {
           }
         },
       ),
+    )
+  })
+})
+
+describe('estimateNarrationMs', () => {
+  it('grows with the syllables and pauses of the text, and is 0 for a blank one', () => {
+    expect(estimateNarrationMs('   ')).toBe(0)
+    // "Hello, world." = hel-lo (2) + pause (1) + world (1) = 4 units.
+    expect(estimateNarrationMs('Hello, world.')).toBe(4 * ESTIMATE_MS_PER_SYLLABLE)
+    expect(estimateNarrationMs('Hello, world. Again.')).toBeGreaterThan(
+      estimateNarrationMs('Hello, world.') + 2 * ESTIMATE_MS_PER_SYLLABLE,
     )
   })
 })

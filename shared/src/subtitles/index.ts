@@ -16,7 +16,9 @@ export {
 } from './cues.ts'
 export { formatSrtTimestamp, formatVttTimestamp, toSrt, toVtt } from './format.ts'
 export {
+  ESTIMATE_MS_PER_SYLLABLE,
   ESTIMATE_PHRASE_PAUSE_SYLLABLES,
+  estimateNarrationMs,
   ESTIMATE_SENTENCE_PAUSE_SYLLABLES,
   estimateSyllables,
   estimateWordTimings,

@@ -2,7 +2,15 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import { encodeWav } from '@reelgraph/media'
-import { createGraphNode, type GraphNode, updateNodeData, videoTakesOf } from '@reelgraph/shared'
+import {
+  createGraphNode,
+  estimateNarrationMs,
+  type GraphNode,
+  type NarrationsOutput,
+  splitWords,
+  updateNodeData,
+  videoTakesOf,
+} from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { balance, jobAs, liveGraph } from '../../testing/jobs.ts'
 import { addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
@@ -209,6 +217,46 @@ describe.each(testDatabaseKinds())('narration cached by its content, on $name', 
       credits: 3 + 2 * 2,
       voices: { total: 3, reused: 1 },
     })
+  })
+
+  it('tells the timeline each scene’s narration: spoken ones exactly with their WAV, others estimated (issue 24)', async () => {
+    const { projectId, video, scenes } = await project()
+    const play = await t.request('POST', '/api/video/narration-preview', {
+      body: { projectId, nodeId: scenes[0]!.id },
+      cookie: owner.cookie,
+    })
+    const playedMs = Number(play.headers.get('x-duration-ms'))
+    const url = `/api/video/narrations?projectId=${projectId}&nodeId=${video.id}`
+    const res = await t.request('GET', url, { cookie: owner.cookie })
+    expect(res.status).toBe(200)
+    const { scenes: narrations } = (await res.json()) as NarrationsOutput
+    expect(narrations.map((n) => n.sceneId)).toEqual(scenes.map((s) => s.id))
+    const [spokenOne, ...unspoken] = narrations
+    expect(spokenOne).toMatchObject({ estimated: false })
+    expect(Math.abs(spokenOne!.durationMs - playedMs)).toBeLessThanOrEqual(1)
+    expect(spokenOne!.words.map((w) => w.text)).toEqual(
+      splitWords(String(scenes[0]!.data.narration)),
+    )
+    const wav = await t.request('GET', spokenOne!.wavUrl!, { cookie: owner.cookie })
+    expect(wav.status).toBe(200)
+    expect(new Uint8Array(await wav.arrayBuffer())).toEqual(
+      new Uint8Array(await play.arrayBuffer()),
+    )
+    for (const [i, n] of unspoken.entries()) {
+      const text = String(scenes[i + 1]!.data.narration)
+      expect(n).toMatchObject({
+        estimated: true,
+        wavUrl: null,
+        durationMs: estimateNarrationMs(text),
+      })
+      expect(n.words.map((w) => w.text)).toEqual(splitWords(text))
+    }
+
+    const stranger = await addUser(t, 'Stranger')
+    expect((await t.request('GET', url, { cookie: stranger.cookie })).status).toBe(404)
+    expect((await t.request('GET', url)).status).toBe(401)
+    const noVideo = `/api/video/narrations?projectId=${projectId}&nodeId=${scenes[0]!.id}`
+    expect((await t.request('GET', noVideo, { cookie: owner.cookie })).status).toBe(404)
   })
 
   it('prunes the least recently used narrations past its budget, and their files', async () => {

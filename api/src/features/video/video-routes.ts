@@ -2,6 +2,8 @@ import {
   jobAcceptedSchema,
   makeVideoInput,
   narrationPreviewInput,
+  narrationsOutput,
+  narrationsQuery,
   renderQuoteOutput,
   renderQuoteQuery,
   renderVideoInput,
@@ -12,6 +14,7 @@ import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
+import { listSceneNarrations } from './narrations-service.ts'
 import {
   listNarrationVoices,
   planVideoRender,
@@ -39,6 +42,23 @@ export const videoRoutes = new Hono<AppEnv>()
     async (c) => {
       requireAuth(c)
       return c.json(await listNarrationVoices(c.var.deps, c.req.raw.signal))
+    },
+  )
+  .get(
+    '/narrations',
+    docs({
+      summary: 'Each scene’s narration of a Video node: length, words and audio (its timeline)',
+      description:
+        'Spoken before (in the narration cache): the exact length, word times and the WAV. Not yet: `estimated`, with the documented estimate and no audio. Members only (a stranger gets 404).',
+      tag: TAG,
+      response: narrationsOutput,
+    }),
+    validate('query', narrationsQuery),
+    async (c) => {
+      const { user } = requireAuth(c)
+      return c.json(
+        await listSceneNarrations(c.var.deps, { ...c.req.valid('query'), userId: user.id }),
+      )
     },
   )
   .get(
