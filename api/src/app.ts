@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { MAX_AUDIO_UPLOAD_BYTES } from '@reelgraph/shared'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import { openAPIRouteHandler } from 'hono-openapi'
@@ -26,6 +27,7 @@ import { webRoutes } from './features/web/web-routes.ts'
 import { AppError } from './lib/app-error.ts'
 import { errorHandler } from './middleware/error-handler.ts'
 import { requireJsonBody } from './middleware/json-body.ts'
+import { requireUploadBody, UPLOAD_PATHS } from './middleware/upload-body.ts'
 import { originCheck } from './middleware/origin-check.ts'
 import { requestContext } from './middleware/request-context.ts'
 import { loadSession } from './middleware/session.ts'
@@ -79,17 +81,24 @@ function limitBody(maxSize: number) {
 
 const defaultBodyLimit = limitBody(BODY_LIMIT_BYTES)
 const projectBodyLimit = limitBody(PROJECT_BODY_LIMIT_BYTES)
+const musicBodyLimit = limitBody(MAX_AUDIO_UPLOAD_BYTES)
+
+/** The body limit of a request: music uploads and project bodies are larger than the rest. */
+function bodyLimitOf(path: string) {
+  if (UPLOAD_PATHS.has(path)) return musicBodyLimit
+  return path.startsWith('/api/projects') ? projectBodyLimit : defaultBodyLimit
+}
 
 function buildApi() {
   return (
     new Hono<AppEnv>()
-      .use('*', (c, next) =>
-        (c.req.path.startsWith('/api/projects') ? projectBodyLimit : defaultBodyLimit)(c, next),
-      )
+      .use('*', (c, next) => bodyLimitOf(c.req.path)(c, next))
       // Stripe's webhook is authenticated by its signature, not by Origin or session: it is
       // answered here, before those checks run.
       .route('/stripe', webhookRoutes)
-      .use(requireJsonBody)
+      .use((c, next) =>
+        UPLOAD_PATHS.has(c.req.path) ? requireUploadBody(c, next) : requireJsonBody(c, next),
+      )
       .use(originCheck)
       .use(loadSession)
       .route('/', authRoutes)

@@ -53,6 +53,8 @@ export interface RateLimitRules {
   invitationsPerUser: RateLimitRule
   /** Scene narration previews per user (free, but each one runs the speech provider; issue 13). */
   narrationPreviewsPerUser: RateLimitRule
+  /** Music uploads per user (each one runs ffmpeg on the api; issue 24). */
+  musicUploadsPerUser: RateLimitRule
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -69,6 +71,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   invitationsPerUser: { points: 30, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
   // 30 per minute, then 1 minute: a person listening scene by scene never meets it.
   narrationPreviewsPerUser: { points: 30, durationSeconds: 60, blockSeconds: 60 },
+  // 20 per hour, then 1 hour: a person trying tracks for a film never meets it.
+  musicUploadsPerUser: { points: 20, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
 }
 
 // Generation jobs (issue 12; docs/decisions/ for the queue). Each default can be changed by

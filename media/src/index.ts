@@ -60,3 +60,12 @@ export {
   toSrt,
   toVtt,
 } from '@reelgraph/shared'
+
+// Uploaded music (issue 24 item 1): any audio container in, PCM WAV out.
+export {
+  MUSIC_DEMUXERS,
+  MUSIC_WAV_CHANNELS,
+  MUSIC_WAV_RATE_HZ,
+  type MusicWav,
+  transcodeMusicToWav,
+} from './audio/music-upload.ts'

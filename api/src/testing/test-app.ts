@@ -46,7 +46,8 @@ export interface RequestOptions {
   body?: unknown
   cookie?: string | undefined
   headers?: Record<string, string>
-  rawBody?: string
+  /** Sent as it is (a file upload's bytes, a malformed JSON text). */
+  rawBody?: string | Uint8Array<ArrayBuffer>
 }
 
 /**
@@ -92,7 +93,7 @@ export async function createTestApp(
     request(method, path, options = {}) {
       const headers: Record<string, string> = { origin: TEST_ORIGIN, ...options.headers }
       if (options.cookie) headers.cookie = options.cookie
-      let body: string | undefined = options.rawBody
+      let body: string | Uint8Array<ArrayBuffer> | undefined = options.rawBody
       if (options.body !== undefined) {
         body = JSON.stringify(options.body)
         headers['content-type'] ??= 'application/json'

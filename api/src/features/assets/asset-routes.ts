@@ -1,4 +1,11 @@
-import { assetIdSchema, GENERATED_IMAGE_FILENAME } from '@reelgraph/shared'
+import {
+  assetIdSchema,
+  audioUploadOutput,
+  audioUploadQuery,
+  GENERATED_IMAGE_FILENAME,
+  MAX_AUDIO_UPLOAD_BYTES,
+  MAX_AUDIO_UPLOAD_MS,
+} from '@reelgraph/shared'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
@@ -14,6 +21,7 @@ import {
   readAsset,
   toJpeg,
 } from './asset-service.ts'
+import { uploadMusic } from './music-upload-service.ts'
 
 const TAG = 'Assets'
 
@@ -76,67 +84,91 @@ function contentDisposition(asset: Pick<AssetInfo, 'mimeType' | 'projectName'>):
  * (spec §9) and a render's MP4, SRT or VTT as `<project name>.<ext>` (issue 13 item 4).
  * Anyone else gets 404, anonymous requests 401.
  */
-export const assetRoutes = new Hono<AppEnv>().get(
-  '/:id',
-  docs({
-    summary: 'A generated file (image, video, subtitles)',
-    description:
-      'The bytes with their content type; single `Range` requests answer 206. `?download=1` answers an attachment: generated-image.jpg (JPEG) for images, `<project name>.mp4|.srt|.vtt` for a render.',
-    tag: TAG,
-  }),
-  requireSignedIn,
-  // `:id` through shared's `assetIdSchema`; any other id is a file that does not exist (404).
-  validate('param', z.object({ id: assetIdSchema }), { onInvalid: () => assetNotFound() }),
-  async (c) => {
-    const { user } = requireAuth(c)
-    const { db } = c.var
-    const storage = c.var.deps.assets
-    const info = await findAsset(db, { userId: user.id, assetId: c.req.valid('param').id })
-    const download = c.req.query('download') === '1'
-    const asJpeg = download && info.mimeType.startsWith('image/')
-    const etag = `"${info.id}${download ? '-download' : ''}"`
-    const headers: Record<string, string> = {
-      'Cache-Control': CACHE_CONTROL,
-      'X-Content-Type-Options': 'nosniff',
-      ETag: etag,
-    }
-    const ifNoneMatch = c.req.header('if-none-match')
-    if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
-      return c.body(null, 304, headers)
-    }
-    headers['Content-Type'] = asJpeg ? 'image/jpeg' : info.mimeType
-    if (download) headers['Content-Disposition'] = contentDisposition(info)
-    if (asJpeg) {
-      // Converted on the fly: its length is known only once made, so no ranges.
-      const bytes = await toJpeg(
-        await readAsset(db, storage, { userId: user.id, assetId: info.id }),
-      )
-      headers['Content-Length'] = String(bytes.byteLength)
-      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers)
-    }
-    headers['Accept-Ranges'] = 'bytes'
-    const ifRange = c.req.header('if-range')
-    const range =
-      ifRange === undefined || ifRange === etag
-        ? parseRange(c.req.header('range'), info.byteSize)
-        : null
-    if (range === 'unsatisfiable') {
-      headers['Content-Range'] = `bytes */${info.byteSize}`
-      return c.body(null, 416, headers)
-    }
-    if (range) {
-      // Only the bytes asked for are read (a video seeks through a large file).
-      const part = await storage.getRange(info.storageKey, range.start, range.end)
-      if (!part) throw notFound()
-      headers['Content-Range'] =
-        `bytes ${range.start}-${range.start + part.byteLength - 1}/${info.byteSize}`
-      headers['Content-Length'] = String(part.byteLength)
-      return c.body(part as Uint8Array<ArrayBuffer>, 206, headers)
-    }
-    // Streamed: a whole video is never held in memory.
-    const body = await storage.stream(info.storageKey)
-    if (!body) throw notFound()
-    headers['Content-Length'] = String(info.byteSize)
-    return c.body(body, 200, headers)
-  },
-)
+export const assetRoutes = new Hono<AppEnv>()
+  .post(
+    '/audio',
+    docs({
+      summary: 'Upload a music file for a Video node’s timeline (issue 24)',
+      description: `The raw request body is the file (any audio container: MP3, WAV, AAC/M4A, OGG, FLAC, AIFF), at most ${MAX_AUDIO_UPLOAD_BYTES / 1024 / 1024} MiB and ${MAX_AUDIO_UPLOAD_MS / 60_000} minutes. It is re-encoded to a 48 kHz stereo PCM WAV and stored as an asset of the project; its URL is the timeline's \`music\` setting. Editors only (a stranger gets 404); 400 for a file that is not audio, 413 over the size limit; nothing is stored on an error.`,
+      tag: TAG,
+      response: audioUploadOutput,
+      status: 201,
+    }),
+    validate('query', audioUploadQuery),
+    async (c) => {
+      const { user } = requireAuth(c)
+      const length = c.req.header('content-length')
+      const upload = await uploadMusic(c.var.deps, {
+        userId: user.id,
+        projectId: c.req.valid('query').projectId,
+        body: c.req.raw.body,
+        contentLength: length === undefined ? null : Number(length),
+        signal: c.req.raw.signal,
+      })
+      return c.json(upload, 201)
+    },
+  )
+  .get(
+    '/:id',
+    docs({
+      summary: 'A generated file (image, video, subtitles)',
+      description:
+        'The bytes with their content type; single `Range` requests answer 206. `?download=1` answers an attachment: generated-image.jpg (JPEG) for images, `<project name>.mp4|.srt|.vtt` for a render.',
+      tag: TAG,
+    }),
+    requireSignedIn,
+    // `:id` through shared's `assetIdSchema`; any other id is a file that does not exist (404).
+    validate('param', z.object({ id: assetIdSchema }), { onInvalid: () => assetNotFound() }),
+    async (c) => {
+      const { user } = requireAuth(c)
+      const { db } = c.var
+      const storage = c.var.deps.assets
+      const info = await findAsset(db, { userId: user.id, assetId: c.req.valid('param').id })
+      const download = c.req.query('download') === '1'
+      const asJpeg = download && info.mimeType.startsWith('image/')
+      const etag = `"${info.id}${download ? '-download' : ''}"`
+      const headers: Record<string, string> = {
+        'Cache-Control': CACHE_CONTROL,
+        'X-Content-Type-Options': 'nosniff',
+        ETag: etag,
+      }
+      const ifNoneMatch = c.req.header('if-none-match')
+      if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+        return c.body(null, 304, headers)
+      }
+      headers['Content-Type'] = asJpeg ? 'image/jpeg' : info.mimeType
+      if (download) headers['Content-Disposition'] = contentDisposition(info)
+      if (asJpeg) {
+        // Converted on the fly: its length is known only once made, so no ranges.
+        const bytes = await toJpeg(
+          await readAsset(db, storage, { userId: user.id, assetId: info.id }),
+        )
+        headers['Content-Length'] = String(bytes.byteLength)
+        return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers)
+      }
+      headers['Accept-Ranges'] = 'bytes'
+      const ifRange = c.req.header('if-range')
+      const range =
+        ifRange === undefined || ifRange === etag
+          ? parseRange(c.req.header('range'), info.byteSize)
+          : null
+      if (range === 'unsatisfiable') {
+        headers['Content-Range'] = `bytes */${info.byteSize}`
+        return c.body(null, 416, headers)
+      }
+      if (range) {
+        // Only the bytes asked for are read (a video seeks through a large file).
+        const part = await storage.getRange(info.storageKey, range.start, range.end)
+        if (!part) throw notFound()
+        headers['Content-Range'] =
+          `bytes ${range.start}-${range.start + part.byteLength - 1}/${info.byteSize}`
+        headers['Content-Length'] = String(part.byteLength)
+        return c.body(part as Uint8Array<ArrayBuffer>, 206, headers)
+      }
+      // Streamed: a whole video is never held in memory.
+      const body = await storage.stream(info.storageKey)
+      if (!body) throw notFound()
+      headers['Content-Length'] = String(info.byteSize)
+      return c.body(body, 200, headers)
+    },
+  )
