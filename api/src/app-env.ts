@@ -1,6 +1,7 @@
 import type { DB } from '@reelgraph/db'
 import type { DocumentGateway } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
+import type { Registry } from 'prom-client'
 import type { Logger } from 'pino'
 import type { Env } from './env.ts'
 import type { AssetStorage } from './features/assets/asset-storage.ts'
@@ -39,6 +40,8 @@ export interface AppDeps extends WorkerDeps {
   rateLimits: RateLimits
   /** Payments: Stripe, or the offline sandbox when STRIPE_SECRET_KEY is not set (issue 5). */
   billing: BillingGateway
+  /** The process's metrics, served at `/metrics` (issue 23 item 4); absent: none served. */
+  metrics?: Registry | undefined
 }
 
 /** Hono's environment for every route: the typed context variables. */

@@ -17,6 +17,7 @@ import { sandboxRoutes } from './features/billing/sandbox-routes.ts'
 import { webhookRoutes } from './features/billing/webhook-routes.ts'
 import { aiRoutes, imageRoutes } from './features/generation/generation-routes.ts'
 import { healthRoutes } from './features/health/health-routes.ts'
+import { metricsRoutes } from './features/metrics/metrics-routes.ts'
 import { jobRoutes } from './features/jobs/job-routes.ts'
 import { videoRoutes } from './features/video/video-routes.ts'
 import { invitationRoutes } from './features/members/invitation-routes.ts'
@@ -146,6 +147,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.use(requestContext(deps))
   app.use(secureHeaders({ contentSecurityPolicy: contentSecurityPolicy(deps.env.allowedOrigins) }))
   app.route('/', healthRoutes)
+  app.route('/', metricsRoutes)
   // Server-rendered pages posting forms, so outside the JSON API (and before its catch-all).
   app.route('/api/billing-sandbox', sandboxRoutes)
   app.route('/api', api)

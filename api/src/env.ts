@@ -72,6 +72,14 @@ export const envSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/)
       .default('reelgraph'),
+    /**
+     * Memory budget of the embedded sync server's open documents, in MiB of estimated heap
+     * (issue 23): one more document past it is refused as busy. Unset: 60% of the V8 heap limit.
+     */
+    SYNC_MEMORY_BUDGET_MB: optionalString
+      .transform((v) => (v === undefined ? undefined : Number(v)))
+      .pipe(z.number().int().min(1).max(1_048_576).optional())
+      .transform((mb) => (mb === undefined ? undefined : mb * 1024 * 1024)),
     /** SMTP URL for nodemailer; when unset emails are written to DATA_DIR/mail. */
     SMTP_URL: optionalString.pipe(z.url().optional()),
     /**

@@ -7,6 +7,7 @@ import {
   type SyncServer,
 } from '@reelgraph/sync-server'
 import type { Kysely } from 'kysely'
+import { collectDefaultMetrics, Registry } from 'prom-client'
 import type { Logger } from 'pino'
 import type { AppDeps, WorkerDeps } from './app-env.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitRules } from './config.ts'
@@ -18,6 +19,7 @@ import { createModelCatalog } from './features/generation/catalog/model-catalog.
 import { createAiProviders } from './features/generation/providers/index.ts'
 import type { JobKinds } from './features/jobs/job-kind.ts'
 import { JobSystem } from './features/jobs/job-system.ts'
+import { registerJobMetrics } from './features/metrics/job-metrics.ts'
 import { createJobKinds, type JobKindDeps } from './job-kinds.ts'
 import { BackgroundTasks } from './lib/background-tasks.ts'
 import { createLogger } from './lib/logger.ts'
@@ -58,6 +60,8 @@ export interface RuntimeOptions {
    * Reelgraph runs). Tests add their own kinds here.
    */
   jobKinds?: (deps: JobKindDeps) => JobKinds
+  /** Serve the process's metrics at `/metrics` (issue 23 item 4): the api server does. */
+  serveMetrics?: boolean
 }
 
 /** An assembled process. */
@@ -107,7 +111,13 @@ export async function createRuntime(
   if (role === 'app') await seedCatalog(db, activePriceIds(env))
 
   const syncLogger = logger.child({ component: 'sync' })
+  // One registry for the process's metrics (issue 23 item 4): Node's own, the embedded sync
+  // server's, the job queue's; served at /metrics by a server that asks for it.
+  const metrics = options.serveMetrics ? new Registry() : undefined
+  if (metrics) collectDefaultMetrics({ register: metrics })
   const sync = createSyncServer({
+    ...(metrics && { registry: metrics }),
+    memoryBudgetBytes: env.SYNC_MEMORY_BUDGET_MB,
     db,
     logger: syncLogger,
     secureCookies: env.NODE_ENV === 'production',
@@ -154,8 +164,10 @@ export async function createRuntime(
             rateLimitRedis ? { kind: 'redis', client: rateLimitRedis } : { kind: 'postgres', db },
           ),
           billing: createBillingGateway(env, db),
+          metrics,
         }
       : core
+  if (metrics) registerJobMetrics(metrics, db)
 
   return {
     deps,

@@ -38,7 +38,7 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
       describeLookalike(finding),
     )
   }
-  const runtime = await createRuntime(env, { logger })
+  const runtime = await createRuntime(env, { logger, serveMetrics: true })
   const { deps, sync } = runtime
   // Generation jobs (issue 12): the queue always; workers here unless JOB_WORKERS=false (then
   // `npm start -w worker` processes run them).

@@ -1,42 +1,66 @@
 /**
- * Editors per box (issue 15 benchmarks; target: p99 edit-to-saved at most 1 s at 500
- * editors on this 2-core machine, every edit saved, RSS at most 1 MB per open 300-node
- * project above the idle process).
+ * Editors per box (issue 15 benchmarks, issue 23 targets on this 2-core machine: 1,000
+ * editors at p99 edit-to-saved at most 1 s, every edit saved, RSS at most 3 GB; 2,000
+ * editors: the process stays up, those admitted keep p99 at most 1 s, the rest are refused
+ * as busy, and once the load stops every edit of every editor is saved; at most 2 MB of
+ * server memory per open 300-node project).
  *
  * One sync server in its own process (`sync-server/src/testing/sync-server-process.ts`:
- * the production extensions and store throttle) on BENCH_DATABASE_URL's Postgres (PGlite
- * in a fresh directory without it). For each K, K projects are made from
- * `make-graph.mjs 300 7`, one per editor, and K `@hocuspocus/provider` clients (each with its
- * own WebSocket, as browsers have) open them. Each editor moves one node once a second for
- * RUN_MS, the first moves spread over the first second; an edit counts as saved when a
- * `saved` message's state vector covers the editor's clock after the edit, and its latency
- * is from the edit to that message. Reported per K: edits, stores/s (saved messages per
- * second of the run: one per store, the only client of each document), edit-to-saved
- * p50/p99/max, edits not saved SETTLE_MS after the run, the server's RSS idle and at its
- * peak (sampled every second), the server's CPU use during the run (100 = one core), and
+ * the production extensions, store throttle and memory budget, 60% of its V8 heap limit
+ * unless `--budget-mb N`) on BENCH_DATABASE_URL's Postgres (PGlite in a fresh directory
+ * without it). For each K, K projects are made from `make-graph.mjs 300 7`, their documents
+ * stored, one per editor, and K `@hocuspocus/provider` clients (each with its own WebSocket,
+ * as browsers have) open them from a device copy of that stored document (as the canvas
+ * opens a project it has seen: from IndexedDB). A client refused as busy reconnects with the
+ * provider's jittered backoff, keeps editing its copy meanwhile, and syncs once admitted.
+ *
+ * They all connect at once (a storm, as after a deploy); the run starts once the storm has
+ * settled: every editor admitted, or those left refused for memory and no one admitted for
+ * ADMISSION_SETTLE_MS (reported: when the last editor got in).
+ * Each editor moves one node once a second for RUN_MS, the first moves spread over the
+ * first second; an edit counts as saved when a `saved` message's snapshot covers the
+ * editor's clock after the edit, and its latency is from the edit to that message. Reported
+ * per K: editors admitted and refused as busy when the run starts, edits, stores/s,
+ * edit-to-saved p50/p99/max of the edits made while admitted (and, separately, of those made
+ * on a device copy while refused), edits of admitted editors not saved SETTLE_MS after the
+ * run; then the load stops (editors with nothing unsaved close) and the refused editors get
+ * in: how long until every edit of every editor is saved, and how many are not after
+ * DRAIN_MS. Beside them: the server's RSS idle and at its peak, its V8 heap, the budget's
+ * estimate, busy refusals by reason, its CPU (100 = one core), whether it is still up, and
  * the load average before and after.
  *
- * The clients share this process: at large K their own event loop adds to the figures.
+ * `--memory K` measures memory per open project instead: K editors open their projects and
+ * do nothing; the server collects garbage (it runs with --expose-gc), and its heap and RSS
+ * above idle are divided by K.
+ *
+ * The clients share this process (run with a large heap: K device copies of 1.9 MB): at
+ * large K their own event loop adds to the figures.
  * Run: BENCH_DATABASE_URL=postgres://... npm run editors -w bench [K ...]   (default 50 100 200 500)
+ *      BENCH_DATABASE_URL=postgres://... npm run editors -w bench -- --memory 200
  */
 import { readFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
-import { createDb, migrateToLatest } from '@reelgraph/db'
+import { createDb, type DB, migrateToLatest } from '@reelgraph/db'
 import {
   decodeSavedSnapshot,
   getNodesMap,
   moveNodes,
+  SYNC_CLOSE_REASONS,
   SYNC_PATH,
   syncMessageSchema,
 } from '@reelgraph/shared'
+import type { Kysely } from 'kysely'
 import * as Y from 'yjs'
+import { seedState } from '../../sync-server/src/extensions/persistence.ts'
 import {
   cookieWebSocket,
   createProject,
   createUser,
   spawnSyncServer,
+  type SyncServerProcess,
   waitFor,
 } from '../../sync-server/src/testing/sync-test-kit.ts'
 import { freshDataDir } from './app-process.ts'
@@ -47,12 +71,20 @@ import { sleep } from './write-latency.ts'
 const RUN_MS = 20_000
 /** One edit per editor per second (the issue's pace). */
 const EDIT_INTERVAL_MS = 1000
-/** Edits not saved this long after the run count as lost (the issue's 12 s). */
+/** Edits of admitted editors not saved this long after the run count as lost (the issue's 12 s). */
 const SETTLE_MS = 12_000
-/** How long K providers get to connect and sync before the run. */
+/** How long the refused editors get, once the load stops, to be admitted and save. */
+const DRAIN_MS = 180_000
+/** No editor admitted for this long while some are refused for memory: the storm has settled. */
+const ADMISSION_SETTLE_MS = 10_000
+/** How long K providers get to connect and sync (or be refused) before the run. */
 const CONNECT_TIMEOUT_MS = 300_000
 
-const KS = process.argv.slice(2).map(Number).filter(Boolean)
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { memory: { type: 'string' }, 'budget-mb': { type: 'string' } },
+})
+const KS = positionals.map(Number).filter(Boolean)
 const EDITORS = KS.length > 0 ? KS : [50, 100, 200, 500]
 
 const databaseUrl = process.env.BENCH_DATABASE_URL
@@ -61,9 +93,17 @@ const db = createDb({ databaseUrl, pgliteDir: join(dataDir, 'pg') })
 await migrateToLatest(db)
 const { userId, cookie } = await createUser(db)
 const graph = makeGraph(300, 7)
+/** The stored document every project starts from, and every editor's device copy of it. */
+const stored = seedState(graph)
 const databaseArgs = databaseUrl
   ? ['--database-url', databaseUrl]
   : ['--pglite-dir', join(dataDir, 'pg')]
+const serverArgs = [
+  ...databaseArgs,
+  '--log-level',
+  'error',
+  ...(values['budget-mb'] ? ['--memory-budget-mb', values['budget-mb']] : []),
+]
 if (!databaseUrl) await db.destroy()
 
 /** The resident set size of process `pid` in MB (Linux). */
@@ -81,36 +121,66 @@ function cpuSeconds(pid: number): number {
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 
+/** The server's metrics (Prometheus text), as numbers by series. */
+async function serverMetrics(server: SyncServerProcess): Promise<Map<string, number>> {
+  const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text()
+  const series = new Map<string, number>()
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue
+    const at = line.lastIndexOf(' ')
+    series.set(line.slice(0, at), Number(line.slice(at + 1)))
+  }
+  return series
+}
+
+const mb = (bytes: number | undefined) => round((bytes ?? Number.NaN) / 1024 / 1024, 1)
+
+/** K projects whose documents are stored already (the device copies share their items). */
+async function makeProjects(k: number): Promise<number[]> {
+  const projectDb: Kysely<DB> = databaseUrl ? db : createDb({ pgliteDir: join(dataDir, 'pg') })
+  const ids: number[] = []
+  for (let i = 0; i < k; i++) {
+    const id = await createProject(projectDb, userId, graph)
+    await projectDb
+      .insertInto('project_documents')
+      .values({ project_id: id, state: stored, updated_at: new Date() })
+      .execute()
+    ids.push(id)
+  }
+  if (!databaseUrl) await projectDb.destroy()
+  return ids
+}
+
 interface Editor {
   doc: Y.Doc
   provider: HocuspocusProvider
   socket: HocuspocusProviderWebsocket
-  /** Edits not yet covered by a `saved`: the editor's clock after the edit, and when. */
-  pending: { clock: number; at: number }[]
+  /** Edits not yet covered by a `saved`: the clock after the edit, when, and whether admitted then. */
+  pending: { clock: number; at: number; admitted: boolean }[]
   synced: boolean
+  busy: number
 }
 
-const results = []
-for (const k of EDITORS) {
-  const projectDb = databaseUrl ? db : createDb({ pgliteDir: join(dataDir, 'pg') })
-  const projectIds: number[] = []
-  for (let i = 0; i < k; i++) projectIds.push(await createProject(projectDb, userId, graph))
-  if (!databaseUrl) await projectDb.destroy()
-  const server = await spawnSyncServer([...databaseArgs, '--log-level', 'error'])
-  const pid = server.child.pid!
-  await sleep(1000)
-  const idleRss = rssMb(pid)
-
-  const latencies: number[] = []
-  let savedMessages = 0
-  let measuring = false
-  const editors: Editor[] = projectIds.map((projectId) => {
+function openEditors(
+  server: SyncServerProcess,
+  projectIds: number[],
+  onSaved: (editor: Editor, latencies: { ms: number; admitted: boolean }[]) => void,
+): Editor[] {
+  return projectIds.map((projectId) => {
     const doc = new Y.Doc()
+    Y.applyUpdate(doc, stored)
     const socket = new HocuspocusProviderWebsocket({
       url: `ws://127.0.0.1:${server.port}${SYNC_PATH}`,
       WebSocketPolyfill: cookieWebSocket(cookie),
     })
-    const editor: Editor = { doc, socket, provider: undefined as never, pending: [], synced: false }
+    const editor: Editor = {
+      doc,
+      socket,
+      provider: undefined as never,
+      pending: [],
+      synced: false,
+      busy: 0,
+    }
     editor.provider = new HocuspocusProvider({
       websocketProvider: socket,
       name: String(projectId),
@@ -118,28 +188,137 @@ for (const k of EDITORS) {
       onSynced: () => {
         editor.synced = true
       },
+      onAuthenticationFailed: ({ reason }) => {
+        if (reason === SYNC_CLOSE_REASONS.serverBusy) editor.busy += 1
+      },
       onStateless: ({ payload }) => {
         const message = syncMessageSchema.safeParse(JSON.parse(payload))
         if (!message.success || message.data.type !== 'saved') return
-        if (measuring) savedMessages += 1
         const covered = decodeSavedSnapshot(message.data.snapshot)?.sv.get(doc.clientID) ?? 0
         const now = performance.now()
+        const settled: { ms: number; admitted: boolean }[] = []
         while (editor.pending.length > 0 && editor.pending[0]!.clock <= covered) {
-          latencies.push(now - editor.pending.shift()!.at)
+          const edit = editor.pending.shift()!
+          settled.push({ ms: now - edit.at, admitted: edit.admitted })
         }
+        onSaved(editor, settled)
       },
     })
     editor.provider.attach()
     return editor
   })
+}
+
+function closeEditor(e: Editor): void {
+  e.provider.destroy()
+  e.socket.destroy()
+  e.doc.destroy()
+}
+
+/** Memory per open project: K idle editors, garbage collected, heap and RSS above idle / K. */
+async function measureMemory(k: number) {
+  const projectIds = await makeProjects(k)
+  const server = await spawnSyncServer(serverArgs, ['--expose-gc'])
+  const pid = server.child.pid!
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      server.child.kill('SIGUSR2')
+      await sleep(1000)
+    }
+    return { rss: rssMb(pid), metrics: await serverMetrics(server) }
+  }
+  await sleep(1000)
+  const loadBefore = loadavg()
+  const idle = await settle()
+  const editors = openEditors(server, projectIds, () => {})
   await waitFor(() => editors.every((e) => e.synced), `${k} editors synced`, CONNECT_TIMEOUT_MS)
   await sleep(2000)
+  const open = await settle()
+  const heapIdle = idle.metrics.get('nodejs_heap_size_used_bytes') ?? Number.NaN
+  const heapOpen = open.metrics.get('nodejs_heap_size_used_bytes') ?? Number.NaN
+  const result = {
+    mode: 'memory per open project',
+    projects: k,
+    openDocuments: open.metrics.get('reelgraph_sync_open_documents'),
+    serverHeapMb: { idle: mb(heapIdle), open: mb(heapOpen) },
+    serverHeapCommittedMb: {
+      idle: mb(idle.metrics.get('nodejs_heap_size_total_bytes')),
+      open: mb(open.metrics.get('nodejs_heap_size_total_bytes')),
+    },
+    serverExternalMb: {
+      idle: mb(idle.metrics.get('nodejs_external_memory_bytes')),
+      open: mb(open.metrics.get('nodejs_external_memory_bytes')),
+    },
+    serverRssMb: { idle: idle.rss, open: open.rss },
+    perOpenProjectMb: {
+      heap: round((heapOpen - heapIdle) / k / 1024 / 1024, 2),
+      rss: round((open.rss - idle.rss) / k, 2),
+      budgetEstimate: round(
+        (open.metrics.get('reelgraph_sync_document_bytes_estimated') ?? 0) / k / 1024 / 1024,
+        2,
+      ),
+    },
+    loadavg: { before: loadBefore, after: loadavg() },
+  }
+  for (const e of editors) closeEditor(e)
+  await server.stop()
+  return result
+}
+
+async function editorsRun(k: number) {
+  const projectIds = await makeProjects(k)
+  const server = await spawnSyncServer(serverArgs)
+  const pid = server.child.pid!
+  await sleep(1000)
+  const idleRss = rssMb(pid)
+
+  const admittedLatencies: number[] = []
+  const offlineLatencies: number[] = []
+  let savedMessages = 0
+  let measuring = false
+  const editors = openEditors(server, projectIds, (_editor, settled) => {
+    if (measuring) savedMessages += 1
+    for (const { ms, admitted } of settled)
+      (admitted ? admittedLatencies : offlineLatencies).push(ms)
+  })
+  // The storm of connections settles: everyone is in, or those out have been refused for
+  // memory and no one got in for ADMISSION_SETTLE_MS (the rest wait for the budget).
+  const connectStarted = performance.now()
+  let admitted = 0
+  let lastAdmission = performance.now()
+  await waitFor(
+    async () => {
+      const now = editors.filter((e) => e.synced).length
+      if (now !== admitted) {
+        admitted = now
+        lastAdmission = performance.now()
+      }
+      if (now === k) return true
+      if (performance.now() - lastAdmission < ADMISSION_SETTLE_MS) return false
+      const m = await serverMetrics(server).catch(() => new Map<string, number>())
+      return (m.get('reelgraph_sync_refused_connections_total{reason="memory"}') ?? 0) > 0
+    },
+    `${k} editors admitted or refused for memory`,
+    CONNECT_TIMEOUT_MS,
+  )
+  const admittedAfterMs = round(lastAdmission - connectStarted, 0)
+  await sleep(2000)
+  const admittedAtStart = editors.filter((e) => e.synced).length
   const loadBefore = loadavg()
 
   let edits = 0
   let peakRss = rssMb(pid)
+  let peakHeap = 0
+  let peakEstimate = 0
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssMb(pid))
+    void serverMetrics(server).then(
+      (m) => {
+        peakHeap = Math.max(peakHeap, m.get('nodejs_heap_size_used_bytes') ?? 0)
+        peakEstimate = Math.max(peakEstimate, m.get('reelgraph_sync_document_bytes_estimated') ?? 0)
+      },
+      () => {},
+    )
   }, 1000)
   measuring = true
   const cpuBefore = cpuSeconds(pid)
@@ -157,6 +336,7 @@ for (const k of EDITORS) {
       editor.pending.push({
         clock: Y.getState(editor.doc.store, editor.doc.clientID),
         at: performance.now(),
+        admitted: editor.synced && editor.provider.isAuthenticated,
       })
       edits += 1
     }
@@ -167,34 +347,80 @@ for (const k of EDITORS) {
   const serverCpuPercent = round(((cpuSeconds(pid) - cpuBefore) / runSeconds) * 100, 0)
   const loadAfter = loadavg()
   await sleep(SETTLE_MS)
-  clearInterval(sampler)
-  const notSaved = editors.reduce((sum, e) => sum + e.pending.length, 0)
+  const admittedUnsaved = editors
+    .filter((e) => e.synced)
+    .reduce((sum, e) => sum + e.pending.filter((p) => p.admitted).length, 0)
 
-  results.push({
+  // The load stops: editors with nothing left to save close; the refused come in and save.
+  const drainStarted = performance.now()
+  const open = new Set(editors)
+  let allSavedAfterMs: number | null = null
+  while (performance.now() - drainStarted < DRAIN_MS) {
+    for (const e of open) {
+      if (e.synced && e.pending.length === 0) {
+        closeEditor(e)
+        open.delete(e)
+      }
+    }
+    if (open.size === 0) {
+      allSavedAfterMs = round(performance.now() - drainStarted, 0)
+      break
+    }
+    await sleep(250)
+  }
+  clearInterval(sampler)
+  const metrics = await serverMetrics(server).catch(() => new Map<string, number>())
+  const notSavedAtEnd = editors.reduce((sum, e) => sum + e.pending.length, 0)
+
+  const result = {
     editors: k,
+    admittedAtStart,
+    refusedAsBusyAtStart: k - admittedAtStart,
+    storm: { lastAdmissionAfterMs: admittedAfterMs },
     edits,
     storesPerSecond: round(storesPerSecond, 1),
-    editToSavedMs: {
-      p50: round(quantile(latencies, 0.5)),
-      p99: round(quantile(latencies, 0.99)),
-      max: round(Math.max(...latencies)),
+    editToSavedMsAdmitted: {
+      edits: admittedLatencies.length,
+      p50: round(quantile(admittedLatencies, 0.5)),
+      p99: round(quantile(admittedLatencies, 0.99)),
+      max: round(Math.max(...admittedLatencies)),
     },
-    notSavedAfter12s: notSaved,
+    editToSavedMsFromDeviceCopies: {
+      edits: offlineLatencies.length,
+      p50: round(quantile(offlineLatencies, 0.5)),
+      p99: round(quantile(offlineLatencies, 0.99)),
+    },
+    admittedEditsNotSavedAfter12s: admittedUnsaved,
+    afterTheLoadStops: { allSavedAfterMs, editsNotSaved: notSavedAtEnd },
+    busyRefusals: {
+      memory: metrics.get('reelgraph_sync_refused_connections_total{reason="memory"}'),
+      heap: metrics.get('reelgraph_sync_refused_connections_total{reason="heap"}'),
+      loadQueue: metrics.get('reelgraph_sync_refused_connections_total{reason="load-queue"}'),
+    },
     serverCpuPercent,
-    serverRssMb: {
-      idle: idleRss,
-      peak: peakRss,
-      perProjectAboveIdle: round((peakRss - idleRss) / k, 2),
+    serverRssMb: { idle: idleRss, peak: peakRss },
+    serverHeapPeakMb: mb(peakHeap),
+    budgetMb: {
+      estimatePeak: mb(peakEstimate),
+      budget: mb(metrics.get('reelgraph_sync_memory_budget_bytes')),
     },
+    serverUp: server.child.exitCode === null && server.child.signalCode === null,
     loadavg: { before: loadBefore, after: loadAfter },
-  })
-  console.log(JSON.stringify(results.at(-1)))
-  for (const e of editors) {
-    e.provider.destroy()
-    e.socket.destroy()
-    e.doc.destroy()
   }
+  for (const e of open) closeEditor(e)
   await server.stop()
+  return result
+}
+
+const results = []
+if (values.memory) {
+  results.push(await measureMemory(Number(values.memory)))
+  console.log(JSON.stringify(results.at(-1)))
+} else {
+  for (const k of EDITORS) {
+    results.push(await editorsRun(k))
+    console.log(JSON.stringify(results.at(-1)))
+  }
 }
 if (databaseUrl) await db.destroy()
 await rm(dataDir, { recursive: true, force: true })

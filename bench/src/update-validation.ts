@@ -5,10 +5,12 @@
  *
  * The document is the shared generator's graph (`make-graph.mjs 1000 1`) seeded as the sync
  * server seeds it. A client doc synced with it makes the edits; each edit's update goes
- * through `DocumentValidator.check` (tried on the copy, then the touched nodes read by
- * shared's `validateDocChange`), and is then applied to the live document as Hocuspocus
- * does (the copy follows it). Beside it: applying the same update to the live document
- * alone, which every server does anyway, for scale.
+ * through `inspectUpdate` (its structs read against the live document, then the touched
+ * nodes checked by shared's rules: decision 011), and is then applied to the live document
+ * as Hocuspocus does. Beside it, for scale: applying the same update to a document alone,
+ * which every server does anyway, and decision 003's check on a fresh copy of the document
+ * (`checkOnCopy`, the tests' oracle; the sync server kept its copy instead of making one per
+ * update, at the price of the document's memory twice).
  *
  * Run: npm run update-validation -w bench   (optional: NODES SEED)
  */
@@ -23,7 +25,8 @@ import {
 } from '@reelgraph/shared'
 import * as Y from 'yjs'
 import { seedState } from '../../sync-server/src/extensions/persistence.ts'
-import { DocumentValidator } from '../../sync-server/src/validation/document-validator.ts'
+import { checkOnCopy } from '../../sync-server/src/testing/copy-validator.ts'
+import { inspectUpdate } from '../../sync-server/src/validation/update-inspector.ts'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
 
 const NODES = Number(process.argv[2] ?? 1000)
@@ -76,49 +79,65 @@ const plain = new Y.Doc()
 Y.applyUpdate(plain, state)
 const client = new Y.Doc()
 Y.applyUpdate(client, state)
-const validator = new DocumentValidator(live)
 const ids = [...getNodesMap(client).keys()]
 
+/** Every COPY_EVERY-th update is also checked on a fresh copy (it takes milliseconds). */
+const COPY_EVERY = 20
+
 /**
- * Checks `update` as the sync server does, then applies it to the live document (the copy
- * follows) and, for scale, to a document without a validator.
+ * Checks `update` as the sync server does, then applies it to the live document and, for
+ * scale, to a document alone; every COPY_EVERY-th update also on a fresh copy.
  */
-function measure(update: Uint8Array, what: string): { checkMs: number; applyMs: number } {
+function measure(
+  update: Uint8Array,
+  what: string,
+  n: number,
+): { checkMs: number; applyMs: number; copyMs: number | null } {
+  let copyMs: number | null = null
+  if (n % COPY_EVERY === 0) {
+    const copyStarted = performance.now()
+    if (checkOnCopy(live, update)) throw new Error(`the copy refused a valid ${what}`)
+    copyMs = performance.now() - copyStarted
+  }
   const started = performance.now()
-  const refusal = validator.check(update)
+  const refusal = inspectUpdate(live, update)
   const checked = performance.now()
   if (refusal) throw new Error(`a valid ${what} was refused: ${refusal.detail}`)
   Y.applyUpdate(live, update)
   const applyStarted = performance.now()
   Y.applyUpdate(plain, update)
-  return { checkMs: checked - started, applyMs: performance.now() - applyStarted }
+  return { checkMs: checked - started, applyMs: performance.now() - applyStarted, copyMs }
 }
 
 const moveCheck: number[] = []
 const moveApply: number[] = []
+const moveCopy: number[] = []
 for (let i = 0; i < WARMUP + MOVES; i++) {
   const id = ids[i % ids.length]!
   const update = updateOf(client, () =>
     moveNodes(client, new Map([[id, { x: i % 997, y: (i * 7) % 991 }]])),
   )
-  const { checkMs, applyMs } = measure(update, 'move')
+  const { checkMs, applyMs, copyMs } = measure(update, 'move', i)
   if (i >= WARMUP) {
     moveCheck.push(checkMs)
     moveApply.push(applyMs)
+    if (copyMs !== null) moveCopy.push(copyMs)
   }
 }
 
 const pasteCheck: number[] = []
 const pasteApply: number[] = []
+const pasteCopy: number[] = []
 for (let i = 0; i < WARMUP / 10 + PASTES; i++) {
   const pasted = Array.from({ length: PASTE_SIZE }, (_, k) => textNodeOf(i, k))
   const update = updateOf(client, () => {
     for (const node of pasted) addNode(client, node)
   })
-  const { checkMs, applyMs } = measure(update, 'paste')
+  const { checkMs, applyMs, copyMs } = measure(update, 'paste', i)
   if (i >= WARMUP / 10) {
     pasteCheck.push(checkMs)
     pasteApply.push(applyMs)
+    if (copyMs !== null) pasteCopy.push(copyMs)
   }
   // Delete them again (validated too), so the document stays at NODES nodes.
   const removal = updateOf(client, () =>
@@ -127,7 +146,7 @@ for (let i = 0; i < WARMUP / 10 + PASTES; i++) {
       pasted.map((n) => n.id),
     ),
   )
-  if (validator.check(removal)) throw new Error('a valid delete was refused')
+  if (inspectUpdate(live, removal)) throw new Error('a valid delete was refused')
   Y.applyUpdate(live, removal)
   Y.applyUpdate(plain, removal)
 }
@@ -145,15 +164,16 @@ console.log(
         runs: MOVES,
         validation: summary(moveCheck),
         applyAloneForScale: summary(moveApply),
+        freshCopyCheckForScale: summary(moveCopy),
       },
       paste100Nodes: {
         runs: PASTES,
         validation: summary(pasteCheck),
         applyAloneForScale: summary(pasteApply),
+        freshCopyCheckForScale: summary(pasteCopy),
       },
     },
     null,
     2,
   ),
 )
-validator.destroy()

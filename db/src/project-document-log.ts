@@ -20,6 +20,8 @@ export interface StoredProjectDocument {
   savedAt: Date
   /** Sum of the log's update sizes, in bytes. */
   logBytes: number
+  /** When the snapshot itself was written (absent: not read, as for a seed made in memory). */
+  snapshotAt?: Date
 }
 
 interface StoredRow {
@@ -58,7 +60,7 @@ export async function readProjectDocument(options: {
     logBytes += row.data.byteLength
     if (row.at > savedAt) savedAt = row.at
   }
-  return { snapshot: first.data, updates, ids, savedAt, logBytes }
+  return { snapshot: first.data, updates, ids, savedAt, logBytes, snapshotAt: first.at }
 }
 
 /**
@@ -105,15 +107,87 @@ export async function appendProjectUpdate(options: {
   projectId: number
   update: Uint8Array
 }): Promise<boolean> {
+  return (await appendProjectUpdateRow(options)) !== null
+}
+
+/**
+ * {@link appendProjectUpdate}, answering the new row's id (a bigint as a decimal string), or
+ * null when the project no longer exists (nothing written).
+ * @throws the database's error for anything else (the caller retries).
+ * @see issue 23 item 3 (the REST path keeps the ids of the rows it has)
+ */
+export async function appendProjectUpdateRow(options: {
+  db: Kysely<DB>
+  projectId: number
+  update: Uint8Array
+}): Promise<string | null> {
   try {
-    await options.db
+    const row = await options.db
       .insertInto('project_document_updates')
       .values({ project_id: options.projectId, update: options.update })
-      .execute()
-    return true
+      .returning(sql<string>`id::text`.as('id'))
+      .executeTakeFirstOrThrow()
+    return row.id
   } catch (err) {
-    if ((err as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return false
+    if ((err as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return null
     throw err
+  }
+}
+
+/** What of a project's stored document is new to a reader that holds part of it. */
+export interface StoredDocumentChanges {
+  /** The snapshot, when it is not the one the reader holds (a compaction ran); else null. */
+  snapshot: Uint8Array | null
+  /** When the snapshot was written: what the reader holds next. */
+  snapshotAt: Date
+  /** The log rows the reader does not hold, in append order. */
+  updates: { id: string; update: Uint8Array }[]
+  /** The ids of every row in the log now: what the reader holds next. */
+  ids: string[]
+}
+
+/**
+ * What a project's stored document holds beyond what a reader already applied: the snapshot
+ * when it changed since `snapshotAt` (a compaction merged rows into it), and the log rows
+ * whose ids are not in `knownIds`; one statement, so one consistent view (as
+ * {@link readProjectDocument}). Applying both to the reader's copy gives the stored
+ * document: Yjs updates are idempotent.
+ * @returns null when the project has no stored document (never opened, or deleted)
+ * @see issue 23 item 3 (REST PATCH against the document as stored, without loading it anew)
+ */
+export async function readProjectDocumentChanges(options: {
+  db: Kysely<DB>
+  projectId: number
+  snapshotAt: Date
+  knownIds: ReadonlySet<string>
+}): Promise<StoredDocumentChanges | null> {
+  const { db, projectId, snapshotAt } = options
+  const known = [...options.knownIds].join(',')
+  // Dates come back from the driver to the millisecond: compare at that precision.
+  const { rows } = await sql<{
+    part: number
+    id: string | null
+    data: Uint8Array | null
+    at: Date
+  }>`
+    select 0 as part, null::text as id,
+        case when date_trunc('milliseconds', updated_at) = ${snapshotAt} then null else state end
+          as data,
+        updated_at as at
+      from project_documents where project_id = ${projectId}
+    union all
+    select 1, id::text,
+        case when id = any(string_to_array(${known}, ',')::bigint[]) then null else update end,
+        created_at
+      from project_document_updates where project_id = ${projectId}
+    order by part, id`.execute(db)
+  const [first, ...rest] = rows
+  if (!first || Number(first.part) !== 0) return null
+  return {
+    snapshot: first.data,
+    snapshotAt: first.at,
+    updates: rest.flatMap((row) => (row.data ? [{ id: row.id ?? '', update: row.data }] : [])),
+    ids: rest.map((row) => row.id ?? ''),
   }
 }
 

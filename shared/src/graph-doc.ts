@@ -102,6 +102,39 @@ export function docToGraph(doc: Y.Doc): Graph {
   return { nodes, connections }
 }
 
+/**
+ * What {@link docToGraph} answers for a doc right after `applyGraphToDoc(doc, graph)`,
+ * computed from `graph` alone (issue 23: the REST autosave answers the stored graph without
+ * reading the whole doc back): nodes by id (the last of a repeated id), connections by key,
+ * once, without self-connections or ends that are not nodes of the graph. Data keys may come
+ * in another order than the doc keeps them.
+ */
+export function graphAsApplied(graph: Graph): Graph {
+  const byId = new Map<string, GraphNode>()
+  for (const node of graph.nodes) byId.set(node.id, node)
+  // The nodes' own position and data objects: nothing here changes them.
+  const nodes = [...byId.values()]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map(({ id, type, label, position, data, connectionPoints }) => ({
+      id,
+      type,
+      label,
+      position,
+      data,
+      connectionPoints,
+    }))
+  const byKey = new Map<string, Connection>()
+  for (const c of graph.connections) {
+    if (c.source !== c.target && byId.has(c.source) && byId.has(c.target)) {
+      byKey.set(connectionKey(c), c)
+    }
+  }
+  const connections = [...byKey.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, c]) => ({ source: c.source, target: c.target }))
+  return { nodes, connections }
+}
+
 /** A new Y.Map holding `node` (to insert into the nodes map). */
 export function nodeToYMap(node: GraphNode): YNode {
   const ynode = new Y.Map<unknown>()
@@ -131,8 +164,10 @@ function updateYNode(ynode: YNode, node: GraphNode): void {
     ynode.set('data', data)
   }
   const ydata = data as Y.Map<NodeDataValue>
-  for (const key of [...ydata.keys()]) if (!(key in node.data)) ydata.delete(key)
-  for (const [key, value] of Object.entries(node.data)) {
+  // Deleting marks an entry deleted without removing it from the map being iterated.
+  for (const key of ydata.keys()) if (!(key in node.data)) ydata.delete(key)
+  for (const key in node.data) {
+    const value = node.data[key]!
     if (ydata.get(key) !== value) ydata.set(key, value)
   }
 }
@@ -142,15 +177,26 @@ function updateYNode(ynode: YNode, node: GraphNode): void {
  * keep their unrelated edits), in one transaction with `origin`. Used to seed a doc from
  * stored JSON and to apply a REST PATCH to the live doc.
  */
-export function applyGraphToDoc(doc: Y.Doc, graph: Graph, origin: unknown = null): void {
+export function applyGraphToDoc(
+  doc: Y.Doc,
+  graph: Graph,
+  origin: unknown = null,
+  /**
+   * Says which nodes the doc already holds exactly as given, so they are not compared
+   * field by field (the REST autosave knows the graph it wrote last: issue 23). Default: none.
+   */
+  held?: (node: GraphNode) => boolean,
+): void {
   doc.transact(() => {
     const nodes = getNodesMap(doc)
     const wanted = new Map(graph.nodes.map((n) => [n.id, n]))
-    for (const id of [...nodes.keys()]) if (!wanted.has(id)) nodes.delete(id)
+    // Deleting marks an entry deleted without removing it from the map being iterated.
+    for (const id of nodes.keys()) if (!wanted.has(id)) nodes.delete(id)
     for (const node of graph.nodes) {
       const existing = nodes.get(node.id)
-      if (existing instanceof Y.Map) updateYNode(existing, node)
-      else nodes.set(node.id, nodeToYMap(node))
+      if (existing instanceof Y.Map) {
+        if (!held?.(node)) updateYNode(existing, node)
+      } else nodes.set(node.id, nodeToYMap(node))
     }
     const connections = getConnectionsMap(doc)
     const wantedConnections = new Map(graph.connections.map((c) => [connectionKey(c), c]))

@@ -42,6 +42,12 @@ export const SYNC_CLOSE_REASONS = {
   notFound: 'project-not-found',
   /** The document could not be loaded from the database; nothing was overwritten. */
   loadFailed: 'load-failed',
+  /**
+   * The server is busy (issue 23): opening one more document would pass its memory budget,
+   * or more documents wait to load than it loads in a few seconds. Not an error: keep the
+   * changes on the device and retry later ({@link SYNC_SERVER_BUSY}).
+   */
+  serverBusy: 'server-busy',
 } as const
 
 /**
@@ -61,6 +67,43 @@ export const SYNC_ACCESS_CHANGED = { code: 4205, reason: 'access-changed' } as c
  */
 export const SYNC_SESSION_ENDED = { code: 4205, reason: 'session-ended' } as const
 export type SyncCloseReason = (typeof SYNC_CLOSE_REASONS)[keyof typeof SYNC_CLOSE_REASONS]
+
+/**
+ * "Busy, retry" (issue 23): the sync server refuses to open one more document because that
+ * would pass its memory budget, or because more documents already wait to load than it loads
+ * in a few seconds (a storm of connections after a deploy). The document's connection is
+ * refused with `SYNC_CLOSE_REASONS.serverBusy` and a socket that carries no other document is
+ * closed with this code, so a provider reconnects (through the proxy, possibly to another
+ * replica) after its jittered backoff. Not an error: nothing was lost; the canvas keeps
+ * working on its device copy ({@link SERVER_BUSY_MESSAGE}) and retries with
+ * {@link busyRetryDelayMs}. 4503 mirrors HTTP 503 Service Unavailable.
+ */
+export const SYNC_SERVER_BUSY = { code: 4503, reason: SYNC_CLOSE_REASONS.serverBusy } as const
+
+/** What the canvas says while the sync server is busy (issue 23). */
+export const SERVER_BUSY_MESSAGE =
+  'The server is busy: your changes are kept on this device and will be saved'
+
+/** First retry after a busy refusal at the earliest, in ms (issue 23). */
+export const BUSY_RETRY_MIN_MS = 1000
+/**
+ * Longest wait between retries after busy refusals, in ms: long enough that a thousand
+ * refused editors spread their retries over half a minute, short enough that a person sees
+ * Saved soon after the server has room.
+ */
+export const BUSY_RETRY_MAX_MS = 30_000
+
+/**
+ * How long to wait before retry number `attempt` (0 for the first) after a busy refusal:
+ * exponential backoff with full jitter (a random wait between BUSY_RETRY_MIN_MS and
+ * min(BUSY_RETRY_MAX_MS, BUSY_RETRY_MIN_MS * 2^attempt)), so refused clients do not come
+ * back together.
+ * @param random a number in [0, 1) (default Math.random)
+ */
+export function busyRetryDelayMs(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(BUSY_RETRY_MAX_MS, BUSY_RETRY_MIN_MS * 2 ** Math.max(0, attempt))
+  return Math.round(BUSY_RETRY_MIN_MS + random() * (ceiling - BUSY_RETRY_MIN_MS))
+}
 
 /** Stateless message types the sync server sends to clients. */
 export const SYNC_MESSAGE_TYPES = {
@@ -177,9 +220,11 @@ export function projectIdOfDocument(documentName: string): number | null {
 /**
  * Whether the open project's changes have reached the server: `saved` (persisted),
  * `saving` (sent, not yet acknowledged), `unsaved` (local changes not yet sent, or the
- * last store failed) or `unreachable` (local changes, and the sync server has been out of
+ * last store failed), `unreachable` (local changes, and the sync server has been out of
  * reach for a while, refused the connection, or the browser is offline: issue 11, never a
- * silent Unsaved). The pill reads "Not saved: can't reach the server" for the last.
+ * silent Unsaved; the pill reads "Not saved: can't reach the server") or `busy` (local
+ * changes, and the sync server is busy and retried later: issue 23; the pill says
+ * {@link SERVER_BUSY_MESSAGE}).
  * @see spec §4 Save status, ARCHITECTURE decision 6
  */
-export type SaveStatus = 'saved' | 'saving' | 'unsaved' | 'unreachable'
+export type SaveStatus = 'saved' | 'saving' | 'unsaved' | 'unreachable' | 'busy'

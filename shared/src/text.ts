@@ -40,22 +40,32 @@ const MAX_DEPTH = 32
  */
 export function findTextProblems(value: unknown, limit = 20): TextProblemAt[] {
   const found: TextProblemAt[] = []
-  const visit = (v: unknown, path: (string | number)[]): void => {
+  // One path, grown and shrunk as the walk goes, copied only where a problem is (a REST
+  // autosave walks a whole graph every second: issue 23).
+  const path: (string | number)[] = []
+  const visit = (v: unknown): void => {
     if (found.length >= limit || path.length > MAX_DEPTH) return
     if (typeof v === 'string') {
       const problem = textProblem(v)
-      if (problem) found.push({ path, problem })
+      if (problem) found.push({ path: [...path], problem })
     } else if (Array.isArray(v)) {
-      v.forEach((item, i) => visit(item, [...path, i]))
+      for (let i = 0; i < v.length; i++) {
+        path.push(i)
+        visit(v[i])
+        path.pop()
+      }
     } else if (v !== null && typeof v === 'object') {
-      for (const [key, item] of Object.entries(v)) {
+      for (const key in v) {
+        if (!Object.hasOwn(v, key)) continue
+        path.push(key)
         const problem = textProblem(key)
-        if (problem) found.push({ path: [...path, key], problem })
-        visit(item, [...path, key])
+        if (problem) found.push({ path: [...path], problem })
+        visit((v as Record<string, unknown>)[key])
+        path.pop()
       }
     }
   }
-  visit(value, [])
+  visit(value)
   return found
 }
 

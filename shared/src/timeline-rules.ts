@@ -46,7 +46,12 @@ export function timelineRegisterProblem(key: string, value: unknown): string | n
   if (value === undefined) return null
   const result = rule.safeParse(value)
   if (!result.success) {
-    return `the timeline field ${parsed.field} holds ${JSON.stringify(value)?.slice(0, 40) ?? typeof value}, ${result.error.issues[0]?.message ?? 'not allowed'}`
+    // Only plain values are shown: a nested type is named, never read.
+    const shown =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? JSON.stringify(value).slice(0, 40)
+        : `a ${typeof value === 'object' && value !== null ? value.constructor.name : typeof value}`
+    return `the timeline field ${parsed.field} holds ${shown}, ${result.error.issues[0]?.message ?? 'not allowed'}`
   }
   if (typeof value === 'string') {
     const problem = textProblem(value)

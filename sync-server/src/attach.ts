@@ -4,6 +4,7 @@ import type { Hocuspocus } from '@hocuspocus/server'
 import { SYNC_PATH } from '@reelgraph/shared'
 import { type RawData, type WebSocket, WebSocketServer } from 'ws'
 import { SOCKET_CLOSE_GRACE_MS, SYNC_MAX_MESSAGE_BYTES } from './config.ts'
+import type { SocketContext, SocketHandle } from './load/busy.ts'
 
 /** A sync server attached to an HTTP server. */
 export interface SyncAttachment {
@@ -43,7 +44,16 @@ export function attachSyncServer(
   }
 
   const serve = (ws: WebSocket, request: IncomingMessage) => {
-    const client = hocuspocus.handleConnection(ws, toFetchRequest(request))
+    // Every document on this socket shares the handle: a busy refusal closes the socket
+    // only while it carries no other document (issue 23 item 2).
+    const socket: SocketHandle = {
+      established: 0,
+      close: (code, reason) => {
+        if (ws.readyState === ws.OPEN) ws.close(code, reason)
+      },
+    }
+    const context: SocketContext = { socket }
+    const client = hocuspocus.handleConnection(ws, toFetchRequest(request), context)
     ws.on('message', (data) => client.handleMessage(toBytes(data)))
     ws.on('close', (code, reason) => client.handleClose({ code, reason: reason.toString() }))
     // A protocol error: ws closes the socket after this, and 'close' does the rest.

@@ -43,3 +43,54 @@ export const LOG_COMPACT_BYTES = 1024 * 1024
  * project edited continuously is compacted by LOG_COMPACT_UPDATES only, off the save path.
  */
 export const LOG_COMPACT_IDLE_MS = 10_000
+
+/**
+ * The default memory budget for open documents: this share of the V8 heap limit (issue 23
+ * item 2). The rest is for what each open document costs beyond the estimate, sockets,
+ * buffers and the garbage collector's room; a budget set with SYNC_MEMORY_BUDGET_MB replaces it.
+ */
+export const MEMORY_BUDGET_HEAP_SHARE = 0.6
+
+/**
+ * Whatever the estimates say, no document is opened while the V8 heap is past this share of
+ * its limit (issue 23: a heap-out-of-memory is a defect, so the estimate gets a safety net).
+ */
+export const HEAP_REFUSE_SHARE = 0.85
+
+/**
+ * Heap bytes an open Y.Doc takes per byte of its encoded state: measured on the 300-node
+ * fixture (`make-graph.mjs 300 7`: 241,779 encoded bytes, 1.93 MB of heap once applied, a
+ * ratio of 8.0), rounded up for the Hocuspocus document around it.
+ */
+export const HEAP_BYTES_PER_DOCUMENT_BYTE = 8.5
+
+/** Heap an open document costs whatever its size (its Hocuspocus document, awareness, state). */
+export const DOCUMENT_BASE_COST_BYTES = 64 * 1024
+
+/**
+ * What a document about to load is counted at until its size is known: a 300-node project
+ * (the size benchmarks use), so a storm of loads cannot all pass the budget at once.
+ */
+export const DOCUMENT_RESERVATION_BYTES = 2 * 1024 * 1024
+
+/**
+ * Documents loaded at once (issue 23 item 2): each load reads its rows and applies them on
+ * the event loop; more at once only makes every one of them slower.
+ */
+export const LOAD_CONCURRENCY = 4
+
+/**
+ * Documents that may wait for a load turn; one more is refused as busy and retries later.
+ * A few seconds of loads on this 2-core machine (a 300-node project loads in 5 to 10 ms, about
+ * a hundred a second with LOAD_CONCURRENCY): well within Hocuspocus' connection timeout,
+ * so those admitted are served in turn, and a storm's rest come back with jittered backoff
+ * (64 refused most of a storm of 1,000 editors, whose backoff then stretched the admission).
+ */
+export const LOAD_QUEUE_MAX = 256
+
+/**
+ * How long the REST path keeps its copy of a project's stored document unused (issue 23
+ * item 3): an autosave every second keeps it; a project nobody PATCHes gives the room back
+ * soon after.
+ */
+export const REST_DOCUMENT_CACHE_IDLE_MS = 30_000

@@ -2,13 +2,19 @@ import { Hocuspocus } from '@hocuspocus/server'
 import type { DB } from '@reelgraph/db'
 import { PERSIST_THROTTLE_MS } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
-import { SHUTDOWN_TIMEOUT_MS } from './config.ts'
+import { Registry } from 'prom-client'
+import { LOAD_CONCURRENCY, LOAD_QUEUE_MAX, SHUTDOWN_TIMEOUT_MS } from './config.ts'
 import { AccessChannel } from './extensions/access-channel.ts'
+import { AdmissionExtension } from './extensions/admission.ts'
 import { AuthExtension, type SyncContext } from './extensions/auth.ts'
 import { PersistenceExtension } from './extensions/persistence.ts'
 import { ReelgraphRedis } from './extensions/redis.ts'
 import { ValidationExtension } from './extensions/validation.ts'
+import { LoadGate } from './load/load-gate.ts'
+import { MemoryBudget } from './load/memory-budget.ts'
 import type { SyncLogger } from './logger.ts'
+import { SyncMetrics } from './metrics.ts'
+import { StoredDocumentWriter } from './persistence/stored-document-writer.ts'
 
 /**
  * The sync server: its Hocuspocus instance (whose connections carry a {@link SyncContext})
@@ -21,6 +27,19 @@ export interface SyncServer {
   readonly persistence: PersistenceExtension
   /** Tells the other sync servers about access changes; undefined without `redisUrl`. */
   readonly accessChannel: AccessChannel | undefined
+  /** Publishes changes to the other sync servers; undefined without `redisUrl`. */
+  readonly redis: ReelgraphRedis | undefined
+  /** What the open documents cost against the process's memory budget (issue 23). */
+  readonly budget: MemoryBudget
+  /** The metrics this server registered (issue 23 item 4). */
+  readonly metrics: SyncMetrics
+  /** The registry they are in: what `/metrics` serves. */
+  readonly registry: Registry
+  /**
+   * Writes REST graph replacements into documents not open here, without opening them
+   * (issue 23 item 3; the gateway's `applyGraph`).
+   */
+  readonly writer: StoredDocumentWriter
 }
 
 export interface SyncServerOptions {
@@ -52,6 +71,20 @@ export interface SyncServerOptions {
   redisUrl?: string | undefined
   /** Namespace of the Redis channels (default `reelgraph`; tests use one per run). */
   redisPrefix?: string | undefined
+  /**
+   * Estimated heap the open documents may take, in bytes (issue 23 item 2; default
+   * MEMORY_BUDGET_HEAP_SHARE of the V8 heap limit).
+   */
+  memoryBudgetBytes?: number | undefined
+  /** Documents loaded at once (default LOAD_CONCURRENCY). */
+  loadConcurrency?: number | undefined
+  /** Documents that may wait for a load before more are refused as busy (default LOAD_QUEUE_MAX). */
+  loadQueueMax?: number | undefined
+  /**
+   * The prom-client registry to register the metrics in (the process's, with its default
+   * metrics); default: a registry of this server's own.
+   */
+  registry?: Registry | undefined
 }
 
 /**
@@ -77,15 +110,42 @@ export function createSyncServer(options: SyncServerOptions): SyncServer {
     secureCookies: options.secureCookies,
     allowedOrigins: options.allowedOrigins,
   })
-  const validation = new ValidationExtension({ logger })
+  const registry = options.registry ?? new Registry()
+  const budget = new MemoryBudget({ limitBytes: options.memoryBudgetBytes })
+  const gate = new LoadGate({
+    concurrency: options.loadConcurrency ?? LOAD_CONCURRENCY,
+    maxQueued: options.loadQueueMax ?? LOAD_QUEUE_MAX,
+  })
+  // The metrics read the Hocuspocus instance, made below with the extensions that count.
+  const made: { hocuspocus?: Hocuspocus<SyncContext> } = {}
+  const metrics = new SyncMetrics({
+    registry,
+    openDocuments: () => made.hocuspocus?.getDocumentsCount() ?? 0,
+    connections: () => made.hocuspocus?.getConnectionsCount() ?? 0,
+    budget,
+    gate,
+    db,
+  })
+  const admission = new AdmissionExtension({ budget, gate, metrics, logger })
   const persistence = new PersistenceExtension({
     db,
     logger,
+    budget,
+    gate,
+    metrics,
     throttleMs,
     retryBaseMs: options.retryBaseMs,
     maxAttempts: options.maxStoreAttempts,
     compactUpdates: options.compactUpdates,
     compactIdleMs: options.compactIdleMs,
+    catchUpAfterLoad: redisUrl !== undefined,
+  })
+  const validation = new ValidationExtension({
+    logger,
+    sizes: {
+      boundOf: (document) => persistence.encodedBytesOf(document),
+      measured: (document, bytes) => persistence.measuredBytes(document, bytes),
+    },
   })
   const redis = redisUrl
     ? new ReelgraphRedis({ url: redisUrl, prefix: redisPrefix, logger })
@@ -101,13 +161,24 @@ export function createSyncServer(options: SyncServerOptions): SyncServer {
     debounce: throttleMs,
     maxDebounce: throttleMs,
     extensions: [
+      admission,
       auth,
       validation,
       persistence,
       ...(redis && accessChannel ? [redis, accessChannel] : []),
     ],
   })
-  return { hocuspocus, persistence, accessChannel }
+  made.hocuspocus = hocuspocus
+  const writer = new StoredDocumentWriter({
+    db,
+    hocuspocus,
+    budget,
+    logger,
+    redis,
+    readStored: (projectId) => persistence.storedDocument(projectId),
+    noteAppended: (projectId, bytes) => persistence.noteAppended(projectId, bytes),
+  })
+  return { hocuspocus, persistence, accessChannel, redis, budget, metrics, registry, writer }
 }
 
 /**
@@ -123,6 +194,7 @@ export async function closeSyncServer(
   timeoutMs = SHUTDOWN_TIMEOUT_MS,
 ): Promise<void> {
   const { hocuspocus, persistence } = server
+  server.writer.clear()
   persistence.stop()
   hocuspocus.closeConnections()
   hocuspocus.flushPendingStores()

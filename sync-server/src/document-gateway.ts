@@ -25,6 +25,8 @@ export interface DocumentGatewayOptions {
   readonly hocuspocus: Hocuspocus
   readonly persistence: SyncServer['persistence']
   readonly accessChannel: SyncServer['accessChannel']
+  /** Writes REST graph replacements into documents not open here (issue 23 item 3). */
+  readonly writer?: SyncServer['writer'] | undefined
   /** Longest wait for a change to be stored, in ms (default GATEWAY_STORE_TIMEOUT_MS). */
   readonly storeTimeoutMs?: number | undefined
   /** Longest wait for a deleted project's document to unload, in ms (default GATEWAY_UNLOAD_TIMEOUT_MS). */
@@ -50,7 +52,10 @@ async function changeAccess(
 /**
  * The {@link DocumentGateway} over a sync server made by `createSyncServer`: changes go through
  * a Hocuspocus direct connection (no network), so they reach connected providers like any
- * other edit and are persisted by the same extension.
+ * other edit and are persisted by the same extension. A REST graph replacement of a
+ * document nobody has open here is written as stored instead, without opening it
+ * (`StoredDocumentWriter`, issue 23 item 3): one Yjs update appended to the project's log and
+ * relayed to the other sync servers.
  * @see issue 3 item 3 (a REST PATCH is applied to the live document)
  */
 export function createDocumentGateway(options: DocumentGatewayOptions): DocumentGateway {
@@ -86,11 +91,17 @@ export function createDocumentGateway(options: DocumentGatewayOptions): Document
   }
 
   return {
-    applyGraph: (projectId, graph) =>
-      change(projectId, (document) => {
+    // A document open (or opening) here takes the change live; any other is written as
+    // stored, without opening it (issue 23 item 3).
+    applyGraph: (projectId, graph) => {
+      const name = projectDocumentName(projectId)
+      const open = hocuspocus.documents.has(name) || hocuspocus.loadingDocuments.has(name)
+      if (!open && options.writer) return options.writer.applyGraph(projectId, graph)
+      return change(projectId, (document) => {
         applyGraphToDoc(document, graph, REST_ORIGIN)
         return docToGraph(document)
-      }),
+      })
+    },
 
     transact: (projectId, run) => change(projectId, (document) => run(document, JOB_ORIGIN)),
 

@@ -2,6 +2,18 @@ import { describeLookalike, findLookalikeSettings, type SettingLookalike } from 
 import { z } from 'zod'
 
 /**
+ * SYNC_MEMORY_BUDGET_MB (issue 23 item 2): MiB of estimated heap the open documents may
+ * take, as bytes; unset or empty: undefined (the default share of the V8 heap limit).
+ * The api reads the same variable for the sync server it embeds.
+ */
+export const syncMemoryBudgetSchema = z
+  .string()
+  .optional()
+  .transform((v) => (v ? Number(v) : undefined))
+  .pipe(z.number().int().min(1).max(1_048_576).optional())
+  .transform((mb) => (mb === undefined ? undefined : mb * 1024 * 1024))
+
+/**
  * Every setting of the standalone sync-server process (production), read from the
  * environment once at boot. Embedded in the api (`npm start`), the api's settings apply.
  */
@@ -35,6 +47,11 @@ export const syncEnvSchema = z
     APP_URL: z.url().optional(),
     /** Extra allowed Origins, comma-separated. */
     ALLOWED_ORIGINS: z.string().default(''),
+    /**
+     * Memory budget for open documents, in MiB of estimated heap (issue 23): one more
+     * document past it is refused as busy. Unset: 60% of the V8 heap limit.
+     */
+    SYNC_MEMORY_BUDGET_MB: syncMemoryBudgetSchema,
   })
   .transform((env) => ({
     ...env,

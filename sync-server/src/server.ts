@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createDb, migrateToLatest } from '@reelgraph/db'
 import { describeLookalike } from '@reelgraph/shared'
+import { collectDefaultMetrics, Registry } from 'prom-client'
 import { attachSyncServer } from './attach.ts'
 import {
   closeSyncServer,
@@ -32,11 +33,18 @@ export interface StartSyncServerOptions extends SyncServerOptions {
 
 /**
  * Starts a sync server on its own HTTP server: WebSockets at `/sync`, `GET /healthz` for
- * load balancers, 404 for anything else.
+ * load balancers, `GET /metrics` (Prometheus text, issue 23 item 4), 404 for anything else.
  */
 export async function startSyncServer(options: StartSyncServerOptions): Promise<RunningSyncServer> {
   const sync = createSyncServer(options)
   const httpServer = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/metrics') {
+      sync.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': sync.registry.contentType }).end(text),
+        () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable'),
+      )
+      return
+    }
     const ok = req.method === 'GET' && req.url === '/healthz'
     res.writeHead(ok ? 200 : 404, { 'content-type': 'text/plain' }).end(ok ? 'ok' : 'Not Found')
   })
@@ -83,7 +91,11 @@ export async function main(): Promise<void> {
   })
   const applied = await migrateToLatest(db)
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
   const running = await startSyncServer({
+    registry,
+    memoryBudgetBytes: env.SYNC_MEMORY_BUDGET_MB,
     db,
     logger,
     port: env.SYNC_PORT,
@@ -94,8 +106,12 @@ export async function main(): Promise<void> {
     redisPrefix: env.REDIS_PREFIX,
   })
   logger.info(
-    { port: running.port, redis: env.REDIS_URL !== undefined },
-    'sync server listening (WebSocket path /sync)',
+    {
+      port: running.port,
+      redis: env.REDIS_URL !== undefined,
+      memoryBudgetMb: Math.round(running.budget.limitBytes / 1024 / 1024),
+    },
+    'sync server listening (WebSocket path /sync, metrics at /metrics)',
   )
   let stopping = false
   const stop = async (signal: string) => {

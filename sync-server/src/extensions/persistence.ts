@@ -1,4 +1,6 @@
 import type {
+  afterLoadDocumentPayload,
+  afterUnloadDocumentPayload,
   connectedPayload,
   Extension,
   LocalTransactionOrigin,
@@ -11,6 +13,7 @@ import {
   applyStoredDocument,
   type DB,
   readProjectDocument,
+  readProjectDocumentChanges,
   type StoredProjectDocument,
 } from '@reelgraph/db'
 import {
@@ -26,7 +29,12 @@ import {
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import * as Y from 'yjs'
+import { refuseBusy, type SocketContext } from '../load/busy.ts'
+import { LoadGate, LoadGateFull } from '../load/load-gate.ts'
+import { MemoryBudget } from '../load/memory-budget.ts'
+import { LOAD_CONCURRENCY, LOAD_QUEUE_MAX } from '../config.ts'
 import type { SyncLogger } from '../logger.ts'
+import type { SyncMetrics } from '../metrics.ts'
 import { LogCompaction } from '../persistence/log-compaction.ts'
 import { StoreRetry } from '../persistence/store-retry.ts'
 import { StoreWaiters } from '../persistence/store-waiters.ts'
@@ -36,6 +44,12 @@ import { graphFromStoredJson } from '../stored-graph.ts'
 export interface PersistenceOptions {
   db: Kysely<DB>
   logger: SyncLogger
+  /** What open documents cost against the process's budget (issue 23 item 2; default: its own). */
+  budget?: MemoryBudget | undefined
+  /** Loads wait their turn here (issue 23 item 2; default: its own). */
+  gate?: LoadGate | undefined
+  /** Where refusals and store latencies are counted (default: nowhere). */
+  metrics?: SyncMetrics | undefined
   /** Longest wait from a document's first unsaved update to its store, in ms (default PERSIST_THROTTLE_MS). */
   throttleMs?: number | undefined
   /** First wait after a failed store, doubled after each failure (default PERSIST_RETRY_BASE_MS). */
@@ -46,6 +60,12 @@ export interface PersistenceOptions {
   maxAttempts?: number | undefined
   /** Log rows since the last compaction that start one (default LOG_COMPACT_UPDATES). */
   compactUpdates?: number | undefined
+  /**
+   * Read the log once more after a load, once the Redis extension has subscribed the
+   * document (issue 23 item 3): rows appended meanwhile by a process that does not hold the
+   * document (the gateway's REST path) were published before this one listened.
+   */
+  catchUpAfterLoad?: boolean | undefined
   /** Log bytes since the last compaction that start one (default LOG_COMPACT_BYTES). */
   compactBytes?: number | undefined
   /** Ms after a project's last append here before it is compacted (default LOG_COMPACT_IDLE_MS). */
@@ -55,6 +75,8 @@ export interface PersistenceOptions {
 /** What the extension knows about one loaded document. */
 interface DocState {
   projectId: number
+  /** An upper bound of the document's encoded size: loaded bytes plus every update since. */
+  encodedBytes: number
   /** Updates applied since the load (a counter: unlike a state vector it also counts deletions). */
   changes: number
   /** `changes` as of the last successful store (or the load: the loaded state is stored). */
@@ -67,10 +89,23 @@ interface DocState {
   lastSaved: SavedMessage
   /** Who waits for a store to reach a change count (`whenStored`). */
   waiters: StoreWaiters
+  /** What the load read (for the catch-up after it), until then. */
+  loaded: { snapshotAt: Date; ids: Set<string> } | null
 }
 
 /** The origin of the load's `applyUpdate`: local, and never a reason to store. */
 const LOAD_ORIGIN: LocalTransactionOrigin = { source: 'local', skipStoreHooks: true }
+
+/**
+ * The origin of an update that is already in the project's log (a REST PATCH the gateway
+ * appended, or rows a load catches up with; issue 23 item 3): applied so editors see it,
+ * never appended again.
+ */
+export const STORED_ORIGIN: LocalTransactionOrigin = {
+  source: 'local',
+  skipStoreHooks: true,
+  context: { source: 'log' },
+}
 
 /** The `saved` message of a stored document's snapshot (`shared/save-ack.ts`). */
 function savedMessage(snapshot: string, savedAt: Date): SavedMessage {
@@ -117,12 +152,21 @@ export class PersistenceExtension implements Extension {
   private readonly throttleMs: number
   private readonly retry: StoreRetry
   private readonly compaction: LogCompaction
+  private readonly budget: MemoryBudget
+  private readonly gate: LoadGate
+  private readonly metrics: SyncMetrics | undefined
+  private readonly catchUpAfterLoad: boolean
   private readonly docs = new WeakMap<Y.Doc, DocState>()
   private stopping = false
 
   constructor(options: PersistenceOptions) {
     this.db = options.db
     this.logger = options.logger
+    this.budget = options.budget ?? new MemoryBudget({})
+    this.gate =
+      options.gate ?? new LoadGate({ concurrency: LOAD_CONCURRENCY, maxQueued: LOAD_QUEUE_MAX })
+    this.metrics = options.metrics
+    this.catchUpAfterLoad = options.catchUpAfterLoad ?? false
     this.throttleMs = options.throttleMs ?? PERSIST_THROTTLE_MS
     this.retry = new StoreRetry({
       baseMs: options.retryBaseMs,
@@ -138,9 +182,79 @@ export class PersistenceExtension implements Extension {
     })
   }
 
-  async onLoadDocument({ document, documentName }: onLoadDocumentPayload): Promise<void> {
+  /**
+   * Loads the document in its turn ({@link LoadGate}) once its room in the memory budget is
+   * reserved (issue 23 item 2). A client connection is refused as busy when the budget has
+   * no room or the queue is full; a server-side load (the gateway's, no socket) is never
+   * refused, only queued.
+   */
+  async onLoadDocument({ document, documentName, context }: onLoadDocumentPayload): Promise<void> {
     const projectId = projectIdOfDocument(documentName)
     if (projectId === null) throw new SyncRefusal(SYNC_CLOSE_REASONS.notFound)
+    const client = (context as SocketContext | undefined)?.socket !== undefined
+    const busy = (reason: 'memory' | 'heap' | 'load-queue') =>
+      refuseBusy({
+        context: context as SocketContext,
+        reason,
+        documentName,
+        metrics: this.metrics,
+        logger: this.logger,
+      })
+    const refusal = this.budget.reserve(documentName)
+    if (refusal && client) busy(refusal)
+    let loaded: Loaded
+    try {
+      loaded = await this.gate.run(() => this.load(document, projectId), { wait: !client })
+    } catch (err) {
+      this.budget.delete(documentName)
+      if (err instanceof LoadGateFull) busy('load-queue')
+      throw err
+    }
+    const encodedBytes = loaded.stored.snapshot.byteLength + loaded.logBytes
+    this.budget.set(documentName, encodedBytes)
+    const state: DocState = {
+      projectId,
+      encodedBytes,
+      changes: 0,
+      storedChanges: 0,
+      pending: [],
+      throttle: null,
+      lastSaved: savedMessage(encodeSavedSnapshot(document), loaded.savedAt),
+      waiters: new StoreWaiters(),
+      loaded: this.catchUpAfterLoad
+        ? {
+            snapshotAt: loaded.stored.snapshotAt ?? loaded.savedAt,
+            ids: new Set(loaded.stored.ids),
+          }
+        : null,
+    }
+    document.on('update', (update: Uint8Array, origin: unknown) => {
+      state.encodedBytes += update.byteLength
+      this.budget.set(documentName, state.encodedBytes)
+      if (origin === STORED_ORIGIN) return
+      state.changes += 1
+      state.pending.push(update)
+    })
+    this.docs.set(document, state)
+    if (loaded.logUpdates > 0) {
+      this.compaction.note(projectId, loaded.logUpdates, loaded.logBytes)
+    }
+    this.logger.debug(
+      {
+        projectId,
+        bytes: encodedBytes,
+        logUpdates: loaded.logUpdates,
+        seeded: loaded.seeded,
+      },
+      'project document loaded',
+    )
+  }
+
+  /** Reads the project's stored document (or seeds it) and applies it to `document`. */
+  private async load(
+    document: onLoadDocumentPayload['document'],
+    projectId: number,
+  ): Promise<Loaded> {
     let loaded: Loaded | null
     try {
       loaded = await this.loadOrSeed(projectId)
@@ -156,32 +270,66 @@ export class PersistenceExtension implements Extension {
     // (A plain Y.Doc, as tests pass, has nothing to flush.)
     const batched: { flush?: () => unknown } = document
     batched.flush?.()
-    const state: DocState = {
-      projectId,
-      changes: 0,
-      storedChanges: 0,
-      pending: [],
-      throttle: null,
-      lastSaved: savedMessage(encodeSavedSnapshot(document), loaded.savedAt),
-      waiters: new StoreWaiters(),
+    return loaded
+  }
+
+  /**
+   * With Redis, once the document listens to its channel: applies what the log got since
+   * the load read it (rows appended by a process that does not hold the document publish
+   * before this one listened). Errors are logged: the next load reads everything anyway.
+   */
+  async afterLoadDocument({ document }: afterLoadDocumentPayload): Promise<void> {
+    const state = this.docs.get(document)
+    const loaded = state?.loaded
+    if (!state || !loaded) return
+    state.loaded = null
+    try {
+      const changes = await readProjectDocumentChanges({
+        db: this.db,
+        projectId: state.projectId,
+        snapshotAt: loaded.snapshotAt,
+        knownIds: loaded.ids,
+      })
+      if (!changes || (!changes.snapshot && changes.updates.length === 0)) return
+      document.transact(() => {
+        if (changes.snapshot) Y.applyUpdate(document, changes.snapshot, STORED_ORIGIN)
+        for (const { update } of changes.updates) Y.applyUpdate(document, update, STORED_ORIGIN)
+      }, STORED_ORIGIN)
+    } catch (err) {
+      this.logger.warn({ err, projectId: state.projectId }, 'catching up with the log failed')
     }
-    document.on('update', (update: Uint8Array) => {
-      state.changes += 1
-      state.pending.push(update)
-    })
-    this.docs.set(document, state)
-    if (loaded.logUpdates > 0) {
-      this.compaction.note(projectId, loaded.logUpdates, loaded.logBytes)
-    }
-    this.logger.debug(
-      {
-        projectId,
-        bytes: loaded.stored.snapshot.byteLength + loaded.logBytes,
-        logUpdates: loaded.logUpdates,
-        seeded: loaded.seeded,
-      },
-      'project document loaded',
-    )
+  }
+
+  /**
+   * A project's stored document, or the seeded one when there was none; null when there is
+   * no project (what a load reads, for the gateway's REST path).
+   */
+  async storedDocument(projectId: number): Promise<StoredProjectDocument | null> {
+    return (await this.loadOrSeed(projectId))?.stored ?? null
+  }
+
+  /** Stops counting an unloaded document against the budget. */
+  async afterUnloadDocument({ documentName }: afterUnloadDocumentPayload): Promise<void> {
+    this.budget.delete(documentName)
+  }
+
+  /** An upper bound of a loaded document's encoded size in bytes (undefined when not loaded here). */
+  encodedBytesOf(document: Y.Doc): number | undefined {
+    return this.docs.get(document)?.encodedBytes
+  }
+
+  /** The document's encoded size was measured exactly: the bound starts again from it. */
+  measuredBytes(document: Y.Doc, bytes: number): void {
+    const state = this.docs.get(document)
+    if (state) state.encodedBytes = bytes
+  }
+
+  /**
+   * Counts rows another writer here appended to a project's log (the gateway's REST path),
+   * for the background compaction.
+   */
+  noteAppended(projectId: number, bytes: number): void {
+    this.compaction.note(projectId, 1, bytes)
   }
 
   /**
@@ -238,7 +386,12 @@ export class PersistenceExtension implements Extension {
       const started = performance.now()
       let appended: boolean
       try {
-        appended = await appendProjectUpdate({ db: this.db, projectId: state.projectId, update })
+        const stopTimer = this.metrics?.storeSeconds.startTimer()
+        try {
+          appended = await appendProjectUpdate({ db: this.db, projectId: state.projectId, update })
+        } finally {
+          stopTimer?.()
+        }
         if (!appended) {
           this.logger.info({ projectId: state.projectId }, 'project deleted; document not stored')
           this.forget(document)
@@ -357,7 +510,14 @@ export class PersistenceExtension implements Extension {
       .returning('project_id')
       .executeTakeFirst()
     if (inserted) {
-      const stored = { snapshot: state, updates: [], ids: [], savedAt, logBytes: 0 }
+      const stored = {
+        snapshot: state,
+        updates: [],
+        ids: [],
+        savedAt,
+        logBytes: 0,
+        snapshotAt: savedAt,
+      }
       return { stored, savedAt, seeded: true, logUpdates: 0, logBytes: 0 }
     }
     // Another process seeded it first: use its state, so every copy starts from the same items.

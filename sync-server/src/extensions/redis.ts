@@ -98,6 +98,22 @@ export class ReelgraphRedis extends Redis {
     this.logger?.info({ documents: documents.length }, 'resynced documents through Redis')
   }
 
+  /**
+   * Publishes `update` on the document's channel, as a change made here: every sync server
+   * holding the document applies it (issue 23 item 3: the gateway's REST path appends a
+   * change without opening the document here).
+   */
+  async publishUpdate(documentName: string, update: Uint8Array): Promise<void> {
+    const message = new OutgoingMessage(documentName)
+      .createSyncMessage()
+      .writeUpdate(update)
+      .toUint8Array()
+    await this.pub.publish(
+      `${this.configuration.prefix}:${documentName}`,
+      Buffer.concat([this.messagePrefix, Buffer.from(message)]),
+    )
+  }
+
   override async onDestroy(): Promise<void> {
     this.destroyed = true
     await super.onDestroy()

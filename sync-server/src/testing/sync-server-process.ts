@@ -4,7 +4,7 @@
  *
  *   node sync-server/src/testing/sync-server-process.ts --port 0 \
  *     (--database-url postgres://... | --pglite-dir DIR) [--store-throttle-ms N] \
- *     [--compact-updates N] \
+ *     [--compact-updates N] [--memory-budget-mb N] [--load-queue N] [--load-concurrency N] \
  *     [--redis-url redis://... --redis-prefix P]
  *
  * Migrates the database, listens on 127.0.0.1, then prints one JSON line `{"port":N}` on
@@ -12,6 +12,7 @@
  */
 import { parseArgs } from 'node:util'
 import { createDb, migrateToLatest } from '@reelgraph/db'
+import { collectDefaultMetrics, Registry } from 'prom-client'
 import { createSyncLogger } from '../logger.ts'
 import { startSyncServer } from '../server.ts'
 
@@ -22,6 +23,9 @@ const { values } = parseArgs({
     'pglite-dir': { type: 'string' },
     'store-throttle-ms': { type: 'string' },
     'compact-updates': { type: 'string' },
+    'memory-budget-mb': { type: 'string' },
+    'load-queue': { type: 'string' },
+    'load-concurrency': { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
     'redis-url': { type: 'string' },
     'redis-prefix': { type: 'string' },
@@ -37,7 +41,15 @@ const db = createDb({
   onPoolError: () => {},
 })
 await migrateToLatest(db)
+const registry = new Registry()
+collectDefaultMetrics({ register: registry })
 const running = await startSyncServer({
+  registry,
+  memoryBudgetBytes: values['memory-budget-mb']
+    ? Number(values['memory-budget-mb']) * 1024 * 1024
+    : undefined,
+  loadQueueMax: values['load-queue'] ? Number(values['load-queue']) : undefined,
+  loadConcurrency: values['load-concurrency'] ? Number(values['load-concurrency']) : undefined,
   db,
   logger,
   port: Number(values.port),
@@ -49,6 +61,9 @@ const running = await startSyncServer({
   redisPrefix: values['redis-prefix'],
 })
 process.stdout.write(`${JSON.stringify({ port: running.port })}\n`)
+// Started with --expose-gc (benchmarks measuring memory per document): SIGUSR2 collects.
+const collect = (globalThis as { gc?: () => void }).gc
+if (collect) process.on('SIGUSR2', () => collect())
 process.once('SIGTERM', () => {
   void (async () => {
     await running.close()

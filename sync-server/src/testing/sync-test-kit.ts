@@ -323,9 +323,13 @@ export interface SyncServerProcess {
  * Starts `sync-server-process.ts` with `args` and resolves once it listens.
  * @throws Error with its stderr when it exits first.
  */
-export async function spawnSyncServer(args: string[]): Promise<SyncServerProcess> {
+export async function spawnSyncServer(
+  args: string[],
+  /** Options for Node itself (e.g. `--expose-gc`), before the script. */
+  nodeArgs: string[] = [],
+): Promise<SyncServerProcess> {
   const script = fileURLToPath(new URL('./sync-server-process.ts', import.meta.url))
-  const child = spawn(nodeBinary(), [script, ...args], {
+  const child = spawn(nodeBinary(), [...nodeArgs, script, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })

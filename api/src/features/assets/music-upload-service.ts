@@ -10,7 +10,7 @@ import { type AudioUpload, MAX_AUDIO_UPLOAD_BYTES, MAX_AUDIO_UPLOAD_MS } from '@
 import type { AppDeps } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { requireProjectRole } from '../access/project-access.ts'
-import { renderDirs } from '../video/render-scenes.ts'
+import { uploadWorkDir } from '../../lib/upload-dir.ts'
 import { storeMediaAsset } from './asset-service.ts'
 
 /** The upload, as the route hands it over. */
@@ -64,7 +64,7 @@ export async function uploadMusic(
   if (!body || contentLength === 0) {
     throw new AppError('BAD_REQUEST', 'The upload is empty. Choose an audio file.')
   }
-  const dir = join(renderDirs(deps.env).work, `upload-${randomUUID()}`)
+  const dir = join(uploadWorkDir(deps.env), randomUUID())
   await mkdir(dir, { recursive: true })
   try {
     const upload = join(dir, 'upload')

@@ -8,7 +8,7 @@ import { type AudioUpload, MAX_AUDIO_UPLOAD_BYTES } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
-import { renderDirs } from '../video/render-scenes.ts'
+import { uploadWorkDir } from '../../lib/upload-dir.ts'
 
 const run = promisify(execFile)
 
@@ -102,8 +102,7 @@ describe.each(testDatabaseKinds())('music uploads on $name', (kind) => {
     const stranger = await addUser(t, 'Stranger')
     expect((await t.request('GET', body.url, { cookie: stranger.cookie })).status).toBe(404)
     // Nothing of the upload is left in the work folder.
-    const work = await readdir(renderDirs(t.deps.env).work).catch(() => [] as string[])
-    expect(work.filter((name) => name.startsWith('upload-'))).toEqual([])
+    expect(await readdir(uploadWorkDir(t.deps.env)).catch(() => [])).toEqual([])
   })
 
   it('refuses a picture, an empty body and a file over the size limit, storing nothing', async () => {

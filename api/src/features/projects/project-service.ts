@@ -41,9 +41,35 @@ function graphOf(row: Pick<ProjectRow, 'nodes' | 'connections'>): Graph {
 }
 
 /**
+ * An upper bound of the UTF-8 bytes of `graph`'s JSON, without writing it (issue 23: the
+ * autosave sends a whole graph every second): each string at 6 bytes a UTF-16 code unit
+ * (an escaped control character, `\u0001`, is the longest), each number at 24, and
+ * MAX_JSON_OVERHEAD_BYTES of quotes, colons, commas and brackets around every value.
+ */
+function graphJsonBytesBound(graph: Graph): number {
+  const text = (s: string) => 6 * s.length + MAX_JSON_OVERHEAD_BYTES
+  let bytes = MAX_JSON_OVERHEAD_BYTES
+  for (const node of graph.nodes) {
+    bytes += text(node.id) + text(node.type) + text(node.label) + text(node.connectionPoints)
+    bytes += 2 * (24 + MAX_JSON_OVERHEAD_BYTES) + 6 * MAX_JSON_OVERHEAD_BYTES
+    for (const key in node.data) {
+      const value = node.data[key]
+      bytes += text(key) + (typeof value === 'string' ? text(value) : 24 + MAX_JSON_OVERHEAD_BYTES)
+    }
+  }
+  for (const c of graph.connections)
+    bytes += text(c.source) + text(c.target) + 3 * MAX_JSON_OVERHEAD_BYTES
+  return bytes
+}
+
+/** Room for a key's quotes and colon, a value's separators and brackets, in bytes. */
+const MAX_JSON_OVERHEAD_BYTES = 32
+
+/**
  * @throws AppError 413 PAYLOAD_TOO_LARGE when the graph's JSON exceeds MAX_PROJECT_BYTES.
  */
 function assertProjectSize(graph: Graph): void {
+  if (graphJsonBytesBound(graph) <= MAX_PROJECT_BYTES) return
   const bytes = utf8Bytes(JSON.stringify(graph))
   if (bytes > MAX_PROJECT_BYTES) {
     throw new AppError(

@@ -1,5 +1,6 @@
 import { type AuthorizedScope, HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider'
 import {
+  busyRetryDelayMs,
   CANVAS_REMOTE_LOAD_TIMEOUT_MS,
   isDocEmpty,
   projectDocumentName,
@@ -56,6 +57,11 @@ export interface ProjectSessionEvents {
   onAccessChanged: (toast: (typeof ACCESS_TOASTS)['changed' | 'viewOnly']) => void
   /** The project was open and is now refused: removed from it, or it was deleted. */
   onAccessLost: () => void
+  /**
+   * The sync server is busy (issue 23): the canvas keeps working on the device copy and
+   * retries with jittered backoff. Once per busy spell (until the connection is admitted).
+   */
+  onServerBusy?: () => void
 }
 
 /** The connections of a started session. */
@@ -74,6 +80,8 @@ interface Connections {
   loadFailedShown: boolean
   /** The sync server closed the socket because this person's access changed. */
   accessChangedClose: boolean
+  /** Busy refusals since the connection was last admitted (issue 23): the retry's backoff. */
+  busyRefusals: number
 }
 
 let sessionsOpened = 0
@@ -180,6 +188,7 @@ export class ProjectSession {
       remoteSynced: false,
       loadFailedShown: false,
       accessChangedClose: false,
+      busyRefusals: 0,
     }
     this.running = run
 
@@ -325,6 +334,7 @@ export class ProjectSession {
   ): void {
     if (this.running !== run) return
     run.loadFailedShown = false
+    run.busyRefusals = 0
     run.tracker.setLinkUp(true)
     const { access, actions } = this.store.getState()
     actions.setAccess({ scope })
@@ -345,6 +355,17 @@ export class ProjectSession {
     run.tracker.setLinkUp(false)
     if (reason === SYNC_CLOSE_REASONS.unauthenticated) {
       events.onUnauthenticated()
+      return
+    }
+    const socket = run.provider.configuration.websocketProvider
+    if (reason === SYNC_CLOSE_REASONS.serverBusy) {
+      // Not an error (issue 23): keep editing on the device copy, say so once, and come back
+      // on a new socket (the proxy may pick another replica) after a jittered backoff.
+      if (run.busyRefusals === 0) events.onServerBusy?.()
+      run.tracker.markBusy()
+      socket.disconnect()
+      this.later(run, () => void socket.connect(), busyRetryDelayMs(run.busyRefusals))
+      run.busyRefusals += 1
       return
     }
     const lost = reason === SYNC_CLOSE_REASONS.notFound && this.wasAuthenticated
@@ -368,7 +389,6 @@ export class ProjectSession {
     // (its toast, with unsaved changes, follows Load Failed). Keep editing on the device
     // copy and try again.
     run.tracker.markUnreachable()
-    const socket = run.provider.configuration.websocketProvider
     socket.disconnect()
     this.later(run, () => void socket.connect(), SYNC_LOAD_RETRY_MS)
   }

@@ -323,3 +323,37 @@ describe('SaveTracker outages (issue 11: never a silent Unsaved)', () => {
     expect(outages.reported).toBe(0)
   })
 })
+
+describe('SaveTracker while the server is busy (issue 23)', () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
+
+  it('reads busy, never unreachable, while refused as busy; Saved once admitted and stored', () => {
+    const { doc, tracker, statuses, outages } = setup()
+    addScene(doc)
+    tracker.markBusy()
+    expect(tracker.status).toBe('busy')
+    // Retries refused again, for longer than the grace period: still busy, no outage toast.
+    tracker.setLinkUp(false)
+    tracker.markBusy()
+    vi.advanceTimersByTime(UNREACHABLE_GRACE_MS * 3)
+    expect(tracker.status).toBe('busy')
+    expect(outages.reported).toBe(0)
+    // Admitted: the changes kept on the device go up and are saved.
+    tracker.setLinkUp(true)
+    expect(tracker.status).toBe('saving')
+    tracker.receive(savedMessage(doc))
+    expect(tracker.status).toBe('saved')
+    expect(statuses).toEqual(['unsaved', 'busy', 'saving', 'saved'])
+    tracker.destroy()
+  })
+
+  it('turns into an outage when another refusal follows the busy one', () => {
+    const { doc, tracker } = setup()
+    addScene(doc)
+    tracker.markBusy()
+    tracker.markUnreachable()
+    expect(tracker.status).toBe('unreachable')
+    tracker.destroy()
+  })
+})

@@ -32,6 +32,8 @@ import type { SaveStatus } from '@/stores/save-status'
  *   `UNREACHABLE_GRACE_MS`, or down for a reason that will not pass by itself (offline,
  *   refused): "Not saved: can't reach the server" (issue 11: never a silent Unsaved).
  *   `onUnreachable` is called once per outage, the first time it reads so.
+ * - busy: something pending and the server said it is busy (issue 23): the changes stay on
+ *   this device and are saved once it admits the connection; not an outage.
  */
 
 /**
@@ -64,8 +66,11 @@ export function deriveSaveStatus(facts: {
   saveFailed: boolean
   /** The connection is down past the grace period, or for good reason (offline, refused). */
   outage: boolean
+  /** The server refused the connection as busy and is retried (issue 23). */
+  busy?: boolean
 }): SaveStatus {
   if (facts.pending === 0) return 'saved'
+  if (!facts.linkUp && facts.busy) return 'busy'
   if (!facts.linkUp && facts.outage) return 'unreachable'
   if (facts.saveFailed || !facts.linkUp) return 'unsaved'
   return 'saving'
@@ -103,6 +108,8 @@ export class SaveTracker {
   private outage = false
   /** `onUnreachable` was called in this outage. */
   private outageReported = false
+  /** The server refused the connection as busy; cleared when it is up. */
+  private busy = false
   private graceTimer: ReturnType<typeof setTimeout> | null = null
 
   constructor(options: SaveTrackerOptions) {
@@ -148,6 +155,7 @@ export class SaveTracker {
       this.clearGrace()
       this.outage = false
       this.outageReported = false
+      this.busy = false
     } else if (this.linkUp) {
       // Only the fall starts the clock: a reconnect attempt failing again does not.
       this.startGrace()
@@ -164,7 +172,20 @@ export class SaveTracker {
   markUnreachable(): void {
     if (this.linkUp) return
     this.clearGrace()
+    this.busy = false
     this.outage = true
+    this.update()
+  }
+
+  /**
+   * The server refused the connection as busy (issue 23): not an outage, the changes wait
+   * on the device until a retry is admitted. Ignored while the link is up.
+   */
+  markBusy(): void {
+    if (this.linkUp) return
+    this.clearGrace()
+    this.outage = false
+    this.busy = true
     this.update()
   }
 
@@ -232,6 +253,7 @@ export class SaveTracker {
       linkUp: this.linkUp,
       saveFailed: this.saveFailed,
       outage: this.outage,
+      busy: this.busy,
     })
     if (next === this.current) return
     this.current = next
@@ -246,7 +268,7 @@ export class SaveTracker {
     this.clearGrace()
     this.graceTimer = setTimeout(() => {
       this.graceTimer = null
-      if (this.linkUp) return
+      if (this.linkUp || this.busy) return
       this.outage = true
       this.update()
     }, this.options.graceMs ?? UNREACHABLE_GRACE_MS)

@@ -1,3 +1,4 @@
+import { SERVER_BUSY_MESSAGE } from '@reelgraph/shared'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { toast } from '@/hooks/use-toast'
@@ -37,6 +38,7 @@ export function useProjectSession(projectId: number): ProjectSession {
       },
       onAccessChanged: (content) => toast({ ...content }),
       onAccessLost: () => toast({ ...ACCESS_TOASTS.lost }),
+      onServerBusy: () => toast({ title: SERVER_BUSY_MESSAGE }),
     })
     return () => session.stop()
   }, [session, queryClient, projectId])

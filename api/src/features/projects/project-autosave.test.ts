@@ -1,0 +1,181 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
+import { testDatabaseKinds } from '@reelgraph/db/testing'
+import {
+  createNodeId,
+  docToGraph,
+  type Graph,
+  type GraphNode,
+  projectDocumentName,
+  SYNC_PATH,
+} from '@reelgraph/shared'
+import { attachSyncServer, type SyncAttachment } from '@reelgraph/sync-server'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { WebSocket } from 'ws'
+import * as Y from 'yjs'
+import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/test-app.ts'
+
+/**
+ * REST autosave without opening documents (issue 23 item 3): a `PATCH /api/projects/:id`
+ * with nodes and connections is one Yjs update against the document as stored. An editor
+ * who has the project open sees it live; a project nobody has open is not loaded into the
+ * sync server at all.
+ */
+
+function node(x: number, content: string): GraphNode {
+  return {
+    id: createNodeId('editable-text'),
+    type: 'editable-text',
+    label: 'Text',
+    position: { x, y: 0 },
+    data: { content },
+    connectionPoints: 'both',
+  }
+}
+
+const byId = (a: GraphNode, b: GraphNode) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+async function until<T>(check: () => T, what: string, ms = 10_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = check()
+    if (value) return value as NonNullable<T>
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+describe.each(testDatabaseKinds())(
+  'REST autosave into the document on $name (issue 23)',
+  (kind) => {
+    let t: TestApp
+    let cookie: string | undefined
+    let http: Server
+    let attachment: SyncAttachment
+    let port: number
+    let counter = 0
+
+    beforeAll(async () => {
+      t = await createTestApp(kind)
+      const res = await t.request('POST', '/api/register', {
+        body: {
+          name: 'Editor',
+          email: `autosave-${++counter}-${Date.now()}@example.com`,
+          password: 'paper lantern river',
+        },
+      })
+      cookie = sessionCookieFrom(res)
+      // The app's sync server on a socket, for an editor's provider.
+      http = createServer()
+      attachment = attachSyncServer(http, t.sync.hocuspocus)
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
+      port = (http.address() as AddressInfo).port
+    })
+    afterAll(async () => {
+      await attachment.close()
+      await new Promise((resolve) => http.close(resolve))
+      await t.close()
+    })
+
+    async function project(graph: Graph): Promise<number> {
+      const res = await t.request('POST', '/api/projects', {
+        body: { name: 'Autosaved', ...graph },
+        cookie,
+      })
+      return (await res.json()).id
+    }
+
+    const patch = (id: number, graph: Graph) =>
+      t.request('PATCH', `/api/projects/${id}`, { body: graph, cookie })
+
+    /** An editor with the project open: a provider on a WebSocket carrying the session cookie. */
+    function openEditor(projectId: number) {
+      const doc = new Y.Doc()
+      const session = cookie
+      const socket = new HocuspocusProviderWebsocket({
+        url: `ws://127.0.0.1:${port}${SYNC_PATH}`,
+        WebSocketPolyfill: class extends WebSocket {
+          constructor(url: string | URL, protocols?: string | string[]) {
+            super(url, protocols, { headers: { cookie: session ?? '' } })
+          }
+        },
+      })
+      const provider = new HocuspocusProvider({
+        websocketProvider: socket,
+        name: projectDocumentName(projectId),
+        document: doc,
+      })
+      provider.attach()
+      return {
+        doc,
+        synced: () => provider.isAuthenticated && provider.isSynced,
+        close() {
+          provider.destroy()
+          socket.destroy()
+        },
+      }
+    }
+
+    it('reaches an editor who has the project open, live', async () => {
+      const a = node(0, 'first')
+      const id = await project({ nodes: [a], connections: [] })
+      const editor = openEditor(id)
+      try {
+        await until(editor.synced, 'the editor synced')
+        const b = node(300, 'added by the autosave')
+        const moved = { ...a, position: { x: 120, y: 40 } }
+        const graph = {
+          nodes: [moved, b].sort(byId),
+          connections: [{ source: a.id, target: b.id }],
+        }
+        const res = await patch(id, graph)
+        expect(res.status).toBe(200)
+        expect(await res.json()).toEqual(graph)
+        await until(() => docToGraph(editor.doc).nodes.length === 2, 'the change in the editor')
+        expect(docToGraph(editor.doc)).toEqual(graph)
+        // Through the open document, not a copy of the stored one.
+        expect(t.sync.writer.size).toBe(0)
+      } finally {
+        editor.close()
+      }
+    })
+
+    it('loads nothing into the sync server for a project nobody has open, and stores the change', async () => {
+      const a = node(0, 'first')
+      const id = await project({ nodes: [a], connections: [] })
+      // What the first test opened has closed: no document is open or loading.
+      const { hocuspocus } = t.sync
+      await until(
+        () => hocuspocus.getDocumentsCount() === 0 && hocuspocus.loadingDocuments.size === 0,
+        'no open document',
+      )
+      const opened = vi.spyOn(hocuspocus, 'createDocument')
+      try {
+        const b = node(300, 'second')
+        for (const x of [10, 20, 30]) {
+          const graph = { nodes: [{ ...a, position: { x, y: 0 } }, b].sort(byId), connections: [] }
+          const res = await patch(id, graph)
+          expect(res.status).toBe(200)
+          expect(await res.json()).toEqual(graph)
+          expect(hocuspocus.getDocumentsCount()).toBe(0)
+        }
+        expect(opened).not.toHaveBeenCalled()
+        expect(hocuspocus.loadingDocuments.size).toBe(0)
+      } finally {
+        opened.mockRestore()
+      }
+      // Stored: an editor who opens it now, and a GET, read the last PATCH.
+      const editor = openEditor(id)
+      try {
+        await until(editor.synced, 'the editor synced')
+        const position = docToGraph(editor.doc).nodes.find((n) => n.id === a.id)?.position
+        expect(position).toEqual({ x: 30, y: 0 })
+      } finally {
+        editor.close()
+      }
+      const read = await (await t.request('GET', `/api/projects/${id}`, { cookie })).json()
+      expect(read.nodes.find((n: GraphNode) => n.id === a.id)?.position).toEqual({ x: 30, y: 0 })
+    })
+  },
+)

@@ -1,0 +1,325 @@
+import type { Hocuspocus, LocalTransactionOrigin } from '@hocuspocus/server'
+import {
+  appendProjectUpdateRow,
+  applyStoredDocument,
+  type DB,
+  readProjectDocumentChanges,
+  type StoredProjectDocument,
+} from '@reelgraph/db'
+import {
+  applyGraphToDoc,
+  type ChangedTypes,
+  docCounts,
+  type Graph,
+  graphAsApplied,
+  type GraphNode,
+  projectDocumentName,
+  SYNC_CLOSE_REASONS,
+  validateDocChange,
+} from '@reelgraph/shared'
+import type { Kysely } from 'kysely'
+import * as Y from 'yjs'
+import { REST_DOCUMENT_CACHE_IDLE_MS } from '../config.ts'
+import { STORED_ORIGIN } from '../extensions/persistence.ts'
+import type { ReelgraphRedis } from '../extensions/redis.ts'
+import type { MemoryBudget } from '../load/memory-budget.ts'
+import type { SyncLogger } from '../logger.ts'
+
+/** What the gateway says when a project has no document (as for one it cannot open). */
+function notFound(projectId: number): Error {
+  return new Error(
+    `The document of project ${projectId} could not be opened (${SYNC_CLOSE_REASONS.notFound}).`,
+  )
+}
+
+/** The origin of the writer's own transactions on its copies. */
+const WRITE_ORIGIN = Symbol('reelgraph-rest-write')
+
+/** A project's stored document as this process last read it (a copy, never live). */
+interface StoredCopy {
+  doc: Y.Doc
+  /** When the snapshot it holds was written, and the ids of the log rows it holds. */
+  snapshotAt: Date
+  ids: Set<string>
+  /** Its encoded size in bytes, an upper bound (what the budget counts it at). */
+  encodedBytes: number
+  idle: NodeJS.Timeout | null
+  /**
+   * The nodes of the graph written last, while nothing else changed the copy since: a node
+   * equal to one of them needs no comparison with the doc (an autosave moves one node).
+   */
+  written: Map<string, GraphNode> | null
+}
+
+export interface StoredDocumentWriterOptions {
+  db: Kysely<DB>
+  hocuspocus: Hocuspocus
+  budget: MemoryBudget
+  logger: SyncLogger
+  /** Reads (or seeds) a project's stored document; null when there is no project. */
+  readStored: (projectId: number) => Promise<StoredProjectDocument | null>
+  /** Counts a row appended to a project's log, for the background compaction. */
+  noteAppended: (projectId: number, bytes: number) => void
+  /** Relays changes to the other sync servers (absent without Redis). */
+  redis?: ReelgraphRedis | undefined
+  /** How long an unused copy is kept, in ms (default REST_DOCUMENT_CACHE_IDLE_MS). */
+  idleMs?: number | undefined
+}
+
+/**
+ * Writes a REST graph replacement into a project's document without opening it in
+ * Hocuspocus (issue 23 item 3): the PATCH becomes one Yjs update against the document as
+ * stored, checked by shared's rules like a sync update, and appended to the project's log.
+ *
+ * The stored document is read once into a copy kept while the project is PATCHed (an
+ * autosave every second keeps it); each later PATCH first reads only what changed in the
+ * database since (`readProjectDocumentChanges`: the log rows it does not hold, the snapshot
+ * if a compaction replaced it), so the copy is the stored document whatever other processes
+ * appended, and nothing here breaks with several processes. Copies count against the memory
+ * budget, are dropped after REST_DOCUMENT_CACHE_IDLE_MS unused, and are the first thing
+ * given up when an open document needs the room.
+ *
+ * Editors see the change: a document loaded in this process (or loading, which may have
+ * read the log before the append) gets the update at once; with Redis it is published to
+ * every other sync server, and a server that loads the document after reading the log
+ * catches up once subscribed (the persistence extension's `afterLoadDocument`).
+ *
+ * Changes live editors made but that are not yet stored (at most PERSIST_THROTTLE_MS old)
+ * are not in the copy; the PATCH does not remove them, and both survive (a CRDT merge), where
+ * before a PATCH overwrote them.
+ */
+export class StoredDocumentWriter {
+  private readonly options: StoredDocumentWriterOptions
+  private readonly copies = new Map<number, StoredCopy>()
+  /** One write at a time per project: each starts from the copy the last one left. */
+  private readonly chains = new Map<number, Promise<unknown>>()
+  private readonly idleMs: number
+
+  constructor(options: StoredDocumentWriterOptions) {
+    this.options = options
+    this.idleMs = options.idleMs ?? REST_DOCUMENT_CACHE_IDLE_MS
+    options.budget.addReclaimer(() => this.dropOldest())
+  }
+
+  /**
+   * Makes the project's stored document hold exactly `graph` (only what differs is written)
+   * and resolves with the document's graph once the change is appended.
+   * @throws Error when the project does not exist, the change breaks shared's rules (REST
+   *   validates the same rules first, so this is a defect), or the database fails.
+   */
+  applyGraph(projectId: number, graph: Graph): Promise<Graph> {
+    const previous = this.chains.get(projectId) ?? Promise.resolve()
+    const next = previous.then(
+      () => this.write(projectId, graph),
+      () => this.write(projectId, graph),
+    )
+    this.chains.set(projectId, next)
+    const clear = () => {
+      if (this.chains.get(projectId) === next) this.chains.delete(projectId)
+    }
+    next.then(clear, clear)
+    return next
+  }
+
+  /** Drops every copy (shutdown). */
+  clear(): void {
+    for (const projectId of [...this.copies.keys()]) this.drop(projectId)
+  }
+
+  /** How many copies are kept. */
+  get size(): number {
+    return this.copies.size
+  }
+
+  private async write(projectId: number, graph: Graph): Promise<Graph> {
+    const copy = await this.current(projectId)
+    const { doc } = copy
+    const before = docCounts(doc)
+    const updates: Uint8Array[] = []
+    let changed: ChangedTypes | null = null
+    const onUpdate = (u: Uint8Array) => updates.push(u)
+    const onTransaction = (t: Y.Transaction) => {
+      if (t.origin === WRITE_ORIGIN) changed = t.changed
+    }
+    doc.on('update', onUpdate)
+    doc.on('afterTransaction', onTransaction)
+    const written = copy.written
+    copy.written = null
+    try {
+      applyGraphToDoc(doc, graph, WRITE_ORIGIN, (node) => {
+        const last = written?.get(node.id)
+        return last !== undefined && sameNode(last, node)
+      })
+    } finally {
+      doc.off('update', onUpdate)
+      doc.off('afterTransaction', onTransaction)
+    }
+    const update = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates)
+    if (updates.length === 0 || !changed) return this.answer(projectId, copy, graph)
+    // The same rules as every sync update (the copy is this writer's own: a refused change
+    // is dropped with it).
+    const refusal = validateDocChange(doc, changed, before)
+    if (refusal) {
+      this.drop(projectId)
+      throw new Error(`The graph of project ${projectId} breaks a document rule: ${refusal.detail}`)
+    }
+    let id: string | null
+    try {
+      id = await appendProjectUpdateRow({ db: this.options.db, projectId, update })
+    } catch (err) {
+      // The copy holds a change the log does not: read it again next time.
+      this.drop(projectId)
+      throw err
+    }
+    if (id === null) {
+      this.drop(projectId)
+      throw notFound(projectId)
+    }
+    copy.ids.add(id)
+    this.grew(projectId, copy, update.byteLength)
+    this.options.noteAppended(projectId, update.byteLength)
+    await this.deliver(projectId, update)
+    return this.answer(projectId, copy, graph)
+  }
+
+  /** The copy holds exactly `graph` now: its graph as `docToGraph` would read it back. */
+  private answer(projectId: number, copy: StoredCopy, graph: Graph): Graph {
+    copy.written = new Map(graph.nodes.map((node) => [node.id, node]))
+    this.touch(projectId, copy)
+    return graphAsApplied(graph)
+  }
+
+  /** The project's stored document: the kept copy brought up to date, or read anew. */
+  private async current(projectId: number): Promise<StoredCopy> {
+    const { db, budget } = this.options
+    const kept = this.copies.get(projectId)
+    if (kept) {
+      const changes = await readProjectDocumentChanges({
+        db,
+        projectId,
+        snapshotAt: kept.snapshotAt,
+        knownIds: kept.ids,
+      })
+      if (!changes) {
+        this.drop(projectId)
+        throw notFound(projectId)
+      }
+      let added = 0
+      // Changed by someone else: compare every node with the doc again.
+      if (changes.snapshot || changes.updates.length > 0) kept.written = null
+      kept.doc.transact(() => {
+        if (changes.snapshot) {
+          Y.applyUpdate(kept.doc, changes.snapshot)
+          added += changes.snapshot.byteLength
+        }
+        for (const { update } of changes.updates) {
+          Y.applyUpdate(kept.doc, update)
+          added += update.byteLength
+        }
+      })
+      kept.snapshotAt = changes.snapshotAt
+      kept.ids = new Set(changes.ids)
+      this.grew(projectId, kept, added)
+      return kept
+    }
+    const stored = await this.options.readStored(projectId)
+    if (!stored) throw notFound(projectId)
+    const doc = new Y.Doc()
+    applyStoredDocument(doc, stored)
+    const copy: StoredCopy = {
+      doc,
+      snapshotAt: stored.snapshotAt ?? stored.savedAt,
+      ids: new Set(stored.ids),
+      encodedBytes: stored.snapshot.byteLength + stored.logBytes,
+      idle: null,
+      written: null,
+    }
+    // Kept only while there is room: an open document comes first.
+    if (budget.reserve(cacheKey(projectId)) === null) {
+      this.copies.set(projectId, copy)
+      budget.set(cacheKey(projectId), copy.encodedBytes)
+    }
+    return copy
+  }
+
+  /** Applies an appended update to the live document, here and on the other sync servers. */
+  private async deliver(projectId: number, update: Uint8Array): Promise<void> {
+    const { hocuspocus, redis, logger } = this.options
+    const name = projectDocumentName(projectId)
+    const loading = hocuspocus.loadingDocuments.get(name)
+    const document = hocuspocus.documents.get(name) ?? (await loading?.catch(() => undefined))
+    // Open here after all: its Redis extension relays the change like any other.
+    if (document) {
+      Y.applyUpdate(document, update, STORED_ORIGIN satisfies LocalTransactionOrigin)
+      return
+    }
+    if (redis) {
+      await redis.publishUpdate(name, update).catch((err: unknown) => {
+        logger.warn(
+          { err, projectId },
+          'a REST change was not relayed; editors elsewhere get it on reload',
+        )
+      })
+    }
+  }
+
+  private grew(projectId: number, copy: StoredCopy, bytes: number): void {
+    if (bytes === 0) return
+    copy.encodedBytes += bytes
+    if (this.copies.get(projectId) === copy) {
+      this.options.budget.set(cacheKey(projectId), copy.encodedBytes)
+    }
+  }
+
+  private touch(projectId: number, copy: StoredCopy): void {
+    // A copy kept for no one (no room, or dropped meanwhile) is left to the collector.
+    if (this.copies.get(projectId) !== copy) return
+    // Most recently used last (the order `dropOldest` reads).
+    this.copies.delete(projectId)
+    this.copies.set(projectId, copy)
+    if (copy.idle) clearTimeout(copy.idle)
+    copy.idle = setTimeout(() => this.drop(projectId), this.idleMs)
+    copy.idle.unref()
+  }
+
+  private drop(projectId: number): void {
+    const copy = this.copies.get(projectId)
+    if (!copy) return
+    this.copies.delete(projectId)
+    if (copy.idle) clearTimeout(copy.idle)
+    this.options.budget.delete(cacheKey(projectId))
+  }
+
+  /** Gives up the least recently used copy; false when there is none. */
+  private dropOldest(): boolean {
+    const oldest = this.copies.keys().next()
+    if (oldest.done) return false
+    this.drop(oldest.value)
+    return true
+  }
+}
+
+/** Whether two valid nodes of the same id hold the same values. */
+function sameNode(a: GraphNode, b: GraphNode): boolean {
+  if (
+    a.type !== b.type ||
+    a.label !== b.label ||
+    a.connectionPoints !== b.connectionPoints ||
+    a.position.x !== b.position.x ||
+    a.position.y !== b.position.y
+  ) {
+    return false
+  }
+  let keys = 0
+  for (const key in b.data) {
+    if (a.data[key] !== b.data[key] || !(key in a.data)) return false
+    keys += 1
+  }
+  for (const _ in a.data) keys -= 1
+  return keys === 0
+}
+
+/** The budget's key of a project's kept copy. */
+function cacheKey(projectId: number): string {
+  return `rest-copy:${projectId}`
+}
