@@ -88,3 +88,42 @@ export function circles(graph: Map<string, Set<string>>): string[][] {
   for (const node of graph.keys()) if (!index.has(node)) visit(node)
   return found
 }
+
+/** `features/<name>/...` -> `<name>`; anything else is not a feature. */
+export const featureOf = (path: string): string | undefined =>
+  /^features\/([^/]+)\//.exec(path)?.[1]
+
+/** The arrows between features of a file graph: each feature and the features it imports. */
+export function featureGraph(files: Map<string, Set<string>>): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>()
+  for (const [from, targets] of files) {
+    const source = featureOf(from)
+    if (!source) continue
+    const arrows = graph.get(source) ?? new Set<string>()
+    graph.set(source, arrows)
+    for (const target of targets) {
+      const feature = featureOf(target)
+      if (feature && feature !== source) arrows.add(feature)
+    }
+  }
+  return graph
+}
+
+// `node scripts/import-graph.ts api/src`: the features' arrows and every circle, as text, so
+// anyone can draw the structure of a checkout (any commit's) with the project's own tools.
+if (import.meta.main) {
+  const root = resolve(process.argv[2] ?? 'api/src')
+  const files = importGraph(root, root.endsWith(join('web', 'src')) ? root : undefined)
+  const features = featureGraph(files)
+  console.log(`${files.size} source files under ${relative(process.cwd(), root) || '.'}`)
+  for (const [feature, arrows] of [...features].sort(([a], [b]) => a.localeCompare(b))) {
+    console.log(`  ${feature} -> ${[...arrows].sort().join(', ') || '(none)'}`)
+  }
+  const back = circles(features)
+  console.log(
+    `feature circles: ${back.length ? back.map((c) => c.join(' <-> ')).join('; ') : 'none'}`,
+  )
+  const loops = circles(files)
+  console.log(`file circles: ${loops.length}`)
+  for (const loop of loops) console.log(`  ${loop.join(' -> ')}`)
+}
