@@ -1,11 +1,14 @@
+import { createReadStream } from 'node:fs'
+import { open, stat } from 'node:fs/promises'
+import { Readable } from 'node:stream'
 import type { DB } from '@reelgraph/db'
 import {
+  builtinMusicPath,
   createSpeechProvider,
   MUSIC_TRACKS,
   type MusicTrack,
   narrationKey,
   parsePcmWav,
-  synthesizeMusic,
   VIDEO_PRESETS,
 } from '@reelgraph/media'
 import {
@@ -25,7 +28,7 @@ import type { AppDeps } from '../../../app-env.ts'
 import { AppError } from '../../../lib/app-error.ts'
 import { requireProjectRole } from '../../access/project-access.ts'
 import { isSpoken } from '../narration-cache.ts'
-import { speechSettingsOf } from '../render-scenes.ts'
+import { renderDirs, speechSettingsOf } from '../render-scenes.ts'
 import { buildEditList, type ExportMedia } from './edit-list.ts'
 import { writeFcpxml } from './fcpxml.ts'
 import { writeOtio } from './otio.ts'
@@ -36,7 +39,7 @@ import { type ZipEntry, zipStream } from './zip-stream.ts'
  * shared's `planFilm` exactly as the renderer lays it out, as an OpenTimelineIO or FCPXML
  * file in a ZIP with the media it references — each scene's clip or picture as the render
  * reads it, each narration WAV the render spoke (from the narration cache), the music — all
- * read from the project's own assets (or the builtin music, synthesized), never a path or
+ * read from the project's own assets (or the renderer's cached builtin music), never a path or
  * address from the request.
  */
 
@@ -118,6 +121,26 @@ function musicOf(settings: TimelineSettings, nodeMusic: boolean): string {
 const frames = (ms: number) => Math.floor((ms * FILM_FPS) / 1000)
 
 const notRendered = (message: string) => new AppError('NOT_RENDERED', message)
+
+/** A WAV's length in ms from its first bytes (`header`) and its size in bytes. */
+function wavMs(header: Uint8Array, byteSize: number): number {
+  const wav = parsePcmWav(header)
+  const dataStart = wav.samples.byteOffset - header.byteOffset
+  const frameBytes = (wav.format.channels * wav.format.bitsPerSample) / 8
+  return ((byteSize - dataStart) / frameBytes / wav.format.sampleRate) * 1000
+}
+
+/** The first 4 KiB of the file at `path` (a WAV's header). */
+async function fileHead(path: string): Promise<Uint8Array> {
+  const file = await open(path)
+  try {
+    const buffer = new Uint8Array(4096)
+    const { bytesRead } = await file.read(buffer, 0, buffer.byteLength, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await file.close()
+  }
+}
 
 /** A source of an asset's bytes for the ZIP, failing in words when storage lost them. */
 function assetSource(deps: Pick<AppDeps, 'assets'>, row: AssetRow) {
@@ -261,28 +284,30 @@ export async function exportTimeline(
   if (music.startsWith('builtin:')) {
     const track = music.slice('builtin:'.length) as MusicTrack
     if (MUSIC_TRACKS.includes(track)) {
-      const wav = synthesizeMusic(track)
+      // The renderer's own cached loop (synthesized once per machine, a second of CPU).
+      const path = await builtinMusicPath(track, renderDirs(deps.env).cache)
+      const size = (await stat(path)).size
       musicMedia = {
         path: unique('music', 'wav'),
         kind: 'audio',
-        frames: frames(parsePcmWav(wav).durationMs),
+        frames: frames(wavMs(await fileHead(path), size)),
         hasAudio: true,
       }
-      entries.push({ name: musicMedia.path, source: wav })
-      bytes += wav.byteLength
+      entries.push({
+        name: musicMedia.path,
+        source: async () =>
+          Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>,
+      })
+      bytes += size
     }
   } else if (music) {
     const row = assets.get(music)
     const header = row ? await deps.assets.getRange(row.storage_key, 0, 4095) : null
     if (row && header && row.mime_type === 'audio/wav') {
-      const wav = parsePcmWav(header)
-      const dataStart = wav.samples.byteOffset - header.byteOffset
-      const frameBytes = (wav.format.channels * wav.format.bitsPerSample) / 8
-      const ms = ((row.byte_size - dataStart) / frameBytes / wav.format.sampleRate) * 1000
       musicMedia = {
         path: unique('music', 'wav'),
         kind: 'audio',
-        frames: frames(ms),
+        frames: frames(wavMs(header, row.byte_size)),
         hasAudio: true,
       }
       entries.push({ name: musicMedia.path, source: assetSource(deps, row) })
