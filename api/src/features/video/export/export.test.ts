@@ -15,6 +15,7 @@ import {
   type GraphNode,
   moveCut,
   planFilm,
+  updateNodeData,
 } from '@reelgraph/shared'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -303,6 +304,18 @@ describe.each(testDatabaseKinds())('the export for an editor on $name', (kind) =
     expect((await bad.json()).error.message).toMatch(/format/)
     const notVideo = await exportAs(owner, { projectId, nodeId: scenes[0]!.id, format: 'otio' })
     expect(notVideo.status).toBe(404)
+  })
+
+  it('refuses (409) once a narration changed since the render, naming the scene', async () => {
+    await t.deps.documents.transact(projectId, (doc, origin) =>
+      updateNodeData(doc, scenes[1]!.id, { narration: 'Scene 2, told again.' }, origin),
+    )
+    const answer = await exportAs(owner, { projectId, nodeId: video.id, format: 'fcpxml' })
+    expect(answer.status).toBe(409)
+    expect((await answer.json()).error).toMatchObject({
+      code: 'NOT_RENDERED',
+      message: 'The narration of scene 2 changed since the last render: render again to export it.',
+    })
   })
 
   it('is in the OpenAPI document: its input schema and a ZIP answer', async () => {
