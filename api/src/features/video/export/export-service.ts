@@ -122,6 +122,12 @@ const frames = (ms: number) => Math.floor((ms * FILM_FPS) / 1000)
 
 const notRendered = (message: string) => new AppError('NOT_RENDERED', message)
 
+/** "scene 2" or "scenes 1, 3" for the cuts' scenes, each once. */
+function scenesOf(cuts: readonly FilmCut[]): string {
+  const numbers = [...new Set(cuts.map((c) => c.scene.sceneNumber))]
+  return `${numbers.length === 1 ? 'scene' : 'scenes'} ${numbers.join(', ')}`
+}
+
 /** A WAV's length in ms from its first bytes (`header`) and its size in bytes. */
 function wavMs(header: Uint8Array, byteSize: number): number {
   const wav = parsePcmWav(header)
@@ -189,7 +195,7 @@ export async function exportTimeline(
   if (missing.length > 0) {
     throw new AppError(
       'BAD_REQUEST',
-      `Scene ${missing.map((c) => c.scene.sceneNumber).join(', ')} has no picture to export.`,
+      `Nothing to show for ${scenesOf(missing)}: give each an image or a clip to export.`,
     )
   }
 
@@ -213,7 +219,7 @@ export async function exportTimeline(
   const unspoken = narratedCuts.filter((c) => !voices.has(keys.get(c.sceneId)!))
   if (unspoken.length > 0) {
     throw notRendered(
-      `The narration of scene ${unspoken.map((c) => c.scene.sceneNumber).join(', ')} changed since the last render: render again to export it.`,
+      `The narration of ${scenesOf(unspoken)} changed since the last render: render again to export it.`,
     )
   }
   const voiceOf = (cut: FilmCut) => {
@@ -239,7 +245,7 @@ export async function exportTimeline(
   if (gone.length > 0) {
     throw new AppError(
       'BAD_REQUEST',
-      `The picture of scene ${gone.map((c) => c.scene.sceneNumber).join(', ')} is gone or is no image or MP4 clip.`,
+      `The picture of ${scenesOf(gone)} is gone or is no image or MP4 clip.`,
     )
   }
 
@@ -255,7 +261,9 @@ export async function exportTimeline(
   }
   const sceneBase = (cut: FilmCut) => {
     const n = cut.scene.sceneNumber.trim()
-    return /^\d{1,6}$/.test(n) ? n.padStart(2, '0') : safeFileName(n, 'x').replace(/ /g, '-')
+    // Only URL- and file-safe signs: the timeline file references it as a relative URL.
+    if (/^\d{1,6}$/.test(n)) return n.padStart(2, '0')
+    return n.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40) || 'x'
   }
   for (const cut of film.cuts) {
     const url = pictureUrl(cut)
