@@ -124,7 +124,7 @@ interface Rule {
   times?: string[]
 }
 
-const CONNECTED = ['asset-clip', 'video', 'gap', 'clip', 'audio', 'title']
+const CONNECTED = ['asset-clip', 'video', 'clip', 'audio', 'title']
 const TIME_ATTRS = ['offset', 'duration', 'start']
 
 /**
