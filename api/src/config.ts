@@ -55,6 +55,8 @@ export interface RateLimitRules {
   narrationPreviewsPerUser: RateLimitRule
   /** Music uploads per user (each one runs ffmpeg on the api; issue 24). */
   musicUploadsPerUser: RateLimitRule
+  /** Exports for an editor per user (each one streams a film's media out of storage; issue 24). */
+  exportsPerUser: RateLimitRule
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitRules = {
@@ -73,6 +75,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitRules = {
   narrationPreviewsPerUser: { points: 30, durationSeconds: 60, blockSeconds: 60 },
   // 20 per hour, then 1 hour: a person trying tracks for a film never meets it.
   musicUploadsPerUser: { points: 20, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
+  // 20 per hour, then 1 hour: a person hands a film to an editor a few times, not hundreds.
+  exportsPerUser: { points: 20, durationSeconds: 60 * 60, blockSeconds: 60 * 60 },
 }
 
 // Generation jobs (issue 12; docs/decisions/ for the queue). Each default can be changed by

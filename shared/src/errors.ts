@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   ALREADY_MEMBER: 409,
   /** The generation job was cancelled before it finished (issue 12). */
   JOB_CANCELLED: 409,
+  /** What is asked needs a render first (issue 24: the export for an editor). */
+  NOT_RENDERED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -11,6 +11,8 @@ export function docs(options: {
   description?: string
   /** The body of a 202 answer, for calls that may answer before their work is done. */
   accepted?: z.ZodType
+  /** The media type of a file the call answers instead of JSON (`application/zip`). */
+  file?: string
 }) {
   const jsonOf = (schema: z.ZodType) => ({ 'application/json': { schema: resolver(schema) } })
   return describeRoute({
@@ -21,6 +23,9 @@ export function docs(options: {
       [options.status ?? 200]: {
         description: 'Success',
         ...(options.response ? { content: jsonOf(options.response) } : {}),
+        ...(options.file
+          ? { content: { [options.file]: { schema: { type: 'string', format: 'binary' } } } }
+          : {}),
       },
       ...(options.accepted
         ? {

@@ -1,4 +1,5 @@
 import {
+  exportInput,
   jobAcceptedSchema,
   makeVideoInput,
   narrationPreviewInput,
@@ -14,6 +15,7 @@ import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
+import { EXPORT_MAX_BYTES, exportTimeline } from './export/export-service.ts'
 import { listSceneNarrations } from './narrations-service.ts'
 import {
   listNarrationVoices,
@@ -30,6 +32,7 @@ const TAG = 'Video'
  * `POST /make` the whole chain from a Script Generator (item 6); both answer 202
  * `{ jobId, status }` at once (follow it with `GET /api/jobs/:id`, or on the node; cancel
  * with `POST /api/jobs/:id/cancel`). `POST /narration-preview` speaks one scene (item 5).
+ * `POST /export` answers a ZIP of the timeline for an editor (issue 24 item 3).
  */
 export const videoRoutes = new Hono<AppEnv>()
   .get(
@@ -131,6 +134,28 @@ export const videoRoutes = new Hono<AppEnv>()
         'Content-Type': 'audio/wav',
         'Cache-Control': 'private, no-store',
         'X-Duration-Ms': String(Math.round(preview.durationMs)),
+      })
+    },
+  )
+  .post(
+    '/export',
+    docs({
+      summary:
+        'Export a Video node’s timeline for an editor: a ZIP of OTIO or FCPXML and its media',
+      description: `Answers \`application/zip\` as an attachment (\`<project name> - OTIO.zip\` or \`- FCPXML.zip\`): the timeline file (\`format\` \`otio\`: OpenTimelineIO JSON; \`fcpxml\`: Final Cut Pro XML 1.10) at the top, \`README.txt\`, and \`media/\` with each scene's clip or picture, each narration WAV and the music, which the timeline file references by relative paths. Cuts, order, in and out points, durations and transitions are those the render makes (30 fps). Members only, viewers too (a stranger gets 404); 409 NOT_RENDERED before the node's first render or when a narration changed since; 400 for an empty timeline, a scene without a picture, or media over ${EXPORT_MAX_BYTES / 1024 / 1024} MiB; rate limited.`,
+      tag: TAG,
+      file: 'application/zip',
+    }),
+    validate('json', exportInput),
+    async (c) => {
+      const { user } = requireAuth(c)
+      const exported = await exportTimeline(c.var.deps, { ...c.req.valid('json'), userId: user.id })
+      const ascii = exported.fileName.replace(/[^\x20-\x7e]|["\\/]/g, '_')
+      return c.body(exported.zip, 200, {
+        'Content-Type': 'application/zip',
+        'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(exported.fileName)}`,
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
       })
     },
   )
