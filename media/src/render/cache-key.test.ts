@@ -82,7 +82,7 @@ const otherColour = (c: string) => (c === '#000000' ? '#000001' : '#000000')
 const withCues = (input: SegmentKeyInput) =>
   input.subtitles && input.subtitles.cues.length > 0 ? input.subtitles : null
 const isClip = (p: SegmentKeyPart): p is SegmentKeyClipPart => 'clipSha256' in p
-const still = (p: SegmentKeyPart | undefined) => (p && !isClip(p) ? p : null)
+const still = (p: SegmentKeyPart | undefined) => (p && 'imageSha256' in p ? p : null)
 const clip = (p: SegmentKeyPart | undefined) => (p && isClip(p) ? p : null)
 
 /** Each changes one thing that shapes the segment, or returns null where it does not apply. */
