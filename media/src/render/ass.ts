@@ -127,7 +127,7 @@ function captionStyleLine(
   const size = Math.round(look.captionSize * scale * (bold ? BOLD_SIZE_FACTOR : 1))
   const margin = Math.round(preset.height * SUBTITLE_BOTTOM_MARGIN_FRACTION)
   const side = Math.round((preset.width * (1 - SUBTITLE_MAX_WIDTH_FRACTION)) / 2)
-  const alignment = bold && look.captionPosition === 'bottom' ? 2 : ALIGNMENT[look.captionPosition]
+  const alignment = ALIGNMENT[look.captionPosition]
   const box = assColor('#000000', BOX_ALPHA)
   // Classic and word-highlight: an opaque box (BorderStyle 3) behind the text, as today;
   // bold: a thick black outline, no box.

@@ -22,6 +22,7 @@ import {
   extractFrame,
   ffprobe,
   makeClip,
+  bandLevelDb,
   makeNarrationWav,
   meanColour,
   regionDifference,
@@ -307,6 +308,44 @@ describe('renderVideo of a timeline’s film (Debian ffmpeg)', () => {
       // Classic captions show the same words unlit: the same two frames do not differ.
       const classic = await measure('classic')
       expect(classic.band).toBeLessThan(0.1)
+    },
+    LONG,
+  )
+
+  test(
+    'the music ducks under the voice by the timeline’s dB',
+    async () => {
+      const narrationMs = 2_000
+      const voiced: RenderScene = {
+        imageBytes: await solid({ r: 90, g: 90, b: 90 }),
+        narrationWav: makeNarrationWav(narrationMs / 1000, 400),
+      }
+      const cuts = [scene('v', { holdMs: 6_000 })]
+      const { plan, film } = filmOf(cuts, ['v'], () => ({ clipMs: null, narrationMs }))
+      const voiceStart = (plan.pieces[0]!.narrationFrame! * 1000) / 30 / 1000
+      const duckedBy = async (duckDb: number) => {
+        const result = await renderVideo({
+          scenes: [voiced],
+          film,
+          preset: PRESET,
+          cacheDir,
+          workDir,
+          subtitles: false,
+          music: {
+            track: 'calm-pad',
+            mix: { volume: 0.5, fadeInMs: 0, fadeOutMs: 0, duckDb },
+          },
+        })
+        // The pad’s 110 Hz note, far below the voice’s 400 Hz and its harmonics.
+        const under = await bandLevelDb(result.mp4Path, 110, voiceStart + 0.4, 1.2)
+        const after = await bandLevelDb(result.mp4Path, 110, voiceStart + 2.6, 1.5)
+        return after - under
+      }
+      // Against the same film with no ducking (the pad's own swell and the limiter's work
+      // on the voice's peaks are in both), 20 dB of ducking lowers the music by most of it.
+      const plain = await duckedBy(0)
+      const ducked = await duckedBy(20)
+      expect(ducked - plain).toBeGreaterThan(14)
     },
     LONG,
   )
