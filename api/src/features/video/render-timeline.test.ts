@@ -13,13 +13,14 @@ import {
   type GraphNode,
   moveCut,
 } from '@reelgraph/shared'
+import { encodePcmWav } from '@reelgraph/media'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { jobAs as job } from '../../testing/jobs.ts'
+import { balance, jobAs as job } from '../../testing/jobs.ts'
 import { addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { until as poll } from '../../testing/until.ts'
-import { storeGeneratedImage } from '../assets/asset-service.ts'
+import { storeGeneratedImage, storeMediaAsset } from '../assets/asset-service.ts'
 
 /**
  * Issue 24 items 1 and 4 through the API: a render takes what the Video node's timeline says
@@ -71,6 +72,42 @@ async function project(t: TestApp, owner: TestUser) {
   }
   await t.deps.documents.applyGraph(projectId, { nodes, connections })
   return { projectId, video }
+}
+
+/** A 440 Hz tone, 48 kHz stereo 16-bit, as the music upload stores one. */
+function toneWav(seconds: number): Uint8Array {
+  const rate = 48_000
+  const samples = new Int16Array(rate * seconds * 2)
+  for (let i = 0; i < rate * seconds; i++) {
+    const v = Math.round(12_000 * Math.sin((2 * Math.PI * 440 * i) / rate))
+    samples[2 * i] = v
+    samples[2 * i + 1] = v
+  }
+  return encodePcmWav(
+    { encoding: 1, sampleRate: rate, channels: 2, bitsPerSample: 16 },
+    new Uint8Array(samples.buffer),
+  )
+}
+
+/** The mean level of a file's audio around `hz` (two narrow band-passes, volumedetect), dB. */
+async function bandLevelDb(path: string, hz: number, seconds: number): Promise<number> {
+  const { stderr } = await run('ffmpeg', [
+    '-hide_banner',
+    '-nostats',
+    '-t',
+    String(seconds),
+    '-i',
+    path,
+    '-map',
+    '0:a',
+    '-af',
+    `bandpass=f=${hz}:width_type=q:width=10,bandpass=f=${hz}:width_type=q:width=10,volumedetect`,
+    '-f',
+    'null',
+    '-',
+  ])
+  const match = /mean_volume: (-?[\d.]+|-inf) dB/.exec(stderr)
+  return match && match[1] !== '-inf' ? Number(match[1]) : -Infinity
 }
 
 /** Which picture the video shows, five times a second: runs of one colour collapsed. */
@@ -170,6 +207,62 @@ describe.each(testDatabaseKinds())('renders from the timeline on $name', (kind) 
       expect(srt.indexOf('Part 1')).toBeLessThan(srt.indexOf('Part 2'))
     },
     RENDER_DONE_MS + 30_000,
+  )
+
+  it(
+    'plays the timeline’s uploaded music from this project’s own asset; another project’s fails in words, refunded',
+    async () => {
+      const owner = await addUser(t, 'Mo', { credits: 50 })
+      const mine = await project(t, owner)
+      const other = await project(t, owner)
+      const store = (projectId: number) =>
+        storeMediaAsset(t.deps.db, t.deps.assets, {
+          userId: owner.id,
+          projectId,
+          content: toneWav(3),
+          mimeType: 'audio/wav',
+        })
+      const own = await store(mine.projectId)
+      const foreign = await store(other.projectId)
+      const render = async (music: string) => {
+        await t.deps.documents.transact(mine.projectId, (doc) =>
+          editTimelineSettings(doc, mine.video.id, { music, musicDuckDb: 0, musicFadeInMs: 0 }),
+        )
+        const res = await t.request('POST', '/api/video/render', {
+          body: { projectId: mine.projectId, nodeId: mine.video.id },
+          cookie: owner.cookie,
+        })
+        expect(res.status).toBe(202)
+        const { jobId } = await res.json()
+        return poll(
+          () => job(t, owner, jobId),
+          (j) => j.status !== 'queued' && j.status !== 'running',
+          RENDER_DONE_MS,
+        )
+      }
+      const before = await balance(t, owner.id)
+      const refused = await render(foreign.url)
+      expect(refused).toMatchObject({ status: 'failed' })
+      expect(await balance(t, owner.id)).toBe(before)
+      expect(JSON.stringify(refused)).toContain('The timeline’s music file is gone.')
+
+      const played = await render(own.url)
+      expect(played).toMatchObject({ status: 'succeeded' })
+      const { mp4Url } = played.result as { mp4Url: string }
+      const mp4 = await t.request('GET', mp4Url, { cookie: owner.cookie })
+      const dir = await mkdtemp(join(tmpdir(), 'reelgraph-timeline-test-'))
+      try {
+        const path = join(dir, 'v.mp4')
+        await writeFile(path, new Uint8Array(await mp4.arrayBuffer()))
+        // The tone plays from the start, before the first voice (0.6 s in): nothing else
+        // sounds there.
+        expect(await bandLevelDb(path, 440, 0.5)).toBeGreaterThan(-40)
+        expect(await bandLevelDb(path, 1_000, 0.5)).toBeLessThan(-60)
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+    },
+    2 * RENDER_DONE_MS,
   )
 
   it('refuses an unknown caption style with a clear 400 and charges nothing', async () => {
