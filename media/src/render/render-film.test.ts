@@ -349,4 +349,34 @@ describe('renderVideo of a timeline’s film (Debian ffmpeg)', () => {
     },
     LONG,
   )
+
+  test(
+    'the voice starts where the plan puts it: after a long transition in and a breath',
+    async () => {
+      const narrationMs = 1_500
+      const voiced: RenderScene = {
+        imageBytes: await solid({ r: 90, g: 90, b: 90 }),
+        narrationWav: makeNarrationWav(narrationMs / 1000, 400),
+      }
+      const settings = { ...DEFAULT_TIMELINE_SETTINGS, titleText: 'T', titleMs: 2_000 }
+      const cuts = [scene('v', { transition: 'crossfade', transitionMs: 1_200 })]
+      const { plan, film } = filmOf(cuts, ['v'], () => ({ clipMs: null, narrationMs }), settings)
+      const piece = plan.pieces[1]!
+      const voiceS = (piece.startFrame + piece.narrationFrame!) / 30
+      // 1.2 s of crossfade and 0.1 s of breath: later than today's 0.6 s lead-in.
+      expect(voiceS).toBeCloseTo(piece.startFrame / 30 + 1.3, 1)
+      const result = await renderVideo({
+        scenes: [voiced],
+        film,
+        preset: PRESET,
+        cacheDir,
+        workDir,
+        subtitles: false,
+      })
+      const before = await bandLevelDb(result.mp4Path, 400, voiceS - 0.55, 0.5)
+      const during = await bandLevelDb(result.mp4Path, 400, voiceS + 0.1, 0.8)
+      expect(during - before).toBeGreaterThan(30)
+    },
+    LONG,
+  )
 })
