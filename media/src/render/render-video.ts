@@ -393,12 +393,20 @@ function sceneCueFrames(
  * audio is mixed in. Temporary files (in a directory made inside `workDir`, and partial
  * segments) are removed on success, failure and cancel.
  *
+ * With `film` (issue 24 item 1, ADR 017) it renders a timeline's film instead: `planFilm`'s
+ * pieces in order (cuts of scenes, a clip from its in to its out point, title and end
+ * cards), each transition by `xfade` at its length, each narration at the plan's frame, a
+ * body segment per piece and one per transition, keyed by that piece's own inputs. With
+ * `captions` (issue 24 item 2) the captions are ASS drawn by libass in that look.
+ *
  * @throws RenderError `invalid-input` for an unreadable image, clip or WAV, a bad option or a
  *   relative folder or clip path (issue 20 item 1: ffmpeg reads paths against its own
  *   folders), `ffmpeg-not-found` / `ffmpeg-unsupported` (also: clips with the bundled static
- *   build or an ffmpeg older than 4.2) / `ffmpeg-failed` from ffmpeg; rejects with `signal.reason` (an `AbortError`
+ *   build or an ffmpeg older than 4.2; caption styles or card text without libass) /
+ *   `ffmpeg-failed` from ffmpeg; `invalid-input` also for a film whose pieces do not follow
+ *   each other or show a scene not given; rejects with `signal.reason` (an `AbortError`
  *   by default) when cancelled.
- * @see issue 13 item 3, issue 22 item 4
+ * @see issue 13 item 3, issue 22 item 4, issue 24 items 1 and 2
  */
 export async function renderVideo(options: RenderVideoOptions): Promise<RenderVideoResult> {
   const { signal, onProgress } = options
