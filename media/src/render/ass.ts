@@ -129,8 +129,10 @@ function captionStyleLine(
   const side = Math.round((preset.width * (1 - SUBTITLE_MAX_WIDTH_FRACTION)) / 2)
   const alignment = ALIGNMENT[look.captionPosition]
   const box = assColor('#000000', BOX_ALPHA)
-  // Classic and word-highlight: an opaque box (BorderStyle 3) behind the text, as today;
-  // bold: a thick black outline, no box.
+  // Classic and word-highlight: one box behind the whole caption (BorderStyle 4, libass
+  // 0.17+, Debian 12's: the box in BackColour, the outline width as its padding, the outline
+  // itself transparent); BorderStyle 3 would box each run of glyphs, and a lit word's box
+  // would overlap its neighbours'. Bold: a thick black outline and a soft shadow, no box.
   const border = bold
     ? [
         assColor('#000000'),
@@ -140,7 +142,7 @@ function captionStyleLine(
         Math.max(2, Math.round(size / 12)),
         Math.round(size / 20),
       ]
-    : [box, box, -1, 3, Math.max(2, Math.round(size / 5)), 0]
+    : [assColor('#000000', 0), box, -1, 4, Math.max(2, Math.round(size / 5)), 0]
   const [outline, back, weight, borderStyle, outlineWidth, shadow] = border
   return [
     'Style: Caption',
