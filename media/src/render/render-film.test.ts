@@ -376,6 +376,19 @@ describe('renderVideo of a timeline’s film (Debian ffmpeg)', () => {
       const before = await bandLevelDb(result.mp4Path, 400, voiceS - 0.55, 0.5)
       const during = await bandLevelDb(result.mp4Path, 400, voiceS + 0.1, 0.8)
       expect(during - before).toBeGreaterThan(30)
+      // Its subtitle (today's PNG cues) shows from the voice too: not before, after.
+      const subtitled = await renderVideo({
+        scenes: [{ ...voiced, cues: [{ startMs: 0, endMs: 1_000, lines: ['Hello there'] }] }],
+        film,
+        preset: PRESET,
+        cacheDir,
+        workDir,
+      })
+      const at = (s: number) => extractFrame(subtitled.mp4Path, Math.round(s * 30), SIZE)
+      const [quiet, spoken] = await Promise.all([at(voiceS - 0.04), at(voiceS + 0.1)])
+      const band = { x0: 0, x1: 640, y0: 270, y1: 360 }
+      expect(regionDifference(quiet!, spoken!, 640, band)).toBeGreaterThan(1)
+      expect(regionDifference(quiet!, spoken!, 640, { ...band, y0: 0, y1: 270 })).toBeLessThan(0.2)
     },
     LONG,
   )

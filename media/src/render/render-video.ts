@@ -364,7 +364,8 @@ function sceneCueFrames(
   cues: readonly RenderCue[],
 ): SegmentKeyCue[] {
   const scene = timeline.scenes[sceneIndex]!
-  const baseMs = scene.startMs + NARRATION_LEAD_IN_MS
+  // Where the plan put the narration (today's: the lead-in after the scene's start).
+  const baseMs = scene.narrationStartMs ?? scene.startMs + NARRATION_LEAD_IN_MS
   const toFrame = (ms: number) => Math.round(((baseMs + ms) * timeline.fps) / 1000)
   const out: SegmentKeyCue[] = []
   for (const cue of cues) {
