@@ -6,6 +6,7 @@ import { SCENE_COUNT_MAX, SCENE_COUNT_MIN } from './constants.ts'
 import type { GraphNode } from './graph.ts'
 import { NODE_FOOTPRINTS, PLACEMENT_GAP, placeInFreeSpace, RESULT_OFFSET_X } from './placement.ts'
 import { createGraphNode } from './node-defaults.ts'
+import { captionsInput } from './timeline.ts'
 import { VIDEO_PRESET_NAMES } from './video.ts'
 
 /**
@@ -36,6 +37,8 @@ export const makeVideoInput = z
           .regex(MODEL_ID_PATTERN, 'Pick a video model from the list.'),
       })
       .optional(),
+    /** The caption look of the video's render (issue 24 item 4); absent: classic. */
+    captions: captionsInput.optional(),
   })
   .meta({ id: 'MakeVideoInput' })
 export type MakeVideoInput = z.infer<typeof makeVideoInput>

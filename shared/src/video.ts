@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Connection, NodeType } from './graph.ts'
 import { readNodeData } from './nodes/registry.ts'
+import { captionsInput } from './timeline.ts'
 import {
   type ClipFit,
   type ClipShorter,
@@ -52,6 +53,11 @@ export const renderVideoInput = z
   .object({
     projectId: z.number().int().positive(),
     nodeId: z.string().min(1).max(64),
+    /**
+     * The caption look of this render (issue 24 item 4), over the timeline's caption
+     * settings; absent: the timeline's.
+     */
+    captions: captionsInput.optional(),
   })
   .meta({ id: 'RenderVideoInput' })
 export type RenderVideoInput = z.infer<typeof renderVideoInput>

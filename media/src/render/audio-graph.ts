@@ -19,10 +19,51 @@ export interface AudioMixInput {
   /** A loop (WAV) repeated under the whole video, ducked under the voice; `null` for none. */
   musicPath: string | null
   /**
+   * How the music plays (issue 24 item 1, the timeline's settings): its level, fades, and how
+   * far it ducks while a narration speaks; absent: today's (`MUSIC_GAIN_DB`, ducked by
+   * `sidechaincompress` with the clips' sound).
+   */
+  musicMix?: MusicMix
+  /**
    * Per scene, the clip whose own sound is mixed under the voice (issue 22 item 4), or
    * `null`; absent: none.
    */
   clipSounds?: readonly (ClipSoundTrack | null)[]
+}
+
+/** The music's level, fades and ducking (issue 24 item 1). */
+export interface MusicMix {
+  /** Level, 0..1 of full scale (linear gain) before ducking. */
+  volume: number
+  fadeInMs: number
+  fadeOutMs: number
+  /** How far the music drops while a narration speaks, in dB (0: not ducked). */
+  duckDb: number
+}
+
+/** How long the music takes to duck before a narration and to come back after it, in s. */
+export const DUCK_RAMP_S = 0.25
+
+/** A number for an ffmpeg expression: no exponent, at most 6 decimals. */
+const num = (n: number) => String(Math.round(n * 1e6) / 1e6)
+
+/**
+ * The `volume` expression that ducks the music by `duckDb` while each narration speaks
+ * (pure): the gain ramps down over {@link DUCK_RAMP_S} before a narration's first sample
+ * and back up over as long after its last, so the drop is exactly `duckDb` under the voice
+ * (a compressor's depends on the voice's level). `t` is the music's time in seconds.
+ * @param spans each narration's [start, end] in seconds of the video
+ */
+export function duckingExpression(spans: readonly [number, number][], duckDb: number): string {
+  if (duckDb <= 0 || spans.length === 0) return '1'
+  const r = DUCK_RAMP_S
+  const weight = spans
+    .map(
+      ([start, end]) =>
+        `min(clip((t-${num(start - r)})/${r},0,1),clip((${num(end + r)}-t)/${r},0,1))`,
+    )
+    .reduce((a, b) => `max(${a},${b})`)
+  return `pow(10,-${num(duckDb)}*${weight}/20)`
 }
 
 /** A clip's sound in the mix: the clip file (with an audio stream) and its timing. */
@@ -30,6 +71,8 @@ export interface ClipSoundTrack {
   path: string
   /** As its picture's: a slowed clip's sound is slowed with it (`atempo`, pitch kept). */
   timing: ClipTiming
+  /** The cut's in point in the clip, in ms (issue 24 item 1); absent: its start. */
+  inMs?: number
 }
 
 /** The EBU R128 measurement of pass 1 (ffmpeg's `ebur128` meter), in LUFS, LU and dBTP. */
@@ -98,9 +141,14 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
       )
     } else {
       const index = addInput(['-i', absolutePath(path, `Scene ${i + 1}'s narration`)])
+      // Where the plan puts the voice in its slot: today's lead-in, or the film plan's.
+      const offsetMs =
+        scene.narrationStartMs === null
+          ? NARRATION_LEAD_IN_MS
+          : Math.max(0, Math.round(scene.narrationStartMs - scene.startMs))
       chains.push(
         `[${index}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +
-          `aformat=sample_fmts=fltp:channel_layouts=mono,adelay=${NARRATION_LEAD_IN_MS},` +
+          `aformat=sample_fmts=fltp:channel_layouts=mono,adelay=${offsetMs},` +
           `apad,atrim=end_sample=${samples}[slot${i}]`,
       )
     }
@@ -112,12 +160,31 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
   const beds: string[] = []
   if (musicPath !== null) {
     const music = addInput(['-stream_loop', '-1', '-i', absolutePath(musicPath, 'The music loop')])
-    chains.push(
+    const mix = input.musicMix
+    const head =
       `[${music}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +
-        `aformat=sample_fmts=fltp:channel_layouts=stereo,atrim=end_sample=${total},` +
-        `volume=${MUSIC_GAIN_DB}dB[music]`,
-    )
-    beds.push('music')
+      `aformat=sample_fmts=fltp:channel_layouts=stereo,atrim=end_sample=${total}`
+    if (!mix) {
+      chains.push(`${head},volume=${MUSIC_GAIN_DB}dB[music]`)
+      beds.push('music')
+    } else {
+      const totalS = total / AUDIO_SAMPLE_RATE_HZ
+      const fadeIn = Math.min(mix.fadeInMs / 1000, totalS)
+      const fadeOut = Math.min(mix.fadeOutMs / 1000, totalS)
+      const spans = scenes.flatMap((scene): [number, number][] =>
+        scene.narrationStartMs === null || scene.narrationMs <= 0
+          ? []
+          : [[scene.narrationStartMs / 1000, (scene.narrationStartMs + scene.narrationMs) / 1000]],
+      )
+      const filters = [
+        `volume=${num(mix.volume)}`,
+        ...(fadeIn > 0 ? [`afade=t=in:st=0:d=${num(fadeIn)}`] : []),
+        ...(fadeOut > 0 ? [`afade=t=out:st=${num(totalS - fadeOut)}:d=${num(fadeOut)}`] : []),
+        `volume='${duckingExpression(spans, mix.duckDb)}':eval=frame`,
+      ]
+      // Ducked by the plan, not by a compressor: it is not one of the beds.
+      chains.push(`${head},${filters.join(',')}[musicducked]`)
+    }
   }
   const clipTracks: string[] = []
   scenes.forEach((scene, i) => {
@@ -133,6 +200,7 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
     const filters = [
       `aresample=${AUDIO_SAMPLE_RATE_HZ}`,
       'aformat=sample_fmts=fltp:channel_layouts=stereo',
+      ...(clip.inMs ? [`atrim=start=${num(clip.inMs / 1000)}`] : []),
       'asetpts=PTS-STARTPTS',
       ...(clip.timing.kind === 'slow' ? slowTempo(clip.timing.factor) : []),
       'apad',
@@ -158,8 +226,15 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
     )
     beds.push('clips')
   }
-  if (beds.length === 0) {
+  const planned = musicPath !== null && input.musicMix ? 'musicducked' : null
+  if (beds.length === 0 && !planned) {
     chains.push(`[voice]pan=stereo|c0=c0|c1=c0[mix]`)
+  } else if (beds.length === 0) {
+    chains.push(
+      `[voice]pan=stereo|c0=c0|c1=c0[voicestereo]`,
+      // amix halves both inputs; loudness normalization comes after, so the level is moot.
+      `[voicestereo][${planned}]amix=inputs=2:duration=first:dropout_transition=0[mix]`,
+    )
   } else {
     chains.push(
       beds.length === 1
@@ -170,7 +245,9 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
         `:attack=${DUCKING.attackMs}:release=${DUCKING.releaseMs}[ducked]`,
       `[voicemix]pan=stereo|c0=c0|c1=c0[voicestereo]`,
       // amix halves both inputs; loudness normalization comes after, so the level is moot.
-      `[voicestereo][ducked]amix=inputs=2:duration=first:dropout_transition=0[mix]`,
+      planned
+        ? `[voicestereo][ducked][${planned}]amix=inputs=3:duration=first:dropout_transition=0[mix]`
+        : `[voicestereo][ducked]amix=inputs=2:duration=first:dropout_transition=0[mix]`,
     )
   }
   return { inputs, graph: chains.join(';') }

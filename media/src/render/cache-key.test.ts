@@ -82,7 +82,7 @@ const otherColour = (c: string) => (c === '#000000' ? '#000001' : '#000000')
 const withCues = (input: SegmentKeyInput) =>
   input.subtitles && input.subtitles.cues.length > 0 ? input.subtitles : null
 const isClip = (p: SegmentKeyPart): p is SegmentKeyClipPart => 'clipSha256' in p
-const still = (p: SegmentKeyPart | undefined) => (p && !isClip(p) ? p : null)
+const still = (p: SegmentKeyPart | undefined) => (p && 'imageSha256' in p ? p : null)
 const clip = (p: SegmentKeyPart | undefined) => (p && isClip(p) ? p : null)
 
 /** Each changes one thing that shapes the segment, or returns null where it does not apply. */
@@ -238,9 +238,65 @@ const mutations: Record<string, Mutation> = {
   ffmpegVersion: (i) => ({ ...clone(i), ffmpeg: { ...i.ffmpeg, version: i.ffmpeg.version + 'x' } }),
   xfadeInCrossfade: (i) =>
     i.parts.length === 2 ? { ...clone(i), ffmpeg: { ...i.ffmpeg, xfade: !i.ffmpeg.xfade } } : null,
+  // Issue 24: a timeline's transitions, trims, captions and cards.
+  transitionType: (i) =>
+    i.parts.length === 2
+      ? { ...clone(i), transition: i.transition === 'wipe' ? 'slide' : 'wipe' }
+      : null,
+  clipSpan: (i) => {
+    const c = clone(i)
+    const p = clip(c.parts[0])
+    if (!p) return null
+    p.span = p.span ? { ...p.span, outMs: p.span.outMs + 1 } : { inMs: 100, outMs: 900 }
+    return c
+  },
+  captions: (i) => {
+    const c = clone(i)
+    const ass = c.captions?.ass ?? ''
+    return { ...c, captions: { ass: `${ass}Dialogue: x`, fonts: 'f@1' } }
+  },
+  stillToCard: (i) => {
+    const c = clone(i)
+    const p = still(c.parts[0])
+    if (!p) return null
+    ;(c.parts as SegmentKeyPart[])[0] = {
+      cardAss: 'Dialogue: title',
+      background: '#111111',
+      fonts: 'f@1',
+      sceneFrames: p.sceneFrames,
+      firstSceneFrame: p.firstSceneFrame,
+    }
+    return c
+  },
 }
 
+const card = (text: string | null, background = '#111111') => ({
+  cardAss: text,
+  background,
+  fonts: 'f@1',
+  sceneFrames: 30,
+  firstSceneFrame: 0,
+})
+
 describe('segmentCacheKey', () => {
+  it('keys a card by its text and colour, not by where its segment starts', () => {
+    const base = {
+      preset: { name: '16:9' as const, width: 640, height: 360, fps: 30 },
+      frames: 30,
+      subtitles: null,
+      ffmpeg: { version: 'ffmpeg 5', xfade: true },
+    }
+    const key = (part: ReturnType<typeof card>) => segmentCacheKey({ ...base, parts: [part] })
+    expect(key(card('Hello'))).not.toBe(key(card('Hello!')))
+    expect(key(card('Hello'))).not.toBe(key(card('Hello', '#222222')))
+    expect(key(card('Hello'))).toBe(key({ ...card('Hello'), firstSceneFrame: 12, sceneFrames: 90 }))
+    // Captions count by their document and the fonts' versions.
+    const captioned = (fonts: string) =>
+      segmentCacheKey({ ...base, parts: [card(null)], captions: { ass: 'Dialogue: a', fonts } })
+    expect(captioned('f@1')).not.toBe(captioned('f@2'))
+    expect(captioned('f@1')).not.toBe(key(card(null)))
+  })
+
   it('is a SHA-256 hex digest, the same for the same input', () => {
     fc.assert(
       fc.property(keyInput, (input) => {

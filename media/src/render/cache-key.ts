@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { ClipFit } from '@reelgraph/shared'
+import type { ClipFit, TransitionType } from '@reelgraph/shared'
 import {
   BACKDROP_BLUR_SIGMA,
   BACKDROP_BRIGHTNESS,
@@ -20,7 +20,19 @@ import type { StillFit } from './stills.ts'
 import type { SubtitleStyle } from './subtitle-images.ts'
 
 /** A scene's part of a segment, by content: a still in motion, or a clip (issue 22 item 4). */
-export type SegmentKeyPart = SegmentKeyStillPart | SegmentKeyClipPart
+export type SegmentKeyPart = SegmentKeyStillPart | SegmentKeyClipPart | SegmentKeyCardPart
+
+/** A title or end card's part of a segment (issue 24 item 1). */
+export interface SegmentKeyCardPart {
+  /** The card's ASS document (its text, colours, font and size), or null without text. */
+  cardAss: string | null
+  background: string
+  /** The caption fonts' versions (`fontsVersion`). */
+  fonts: string
+  /** Frames of the whole card and where the segment starts: not keyed (a card stands still). */
+  sceneFrames: number
+  firstSceneFrame: number
+}
 
 /** A still's part of a segment. */
 export interface SegmentKeyStillPart {
@@ -45,6 +57,8 @@ export interface SegmentKeyClipPart {
   sceneFrames: number
   /** Scene-local frame where the segment starts. */
   firstSceneFrame: number
+  /** The timeline cut's in and out points, in ms of the clip (issue 24 item 1); absent: all. */
+  span?: { inMs: number; outMs: number }
 }
 
 /** A subtitle cue as burned into a segment: segment-local frames, end exclusive. */
@@ -63,6 +77,13 @@ export interface SegmentKeyInput {
   parts: readonly SegmentKeyPart[]
   /** The cues burned into this segment; `null` or no cue when none is. */
   subtitles: { style: SubtitleStyle; cues: readonly SegmentKeyCue[] } | null
+  /** How a two-part segment goes from one to the other (issue 24); default `crossfade`. */
+  transition?: TransitionType
+  /**
+   * Captions drawn by libass (issue 24 item 2): the segment's ASS document (segment-local
+   * times, words, look) and the fonts' versions; absent: none.
+   */
+  captions?: { ass: string; fonts: string } | null
   /** The binary that renders it (x264 builds differ); `xfade` matters for crossfades only. */
   ffmpeg: Pick<FfmpegCapabilities, 'version' | 'xfade'>
 }
@@ -97,34 +118,38 @@ export function segmentCacheKey(input: SegmentKeyInput): string {
     [input.preset.width, input.preset.height, input.preset.fps],
     input.frames,
     input.parts.map((part) =>
-      'clipSha256' in part
-        ? [
-            'clip',
-            CLIP_FORMAT_VERSION,
-            part.clipSha256,
-            part.fit,
-            // The blurred backdrop, drawn by ffmpeg (a still's is in the still, by sharp).
-            part.fit === 'contain'
-              ? [BACKDROP_SCALE, BACKDROP_BLUR_SIGMA, BACKDROP_BRIGHTNESS]
-              : null,
-            part.timing.kind,
-            part.timing.kind === 'slow' ? part.timing.factor : null,
-            part.sceneFrames,
-            part.firstSceneFrame,
-          ]
-        : [
-            part.imageSha256,
-            part.fit,
-            [part.motion.zoomFrom, part.motion.zoomTo],
-            [
-              part.motion.panFrom.x,
-              part.motion.panFrom.y,
-              part.motion.panTo.x,
-              part.motion.panTo.y,
+      'cardAss' in part
+        ? ['card', part.background.toLowerCase(), part.cardAss, part.cardAss ? part.fonts : null]
+        : 'clipSha256' in part
+          ? [
+              'clip',
+              CLIP_FORMAT_VERSION,
+              part.clipSha256,
+              part.fit,
+              // The blurred backdrop, drawn by ffmpeg (a still's is in the still, by sharp).
+              part.fit === 'contain'
+                ? [BACKDROP_SCALE, BACKDROP_BLUR_SIGMA, BACKDROP_BRIGHTNESS]
+                : null,
+              part.timing.kind,
+              part.timing.kind === 'slow' ? part.timing.factor : null,
+              part.sceneFrames,
+              part.firstSceneFrame,
+              // Only when set, so the keys of clips shown whole stay as they were.
+              ...(part.span ? [['span', part.span.inMs, part.span.outMs]] : []),
+            ]
+          : [
+              part.imageSha256,
+              part.fit,
+              [part.motion.zoomFrom, part.motion.zoomTo],
+              [
+                part.motion.panFrom.x,
+                part.motion.panFrom.y,
+                part.motion.panTo.x,
+                part.motion.panTo.y,
+              ],
+              part.sceneFrames,
+              part.firstSceneFrame,
             ],
-            part.sceneFrames,
-            part.firstSceneFrame,
-          ],
     ),
     cues.map((cue) => [cue.startFrame, cue.endFrame, [...cue.lines]]),
     cues.length > 0 && style
@@ -141,6 +166,11 @@ export function segmentCacheKey(input: SegmentKeyInput): string {
       : null,
     input.ffmpeg.version,
     input.parts.length > 1 ? input.ffmpeg.xfade : null,
+    // Only when set, so today's segments keep their keys (and their cache).
+    ...(input.parts.length > 1 && input.transition && input.transition !== 'crossfade'
+      ? [['transition', input.transition]]
+      : []),
+    ...(input.captions ? [['captions', input.captions.ass, input.captions.fonts]] : []),
   ]
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex')
 }

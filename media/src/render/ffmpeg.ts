@@ -13,6 +13,11 @@ export interface FfmpegCapabilities {
   xfade: boolean
   /** Whether it has the filters scenes with clips need (`tpad`: ffmpeg >= 4.2). */
   clips: boolean
+  /**
+   * Whether it draws ASS subtitles (the `subtitles` filter, libass): caption styles and card
+   * text need it (issue 24 item 2). Absent: not known, taken as no.
+   */
+  subtitles?: boolean
 }
 
 /** Where the ffmpeg binary was found. */
@@ -188,6 +193,7 @@ async function probeCapabilities(ffmpegPath: string): Promise<FfmpegCapabilities
     version,
     xfade: filters.has('xfade'),
     clips: CLIP_FILTERS.every((name) => filters.has(name)),
+    subtitles: filters.has('subtitles'),
   }
 }
 

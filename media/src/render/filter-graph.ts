@@ -1,4 +1,4 @@
-import type { ClipFit } from '@reelgraph/shared'
+import type { ClipFit, TransitionType } from '@reelgraph/shared'
 import {
   BACKDROP_BLUR_SIGMA,
   BACKDROP_BRIGHTNESS,
@@ -14,8 +14,54 @@ import type { FfmpegCapabilities } from './ffmpeg.ts'
 
 export type { FfmpegCapabilities } from './ffmpeg.ts'
 
-/** One scene's contribution to a segment: a still in motion, or a clip (issue 22 item 4). */
-export type SegmentPart = SegmentScenePart | SegmentClipPart
+/**
+ * One scene's contribution to a segment: a still in motion, a clip (issue 22 item 4), or a
+ * title or end card (issue 24 item 1).
+ */
+export type SegmentPart = SegmentScenePart | SegmentClipPart | SegmentCardPart
+
+/** A title or end card: a plain colour with its text drawn by libass (issue 24 item 1). */
+export interface SegmentCardPart {
+  /** The card's colour, `#rrggbb`. */
+  background: string
+  /** The card's text as an ASS document (`cardAss`), absolute; null: no text. */
+  assPath: string | null
+  /** The caption fonts' folder (`captionFontsDir`), absolute. */
+  fontsDir: string
+}
+
+/** True for a card part. */
+export function isCardPart(part: SegmentPart): part is SegmentCardPart {
+  return 'background' in part
+}
+
+/** ffmpeg's `xfade` transition of each timeline transition (a plain cut has no segment). */
+export const XFADE_TRANSITIONS: Readonly<Record<TransitionType, string>> = {
+  cut: 'fade',
+  crossfade: 'fade',
+  dip: 'fadeblack',
+  wipe: 'wipeleft',
+  slide: 'slideleft',
+}
+
+/**
+ * A file path as the value of a filter's option inside a filter graph: escaped for the
+ * option (`\`, `'`, `:`) and then for the graph (`\`, `'`, `[`, `]`, `,`, `;`), as ffmpeg's
+ * "Notes on filtergraph escaping" says, so any absolute path is read as written.
+ * @throws RenderError `invalid-input` for a relative path.
+ */
+export function filterPath(path: string, what: string): string {
+  const option = absolutePath(path, what).replace(/[\\':]/g, (c) => `\\${c}`)
+  return option.replace(/[\\'[\],;]/g, (c) => `\\${c}`)
+}
+
+/** The `subtitles` filter (libass) drawing an ASS file with the caption fonts only. */
+export function subtitlesFilter(assPath: string, fontsDir: string): string {
+  return (
+    `subtitles=filename=${filterPath(assPath, 'A subtitles file')}` +
+    `:fontsdir=${filterPath(fontsDir, 'The fonts folder')}`
+  )
+}
 
 /** A still scene's contribution: the still with its Ken Burns move. */
 export interface SegmentScenePart {
@@ -40,6 +86,11 @@ export interface SegmentClipPart {
   sceneFrames: number
   /** Scene-local frame at which this segment starts (the clip's frame at the video's rate). */
   firstSceneFrame: number
+  /**
+   * The part of the clip the timeline cut shows, in ms of the clip (issue 24 item 1: its in
+   * and out points); absent: all of it.
+   */
+  span?: { inMs: number; outMs: number }
 }
 
 /** True for a clip part. */
@@ -69,6 +120,10 @@ export interface SegmentRenderSpec {
   parts: readonly [SegmentPart] | readonly [SegmentPart, SegmentPart]
   /** Laid over the picture in order. */
   overlays: readonly SegmentOverlay[]
+  /** How the two parts' transition goes (issue 24 item 1); default `crossfade`. */
+  transition?: TransitionType
+  /** Captions drawn by libass over the picture (issue 24 item 2), after the overlays. */
+  captions?: { assPath: string; fontsDir: string }
 }
 
 /** The ffmpeg command for one segment, without the global flags `runFfmpeg` adds. */
@@ -133,8 +188,11 @@ function clipChains(
 ): string[] {
   const { width: w, height: h, fps } = preset
   const slow = part.timing.kind === 'slow' ? `setpts=PTS*${num(part.timing.factor)},` : ''
+  const span = part.span
+    ? `trim=start=${num(part.span.inMs / 1000)}:end=${num(part.span.outMs / 1000)},`
+    : ''
   const time =
-    `setpts=PTS-STARTPTS,${slow}fps=${fps},tpad=stop=-1:stop_mode=clone,` +
+    `${span}setpts=PTS-STARTPTS,${slow}fps=${fps},tpad=stop=-1:stop_mode=clone,` +
     `trim=start_frame=${part.firstSceneFrame}:end_frame=${part.firstSceneFrame + frames},` +
     `setpts=PTS-STARTPTS,format=yuv420p`
   const cover = (cw: number, ch: number) =>
@@ -163,8 +221,12 @@ function clipChains(
  * crossfade (two scenes' pictures in motion, still or clip, faded with `xfade`
  * when the binary has it, else by overlaying the incoming scene with a rising alpha, which
  * every ffmpeg since 2.x has), then the subtitle overlays, encoded as H.264 yuv420p with
- * `VIDEO_ENCODER`'s settings and no audio. Inputs are the stills and clips, then the overlay
- * images, in order; no path appears inside the graph, so no path needs escaping.
+ * `VIDEO_ENCODER`'s settings and no audio. Issue 24: a part may be a title or end card (a
+ * `color` source with its text drawn by libass), the two parts may meet by any timeline
+ * transition (`XFADE_TRANSITIONS`; without `xfade` every one is the alpha fade), a clip may
+ * show from its in to its out point, and captions may be drawn by libass last. Inputs are the
+ * stills and clips, then the overlay images, in order; the only paths inside the graph are
+ * the ASS files and the fonts folder, escaped by {@link filterPath}.
  *
  * @throws RangeError when the segment has no frames, a transition's parts are not two, or
  *   an overlay lies outside the frame; RenderError `invalid-input` for a relative path.
@@ -178,10 +240,28 @@ export function buildSegmentFilterGraph(
   const { preset, frames, parts, overlays } = spec
   if (!Number.isInteger(frames) || frames < 1) throw new RangeError(`Bad frame count: ${frames}`)
   const chains: string[] = []
+  const args: string[] = []
+  let inputs = 0
+  const input = (inputArgs: string[]) => {
+    args.push(...inputArgs)
+    return inputs++
+  }
   const picture = (index: number, output: string) => {
     const part = parts[index]!
-    if (isClipPart(part)) chains.push(...clipChains(part, frames, preset, `${index}:v`, output))
-    else chains.push(`[${index}:v]${kenBurnsFilter(part, frames, preset)}[${output}]`)
+    if (isCardPart(part)) {
+      const colour = `0x${part.background.replace('#', '')}`
+      const text = part.assPath ? `,${subtitlesFilter(part.assPath, part.fontsDir)}` : ''
+      chains.push(
+        `color=c=${colour}:s=${preset.width}x${preset.height}:r=${preset.fps},` +
+          `trim=end_frame=${frames},setsar=1,format=yuv420p${text}[${output}]`,
+      )
+    } else if (isClipPart(part)) {
+      const at = input(clipInputArgs(part.clipPath))
+      chains.push(...clipChains(part, frames, preset, `${at}:v`, output))
+    } else {
+      const at = input(['-i', absolutePath(part.stillPath, 'A still')])
+      chains.push(`[${at}:v]${kenBurnsFilter(part, frames, preset)}[${output}]`)
+    }
   }
   if (parts.length === 1) {
     picture(0, 'base')
@@ -189,8 +269,9 @@ export function buildSegmentFilterGraph(
     picture(0, 'from')
     picture(1, 'to')
     if (capabilities.xfade) {
+      const kind = XFADE_TRANSITIONS[spec.transition ?? 'crossfade']
       chains.push(
-        `[from][to]xfade=transition=fade:duration=${num(frames / preset.fps)}:offset=0[base]`,
+        `[from][to]xfade=transition=${kind}:duration=${num(frames / preset.fps)}:offset=0[base]`,
       )
     } else {
       chains.push(`[to]format=yuva420p,fade=t=in:s=0:n=${frames}:alpha=1[toalpha]`)
@@ -202,23 +283,21 @@ export function buildSegmentFilterGraph(
     if (overlay.x < 0 || overlay.y < 0 || overlay.x >= preset.width || overlay.y >= preset.height) {
       throw new RangeError(`Overlay ${i} lies outside the frame`)
     }
+    const at = input(['-i', absolutePath(overlay.imagePath, 'A subtitle image')])
     const next = `o${i}`
     chains.push(
-      `[${label}][${parts.length + i}:v]overlay=x=${overlay.x}:y=${overlay.y}:format=yuv420` +
+      `[${label}][${at}:v]overlay=x=${overlay.x}:y=${overlay.y}:format=yuv420` +
         `:enable='between(n,${overlay.startFrame},${overlay.endFrame - 1})'[${next}]`,
     )
     label = next
   })
+  if (spec.captions) {
+    chains.push(`[${label}]${subtitlesFilter(spec.captions.assPath, spec.captions.fontsDir)}[sub]`)
+    label = 'sub'
+  }
   chains.push(`[${label}]format=${VIDEO_ENCODER.pixelFormat}[v]`)
   const filterGraph = chains.join(';')
 
-  const args: string[] = []
-  for (const part of parts) {
-    if (isClipPart(part)) args.push(...clipInputArgs(part.clipPath))
-    else args.push('-i', absolutePath(part.stillPath, 'A still'))
-  }
-  for (const overlay of overlays)
-    args.push('-i', absolutePath(overlay.imagePath, 'A subtitle image'))
   args.push(
     '-filter_complex',
     filterGraph,

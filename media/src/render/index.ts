@@ -13,7 +13,9 @@ export {
   timelineSamples,
   type AudioMixInput,
   type ClipSoundTrack,
+  duckingExpression,
   type JoinInput,
+  type MusicMix,
   type LoudnessMeasurement,
 } from './audio-graph.ts'
 export { RenderError, type RenderErrorCode } from './errors.ts'
@@ -80,6 +82,10 @@ export { builtinMusicPath, MUSIC_TRACKS, synthesizeMusic, type MusicTrack } from
 export {
   renderVideo,
   type RenderClip,
+  type RenderFilm,
+  type RenderMusic,
+  type RenderPiece,
+  type RenderPieceShow,
   type RenderCue,
   type RenderProgress,
   type RenderScene,
@@ -103,6 +109,8 @@ export {
 } from './subtitle-images.ts'
 export {
   planTimeline,
+  timelineFromFilm,
+  type FilmPieceTiming,
   type PlannedScene,
   type PlannedSegment,
   type PlanTimelineOptions,
@@ -110,3 +118,15 @@ export {
   type TimelineSceneInput,
 } from './timeline.ts'
 export { encodePcmWav, parsePcmWav, type PcmFormat, type PcmWav } from './wav.ts'
+export { filmPieces } from './film.ts'
+export {
+  assColor,
+  captionsAss,
+  cardAss,
+  DEFAULT_CAPTION_LOOK,
+  escapeAssText,
+  type AssCaption,
+  type CaptionLook,
+  type CardLook,
+} from './ass.ts'
+export { captionFontsDir, fontsVersion } from './fonts.ts'

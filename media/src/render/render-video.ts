@@ -1,5 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto'
-import type { ClipFit, ClipShorter, ClipSound } from '@reelgraph/shared'
+import {
+  captionEvents,
+  type ClipFit,
+  type ClipShorter,
+  type ClipSound,
+  type TransitionType,
+  type WordTiming,
+} from '@reelgraph/shared'
 import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
@@ -19,11 +26,21 @@ import {
   buildLevelPassArgs,
   buildMixPassArgs,
   type ClipSoundTrack,
+  type MusicMix,
   parseLoudnessMeasurement,
   timelineSamples,
 } from './audio-graph.ts'
 import { absolutePath } from './absolute-path.ts'
 import { touchCacheEntry } from './cache-prune.ts'
+import {
+  captionFrames,
+  captionsAss,
+  cardAss,
+  type AssCaption,
+  type CaptionLook,
+  type CardLook,
+} from './ass.ts'
+import { captionFontsDir, fontsVersion } from './fonts.ts'
 import {
   segmentCacheKey,
   type SegmentKeyCue,
@@ -50,7 +67,13 @@ import { builtinMusicPath, type MusicTrack } from './music.ts'
 import { runImageJobs, type ImageJob } from './image-jobs.ts'
 import { stillCacheKey, type StillFit } from './stills.ts'
 import { DEFAULT_SUBTITLE_STYLE, subtitleBand, type SubtitleStyle } from './subtitle-images.ts'
-import { planTimeline, type PlannedSegment, type Timeline } from './timeline.ts'
+import {
+  type FilmPieceTiming,
+  planTimeline,
+  timelineFromFilm,
+  type PlannedSegment,
+  type Timeline,
+} from './timeline.ts'
 import { encodePcmWav, parsePcmWav, type PcmWav } from './wav.ts'
 
 /**
@@ -99,10 +122,47 @@ export interface RenderScene {
   narrationWav?: Uint8Array | string
   /** Subtitle cues, relative to the narration's start. */
   cues?: readonly RenderCue[]
+  /**
+   * The narration's word timings (ms from its start): what `captions` styles lay out
+   * (issue 24 item 2); absent: none.
+   */
+  words?: readonly WordTiming[]
   /** How the image fills the frame; defaults to the video's `fit`. */
   fit?: StillFit
   /** Seed of this scene's Ken Burns move; defaults to `${seed}:${scene index}`. */
   motionSeed?: string
+}
+
+/** What a piece of a film shows: a scene (whole, or a clip's in to out point), or a card. */
+export type RenderPieceShow =
+  | {
+      kind: 'scene'
+      /** Index in `scenes`. */
+      scene: number
+      /** A clip's in and out points in ms (null out: the clip's end); null: the whole clip. */
+      span: { inMs: number; outMs: number | null } | null
+    }
+  | { kind: 'card'; card: CardLook }
+
+/** One piece of a film: where it plays (shared's `planFilm`) and what it shows. */
+export interface RenderPiece extends FilmPieceTiming {
+  show: RenderPieceShow
+}
+
+/**
+ * The film a timeline makes (issue 24 item 1): its pieces in order, laid out by shared's
+ * `planFilm` at the preset's frame rate.
+ */
+export interface RenderFilm {
+  pieces: readonly RenderPiece[]
+}
+
+/** Background music with the timeline's level, fades and ducking (issue 24 item 1). */
+export interface RenderMusic {
+  /** A builtin track, or `path`: a PCM WAV (an uploaded track), absolute. */
+  track?: MusicTrack
+  path?: string
+  mix: MusicMix
 }
 
 /**
@@ -125,8 +185,21 @@ export interface RenderVideoOptions {
   /** Burn the cues in (default `true`). */
   subtitles?: boolean
   subtitleStyle?: SubtitleStyle
-  /** A builtin background track, ducked under the voice; none by default. */
-  music?: MusicTrack | null
+  /**
+   * Background music, ducked under the voice: a builtin track at today's level, or one with
+   * the timeline's level, fades and ducking (issue 24 item 1); none by default.
+   */
+  music?: MusicTrack | RenderMusic | null
+  /**
+   * The film a timeline makes (issue 24 item 1): pieces in order with their transitions,
+   * trims and cards; absent: each scene once, in order, with 0.5 s crossfades (today's).
+   */
+  film?: RenderFilm
+  /**
+   * Captions in a style drawn by libass from the scenes' `words` (issue 24 item 2) instead
+   * of the subtitle images of their `cues`; ignored when `subtitles` is false.
+   */
+  captions?: CaptionLook
   /** Seed of the Ken Burns moves (default `reelgraph`). */
   seed?: string
   /** Default fit of the scene images (default `cover`). */
@@ -157,8 +230,17 @@ export interface RenderVideoResult {
   mp4Path: string
   /** Length of the video, in ms. */
   durationMs: number
-  /** Per scene, where it is visible (crossfades included: neighbours overlap by 0.5 s), in ms. */
-  timeline: { index: number; startMs: number; endMs: number; narrationStartMs: number | null }[]
+  /**
+   * Per piece of the film (per scene without `film`), where it is visible (transitions
+   * included: neighbours overlap), in ms, and the scene it shows (null: a card).
+   */
+  timeline: {
+    index: number
+    scene: number | null
+    startMs: number
+    endMs: number
+    narrationStartMs: number | null
+  }[]
   /** Cache keys of the segments rendered this time and of those taken from the cache. */
   segments: { rendered: string[]; cached: string[] }
   /** The ffmpeg binary used and the highest peak RSS of its runs, in bytes. */
@@ -184,6 +266,8 @@ interface SegmentJob {
   keyInput: SegmentKeyInput
   scenes: number[]
   cues: SegmentKeyCue[]
+  /** The segment's captions as an ASS document (issue 24 item 2), or null. */
+  ass: string | null
   cached: boolean
 }
 
@@ -256,6 +340,22 @@ async function eachLimited<T>(
 }
 
 /**
+ * The name of a segment's ffmpeg run: `scene N` for a scene's body (N counts from 1), `title
+ * card` / `end card`, `crossfade N-M` (or the transition's name) between two pieces.
+ */
+function segmentStep(plan: PlannedSegment, shows: readonly RenderPieceShow[]): string {
+  const name = (piece: number) => {
+    const show = shows[piece]!
+    return show.kind === 'scene' ? String(show.scene + 1) : `card ${piece + 1}`
+  }
+  if (plan.kind === 'scene') {
+    const show = shows[plan.scene]!
+    return show.kind === 'scene' ? `scene ${show.scene + 1}` : `card ${plan.scene + 1}`
+  }
+  return `${plan.transition} ${name(plan.from)}-${name(plan.to)}`
+}
+
+/**
  * The cues of a scene in video frames (absolute), clipped to where the scene is visible.
  */
 function sceneCueFrames(
@@ -264,7 +364,8 @@ function sceneCueFrames(
   cues: readonly RenderCue[],
 ): SegmentKeyCue[] {
   const scene = timeline.scenes[sceneIndex]!
-  const baseMs = scene.startMs + NARRATION_LEAD_IN_MS
+  // Where the plan put the narration (today's: the lead-in after the scene's start).
+  const baseMs = scene.narrationStartMs ?? scene.startMs + NARRATION_LEAD_IN_MS
   const toFrame = (ms: number) => Math.round(((baseMs + ms) * timeline.fps) / 1000)
   const out: SegmentKeyCue[] = []
   for (const cue of cues) {
@@ -293,12 +394,20 @@ function sceneCueFrames(
  * audio is mixed in. Temporary files (in a directory made inside `workDir`, and partial
  * segments) are removed on success, failure and cancel.
  *
+ * With `film` (issue 24 item 1, ADR 017) it renders a timeline's film instead: `planFilm`'s
+ * pieces in order (cuts of scenes, a clip from its in to its out point, title and end
+ * cards), each transition by `xfade` at its length, each narration at the plan's frame, a
+ * body segment per piece and one per transition, keyed by that piece's own inputs. With
+ * `captions` (issue 24 item 2) the captions are ASS drawn by libass in that look.
+ *
  * @throws RenderError `invalid-input` for an unreadable image, clip or WAV, a bad option or a
  *   relative folder or clip path (issue 20 item 1: ffmpeg reads paths against its own
  *   folders), `ffmpeg-not-found` / `ffmpeg-unsupported` (also: clips with the bundled static
- *   build or an ffmpeg older than 4.2) / `ffmpeg-failed` from ffmpeg; rejects with `signal.reason` (an `AbortError`
+ *   build or an ffmpeg older than 4.2; caption styles or card text without libass) /
+ *   `ffmpeg-failed` from ffmpeg; `invalid-input` also for a film whose pieces do not follow
+ *   each other or show a scene not given; rejects with `signal.reason` (an `AbortError`
  *   by default) when cancelled.
- * @see issue 13 item 3, issue 22 item 4
+ * @see issue 13 item 3, issue 22 item 4, issue 24 items 1 and 2
  */
 export async function renderVideo(options: RenderVideoOptions): Promise<RenderVideoResult> {
   const { signal, onProgress } = options
@@ -371,42 +480,138 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     )
   }
   const imageHashes = images.map((image) => (image ? sha256(image) : null))
-  const timeline = planTimeline(
-    narrations.map((n) => ({ narrationMs: n?.durationMs ?? 0 })),
-    { fps: preset.fps },
+  // The pieces of the film: a timeline's (issue 24 item 1), else each scene once, in order.
+  const film = options.film?.pieces ?? null
+  const shows: RenderPieceShow[] = film
+    ? film.map((piece, i) => {
+        const { show } = piece
+        if (show.kind === 'scene' && !options.scenes[show.scene]) {
+          throw new RenderError('invalid-input', `Piece ${i + 1} shows a scene that is not given`)
+        }
+        return show
+      })
+    : options.scenes.map((_, scene) => ({ kind: 'scene', scene, span: null }))
+  let timeline: Timeline
+  try {
+    timeline = film
+      ? timelineFromFilm(film, preset.fps)
+      : planTimeline(
+          narrations.map((n) => ({ narrationMs: n?.durationMs ?? 0 })),
+          { fps: preset.fps },
+        )
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    throw new RenderError('invalid-input', error.message, { cause: error })
+  }
+  const sceneOf = (piece: number) => {
+    const show = shows[piece]!
+    return show.kind === 'scene' ? show.scene : null
+  }
+  const clipOf = (piece: number) => {
+    const scene = sceneOf(piece)
+    return scene === null ? null : clips[scene]
+  }
+  // Each piece's narration: the narrated cut of its scene carries it (the default: all).
+  const pieceNarrations: (PcmWav | null)[] = shows.map((show, i) =>
+    show.kind !== 'scene'
+      ? null
+      : !film || timeline.scenes[i]!.narrationStartMs !== null
+        ? narrations[show.scene]!
+        : null,
   )
+  const cards = shows.map((show) =>
+    show.kind === 'card' && show.card.text.trim() !== '' ? cardAss(show.card, preset) : null,
+  )
+  const needsLibass =
+    cards.some((card) => card !== null) || (burnSubtitles && options.captions !== undefined)
+  if (needsLibass && !capabilities.subtitles) {
+    throw new RenderError(
+      'ffmpeg-unsupported',
+      `Caption styles and card text need ffmpeg with libass (the subtitles filter): ${capabilities.version} has none. Install ffmpeg (apt-get install ffmpeg) or set FFMPEG_PATH.`,
+    )
+  }
+  const fonts = needsLibass ? fontsVersion() : ''
   const fits = options.scenes.map((scene) => scene.fit ?? options.fit ?? 'cover')
   const motions: KenBurnsMotion[] = options.scenes.map((scene, i) =>
     kenBurnsMotion(scene.motionSeed ?? `${seed}:${i}`),
   )
-  const timings: (ClipTiming | null)[] = clips.map((clip, i) =>
-    clip
-      ? clipTiming(clip.probe.durationMs, timeline.scenes[i]!.frames, preset.fps, clipShorter)
-      : null,
-  )
-  // A scene's part of a segment, by content (the key) and by file (the spec).
-  const keyPart = (scene: number, firstSceneFrame: number): SegmentKeyPart => {
-    const clip = clips[scene]
-    const sceneFrames = timeline.scenes[scene]!.frames
+  // A clip's in and out points (issue 24 item 1); none when it shows the whole clip.
+  const spans = shows.map((show, i) => {
+    const clip = clipOf(i)
+    if (show.kind !== 'scene' || !clip || !show.span) return null
+    const length = clip.probe.durationMs
+    const inMs = Math.max(0, Math.min(show.span.inMs, length - 1))
+    const outMs = Math.max(inMs + 1, Math.min(length, show.span.outMs ?? length))
+    return inMs === 0 && outMs >= length ? null : { inMs, outMs }
+  })
+  const timings: (ClipTiming | null)[] = shows.map((_, i) => {
+    const clip = clipOf(i)
+    if (!clip) return null
+    const span = spans[i]
+    const length = span ? span.outMs - span.inMs : clip.probe.durationMs
+    return clipTiming(length, timeline.scenes[i]!.frames, preset.fps, clipShorter)
+  })
+  // A piece's part of a segment, by content (the key) and by file (the spec).
+  const keyPart = (piece: number, firstSceneFrame: number): SegmentKeyPart => {
+    const show = shows[piece]!
+    const sceneFrames = timeline.scenes[piece]!.frames
+    if (show.kind === 'card') {
+      return {
+        cardAss: cards[piece]!,
+        background: show.card.background,
+        fonts,
+        sceneFrames,
+        firstSceneFrame,
+      }
+    }
+    const clip = clips[show.scene]
+    const span = spans[piece]
     return clip
       ? {
           clipSha256: clip.sha256,
           fit: clipFit,
-          timing: timings[scene]!,
+          timing: timings[piece]!,
           sceneFrames,
           firstSceneFrame,
+          ...(span ? { span } : {}),
         }
       : {
-          imageSha256: imageHashes[scene]!,
-          fit: fits[scene]!,
-          motion: motions[scene]!,
+          imageSha256: imageHashes[show.scene]!,
+          fit: fits[show.scene]!,
+          motion: motions[show.scene]!,
           sceneFrames,
           firstSceneFrame,
         }
   }
-  const cuesByScene = options.scenes.map((scene, i) =>
-    burnSubtitles ? sceneCueFrames(timeline, i, scene.cues ?? []) : [],
+  const captionLook = burnSubtitles ? options.captions : undefined
+  const cuesByPiece = shows.map((show, i) =>
+    burnSubtitles && !captionLook && show.kind === 'scene' && pieceNarrations[i] !== null
+      ? sceneCueFrames(timeline, i, options.scenes[show.scene]!.cues ?? [])
+      : [],
   )
+  // Captions in a style (issue 24 item 2): each narrated piece's caption events, in video
+  // frames, clipped to where the piece shows.
+  const captionsByPiece: AssCaption[][] = shows.map((show, i) => {
+    const planned = timeline.scenes[i]!
+    const narration = pieceNarrations[i]
+    if (!captionLook || show.kind !== 'scene' || !narration) return []
+    const words = options.scenes[show.scene]!.words ?? []
+    const baseMs = planned.narrationStartMs ?? planned.startMs + NARRATION_LEAD_IN_MS
+    const toFrame = (ms: number) => Math.round(((baseMs + ms) * timeline.fps) / 1000)
+    const end = planned.startFrame + planned.frames
+    return captionEvents(words, {
+      style: captionLook.captionStyle,
+      maxWords: captionLook.captionMaxWords,
+      endLimitMs: narration.durationMs,
+    })
+      .map((event) => captionFrames(event, toFrame))
+      .map((c) => ({
+        ...c,
+        startFrame: Math.max(planned.startFrame, c.startFrame),
+        endFrame: Math.min(end, c.endFrame),
+      }))
+      .filter((c) => c.endFrame > c.startFrame)
+  })
 
   const segmentDir = join(options.cacheDir, 'segments')
   await mkdir(segmentDir, { recursive: true })
@@ -420,8 +625,9 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
             { scene: plan.to, firstSceneFrame: 0 },
           ]
     const end = plan.startFrame + plan.frames
+    const local = (frame: number) => frame - plan.startFrame
     const cues = parts.flatMap(({ scene }) =>
-      cuesByScene[scene]!.filter((c) => c.startFrame < end && c.endFrame > plan.startFrame).map(
+      cuesByPiece[scene]!.filter((c) => c.startFrame < end && c.endFrame > plan.startFrame).map(
         (c) => ({
           startFrame: Math.max(0, c.startFrame - plan.startFrame),
           endFrame: Math.min(plan.frames, c.endFrame - plan.startFrame),
@@ -429,11 +635,26 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         }),
       ),
     )
+    const captions = parts.flatMap(({ scene }) =>
+      captionsByPiece[scene]!.filter((c) => c.startFrame < end && c.endFrame > plan.startFrame).map(
+        (c): AssCaption => ({
+          startFrame: Math.max(0, local(c.startFrame)),
+          endFrame: Math.min(plan.frames, local(c.endFrame)),
+          lines: c.lines.map((line) => line.map((w) => ({ text: w.text, frame: local(w.frame) }))),
+        }),
+      ),
+    )
+    const ass =
+      captionLook && captions.length > 0 ? captionsAss(captions, captionLook, preset) : null
+    const transition: TransitionType | undefined =
+      plan.kind === 'transition' ? plan.transition : undefined
     const keyInput: SegmentKeyInput = {
       preset,
       frames: plan.frames,
       parts: parts.map(({ scene, firstSceneFrame }) => keyPart(scene, firstSceneFrame)),
       subtitles: cues.length > 0 ? { style, cues } : null,
+      ...(transition ? { transition } : {}),
+      captions: ass ? { ass, fonts } : null,
       ffmpeg: capabilities,
     }
     const key = segmentCacheKey(keyInput)
@@ -445,6 +666,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       keyInput,
       scenes: parts.map((p) => p.scene),
       cues,
+      ass,
       cached: await usedFromCache(path),
     })
   }
@@ -489,8 +711,9 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
     const cuePaths = new Map<string, string>()
     const imageJobs: ImageJob[] = []
     for (const job of todo) {
-      for (const scene of job.scenes) {
-        if (stillPaths.has(scene) || clips[scene]) continue
+      for (const piece of job.scenes) {
+        const scene = sceneOf(piece)
+        if (scene === null || stillPaths.has(scene) || clips[scene]) continue
         const key = stillCacheKey(imageHashes[scene]!, preset, fits[scene]!)
         const path = join(stillDir, `${key}.jpg`)
         stillPaths.set(scene, path)
@@ -517,6 +740,22 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       }
     }
     const band = subtitleBand(preset)
+    // Libass's files: the caption fonts, each card's text, each segment's captions.
+    const fontsDir = needsLibass ? await captionFontsDir(options.cacheDir) : ''
+    const cardPaths = new Map<number, string>()
+    for (const [piece, ass] of cards.entries()) {
+      if (ass === null) continue
+      const path = join(tempDir, `card-${piece}.ass`)
+      await writeFile(path, ass)
+      cardPaths.set(piece, path)
+    }
+    const captionPaths = new Map<string, string>()
+    for (const job of todo) {
+      if (job.ass === null) continue
+      const path = join(tempDir, `captions-${job.key}.ass`)
+      await writeFile(path, job.ass)
+      captionPaths.set(job.key, path)
+    }
 
     let segmentsDone = false
     let audioDone = 0
@@ -530,16 +769,27 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         running.set(job.key, 0)
         segmentsProgress()
         const specParts = job.keyInput.parts.map((part, i): SegmentPart => {
-          const scene = job.scenes[i]!
+          const piece = job.scenes[i]!
+          const scene = sceneOf(piece)
+          if ('cardAss' in part || scene === null) {
+            const show = shows[piece] as Extract<RenderPieceShow, { kind: 'card' }>
+            return {
+              background: show.card.background,
+              assPath: cardPaths.get(piece) ?? null,
+              fontsDir,
+            }
+          }
           const clip = clips[scene]
           const { sceneFrames, firstSceneFrame } = part
+          const span = spans[piece]
           return clip
             ? {
                 clipPath: clip.path,
                 fit: clipFit,
-                timing: timings[scene]!,
+                timing: timings[piece]!,
                 sceneFrames,
                 firstSceneFrame,
+                ...(span ? { span } : {}),
               }
             : {
                 stillPath: stillPaths.get(scene)!,
@@ -548,6 +798,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
                 firstSceneFrame,
               }
         })
+        const captionsPath = captionPaths.get(job.key)
         const spec: SegmentRenderSpec = {
           preset,
           frames: job.plan.frames,
@@ -559,14 +810,13 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
             startFrame: cue.startFrame,
             endFrame: cue.endFrame,
           })),
+          ...(job.keyInput.transition ? { transition: job.keyInput.transition } : {}),
+          ...(captionsPath ? { captions: { assPath: captionsPath, fontsDir } } : {}),
         }
         const partial = join(segmentDir, `.${job.key}-${randomUUID()}.tmp.mp4`)
         partialSegments.add(partial)
         const { args } = buildSegmentFilterGraph(spec, capabilities, partial)
-        const step =
-          job.plan.kind === 'scene'
-            ? `scene ${job.plan.scene + 1}`
-            : `crossfade ${job.plan.from + 1}-${job.plan.to + 1}`
+        const step = segmentStep(job.plan, shows)
         await ffmpeg(step, args, {
           frames: job.plan.frames,
           onProgress: (fraction) => {
@@ -594,23 +844,35 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
         if (segmentsDone) report({ stage: 'audio', done: audioDone, total: 1 })
       }
       const narrationPaths = await Promise.all(
-        narrations.map(async (wav, i) => {
+        pieceNarrations.map(async (wav, i) => {
           if (!wav) return null
           const path = join(tempDir, `narration-${i}.wav`)
           await writeFile(path, encodePcmWav(wav.format, wav.samples))
           return path
         }),
       )
-      const musicPath = options.music
-        ? await builtinMusicPath(options.music, options.cacheDir)
-        : null
+      const music = options.music
+      let musicPath: string | null = null
+      let musicMix: MusicMix | undefined
+      if (typeof music === 'string') musicPath = await builtinMusicPath(music, options.cacheDir)
+      else if (music) {
+        musicMix = music.mix
+        if (music.path) musicPath = absolutePath(music.path, 'The music')
+        else if (music.track) musicPath = await builtinMusicPath(music.track, options.cacheDir)
+      }
       const mixPath = join(tempDir, 'mix.wav')
-      const clipSounds = clips.map((clip, i): ClipSoundTrack | null =>
-        clipSound === 'mix' && clip?.sound ? { path: clip.path, timing: timings[i]! } : null,
-      )
+      const clipSounds = shows.map((_, i): ClipSoundTrack | null => {
+        const clip = clipOf(i)
+        if (clipSound !== 'mix' || !clip?.sound) return null
+        const inMs = spans[i]?.inMs ?? 0
+        return { path: clip.path, timing: timings[i]!, ...(inMs > 0 ? { inMs } : {}) }
+      })
       const mixRun = await ffmpeg(
         'audio mix',
-        buildMixPassArgs({ timeline, narrationPaths, musicPath, clipSounds }, mixPath),
+        buildMixPassArgs(
+          { timeline, narrationPaths, musicPath, clipSounds, ...(musicMix ? { musicMix } : {}) },
+          mixPath,
+        ),
         {
           logLevel: 'info',
           durationMs: timeline.durationMs,
@@ -690,6 +952,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       durationMs: timeline.durationMs,
       timeline: timeline.scenes.map((s) => ({
         index: s.index,
+        scene: sceneOf(s.index),
         startMs: s.startMs,
         endMs: s.endMs,
         narrationStartMs: s.narrationStartMs,

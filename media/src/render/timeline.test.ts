@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { CROSSFADE_FRAMES, NARRATION_LEAD_IN_MS, SCENE_PADDING_MS } from './config.ts'
-import { planTimeline } from './timeline.ts'
+import { type FilmCut, planFilm, DEFAULT_CUT, DEFAULT_TIMELINE_SETTINGS } from '@reelgraph/shared'
+import { planTimeline, timelineFromFilm } from './timeline.ts'
 
 describe('planTimeline', () => {
   it('makes a scene last its narration plus padding, in whole frames', () => {
@@ -44,6 +45,7 @@ describe('planTimeline', () => {
     ])
     expect(timeline.segments[1]).toEqual({
       kind: 'transition',
+      transition: 'crossfade',
       from: 0,
       to: 1,
       startFrame: b!.startFrame,
@@ -87,5 +89,67 @@ describe('planTimeline', () => {
         },
       ),
     )
+  })
+})
+
+const filmCut = (i: number, fields: Partial<FilmCut> = {}): FilmCut => ({
+  id: `scene:s${i}`,
+  sceneId: `s${i}`,
+  ...DEFAULT_CUT,
+  scene: {
+    nodeId: `s${i}`,
+    sceneNumber: String(i + 1),
+    narration: 'x',
+    imageUrl: null,
+    clip: null,
+  },
+  place: `a${i}`,
+  narrated: true,
+  ...fields,
+})
+
+describe('timelineFromFilm', () => {
+  it('lays the default film out exactly as planTimeline (today’s video)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 9_000 }), { minLength: 1, maxLength: 6 }),
+        (ms) => {
+          const cuts = ms.map((_, i) => filmCut(i))
+          const plan = planFilm(cuts, DEFAULT_TIMELINE_SETTINGS, (cut) => ({
+            clipMs: null,
+            narrationMs: ms[cuts.indexOf(cut)]!,
+          }))
+          const film = timelineFromFilm(plan.pieces, plan.fps)
+          const today = planTimeline(
+            ms.map((narrationMs) => ({ narrationMs })),
+            { fps: 30 },
+          )
+          expect(film).toEqual(today)
+        },
+      ),
+    )
+  })
+
+  it('gives a plain cut no transition segment and keeps each transition’s type and length', () => {
+    const cuts = [
+      filmCut(0),
+      filmCut(1, { transition: 'cut' }),
+      filmCut(2, { transition: 'wipe', transitionMs: 1_000 }),
+    ]
+    const plan = planFilm(cuts, DEFAULT_TIMELINE_SETTINGS, () => ({
+      clipMs: null,
+      narrationMs: 2_000,
+    }))
+    const timeline = timelineFromFilm(plan.pieces, 30)
+    expect(timeline.segments.map((s) => (s.kind === 'scene' ? 'scene' : s.transition))).toEqual([
+      'scene',
+      'scene',
+      'wipe',
+      'scene',
+    ])
+    expect(timeline.segments[2]).toMatchObject({ frames: 30, from: 1, to: 2 })
+    expect(timeline.totalFrames).toBe(plan.totalFrames)
+    const frames = timeline.segments.reduce((n, s) => n + s.frames, 0)
+    expect(frames).toBe(plan.totalFrames)
   })
 })

@@ -1,3 +1,4 @@
+import type { TransitionType } from '@reelgraph/shared'
 import {
   CROSSFADE_FRAMES,
   MIN_SCENE_MS,
@@ -42,6 +43,8 @@ export type PlannedSegment =
     }
   | {
       kind: 'transition'
+      /** How `from` gives way to `to` (issue 24 item 1); today's default: `crossfade`. */
+      transition: TransitionType
       /** The scene faded out; `from + 1` is faded in. */
       from: number
       to: number
@@ -138,6 +141,7 @@ export function planTimeline(
     if (fadeOut > 0) {
       segments.push({
         kind: 'transition',
+        transition: 'crossfade',
         from: scene.index,
         to: scene.index + 1,
         startFrame: scene.startFrame + scene.frames - crossfade,
@@ -147,4 +151,82 @@ export function planTimeline(
     }
   }
   return { fps, totalFrames, durationMs: frameMs(totalFrames), scenes: planned, segments }
+}
+
+/** What {@link timelineFromFilm} needs of each piece of a film plan (shared's `PlannedCut`). */
+export interface FilmPieceTiming {
+  /** First frame where it shows (its transition in starts here). */
+  startFrame: number
+  /** Frames it shows, transitions included. */
+  frames: number
+  /** The transition from the piece before into this one; 0 frames: a plain cut. */
+  transitionIn: { type: TransitionType; frames: number }
+  /** Where its narration starts, in frames from `startFrame`; null without narration. */
+  narrationFrame: number | null
+  /** Its narration's length in ms (0 without). */
+  narrationMs: number
+}
+
+/**
+ * The timeline of a film laid out by shared's `planFilm` (issue 24 item 1; pure): each piece
+ * (a card or a timeline cut) becomes a scene of the timeline, its body a segment, and each
+ * transition longer than 0 frames a segment of its own (a plain cut has none), so segments
+ * stay cached per cut. Today's default film (every scene once, 0.5 s crossfades) lays out
+ * exactly as {@link planTimeline}.
+ * @throws RangeError when there is no piece, the pieces do not follow each other, or one
+ *   would not show a frame on its own.
+ */
+export function timelineFromFilm(pieces: readonly FilmPieceTiming[], fps: number): Timeline {
+  if (pieces.length === 0) throw new RangeError('A video needs at least one scene')
+  if (!Number.isInteger(fps) || fps <= 0) throw new RangeError(`Bad frame rate: ${fps}`)
+  const frameMs = (frame: number) => (frame * 1000) / fps
+  const scenes: PlannedScene[] = pieces.map((piece, index) => {
+    const before = pieces[index - 1]
+    const expected = before ? before.startFrame + before.frames - piece.transitionIn.frames : 0
+    if (piece.startFrame !== expected || !Number.isInteger(piece.frames) || piece.frames < 1) {
+      throw new RangeError(`Piece ${index} does not follow the one before it`)
+    }
+    return {
+      index,
+      startFrame: piece.startFrame,
+      frames: piece.frames,
+      startMs: frameMs(piece.startFrame),
+      endMs: frameMs(piece.startFrame + piece.frames),
+      narrationStartMs:
+        piece.narrationFrame === null || piece.narrationMs <= 0
+          ? null
+          : // As planTimeline adds it (its start, then the lead-in), to the last bit.
+            frameMs(piece.startFrame) + frameMs(piece.narrationFrame),
+      narrationMs: piece.narrationFrame === null ? 0 : piece.narrationMs,
+    }
+  })
+  const segments: PlannedSegment[] = []
+  pieces.forEach((piece, index) => {
+    const fadeIn = index > 0 ? piece.transitionIn.frames : 0
+    const next = pieces[index + 1]
+    const fadeOut = next ? next.transitionIn.frames : 0
+    const body = piece.frames - fadeIn - fadeOut
+    if (body < 1) throw new RangeError(`Piece ${index} shows no frame of its own`)
+    segments.push({
+      kind: 'scene',
+      scene: index,
+      startFrame: piece.startFrame + fadeIn,
+      frames: body,
+      firstSceneFrame: fadeIn,
+    })
+    if (next && fadeOut > 0) {
+      segments.push({
+        kind: 'transition',
+        transition: next.transitionIn.type,
+        from: index,
+        to: index + 1,
+        startFrame: next.startFrame,
+        frames: fadeOut,
+        fromSceneFrame: piece.frames - fadeOut,
+      })
+    }
+  })
+  const last = scenes.at(-1)!
+  const totalFrames = last.startFrame + last.frames
+  return { fps, totalFrames, durationMs: frameMs(totalFrames), scenes, segments }
 }

@@ -421,6 +421,9 @@ async function produceMadeVideo(
       inputHash: inputs.hash,
       // Charged with the chain, one voice per scene.
       voicesCharged: inputs.scenes.length,
+      // A new Video node has no timeline yet; the dialog's caption look, if any.
+      timeline: null,
+      ...(input.captions ? { captions: input.captions } : {}),
     },
     signal,
     progress,

@@ -5,6 +5,7 @@ import {
   createSpeechProvider,
   type Cue,
   cuesFromWords,
+  estimateWordTimings,
   MUSIC_TRACKS,
   pruneRenderCache,
   RenderError,
@@ -29,6 +30,7 @@ import {
   storeMediaAsset,
 } from '../assets/asset-service.ts'
 import { isSpoken, narrate, pruneNarrationCache } from './narration-cache.ts'
+import { timelineRender } from './render-timeline.ts'
 import type { VideoJobInput } from './video-job-input.ts'
 
 /**
@@ -212,6 +214,7 @@ export async function renderScenes(
     const speech = createSpeechProvider(speechSettingsOf(deps.env))
     const scenes: RenderScene[] = []
     const sceneCues: Cue[][] = []
+    const narrationMs: number[] = []
     let voicesReused = 0
     let voicesTotal = 0
     for (const [i, scene] of input.scenes.entries()) {
@@ -234,19 +237,28 @@ export async function renderScenes(
         ? cuesFromWords(narration.words, { endLimitMs: narration.durationMs })
         : []
       sceneCues.push(cues)
+      narrationMs.push(narration.durationMs)
+      // Caption styles light words up: the provider's word times, else the documented estimate.
+      const words =
+        narration.words.length > 0 || narration.durationMs <= 0
+          ? narration.words
+          : estimateWordTimings(scene.narration, { startMs: 0, endMs: narration.durationMs })
       let narrationWav: string | undefined
       if (narration.durationMs > 0) {
         narrationWav = join(work, `scene-${i}.wav`)
         await writeFile(narrationWav, narration.wav)
       }
-      scenes.push({ ...picture, ...(narrationWav ? { narrationWav } : {}), cues })
+      scenes.push({ ...picture, ...(narrationWav ? { narrationWav } : {}), cues, words })
     }
+    // Issue 24: what the Video node's timeline says (null: no timeline, today's film).
+    const timeline = await timelineRender(deps, { input, narrationMs, work })
     progress({ stage: 'rendering', done: 0, total: count })
     const rendered = await renderVideo({
       scenes,
       preset: input.preset,
       subtitles: input.subtitles,
-      music: input.music ? MUSIC_TRACKS[0] : null,
+      music: timeline ? timeline.music : input.music ? MUSIC_TRACKS[0] : null,
+      ...(timeline ? { film: timeline.film, captions: timeline.captions } : {}),
       clipFit: input.clipFit,
       clipShorter: input.clipShorter,
       clipSound: input.clipSound,
@@ -261,8 +273,11 @@ export async function renderScenes(
     })
     signal.throwIfAborted()
 
+    // The SRT and VTT stay plain: each narrated piece's cues where its narration plays.
     const cues = rendered.timeline.flatMap((t) =>
-      t.narrationStartMs === null ? [] : shiftCues(sceneCues[t.index] ?? [], t.narrationStartMs),
+      t.narrationStartMs === null || t.scene === null
+        ? []
+        : shiftCues(sceneCues[t.scene] ?? [], t.narrationStartMs),
     )
     const store = (
       content: Uint8Array | { path: string },

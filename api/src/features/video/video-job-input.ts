@@ -1,5 +1,9 @@
 import {
+  captionsInput,
   CLIP_FITS,
+  cutFieldsSchema,
+  CUT_ID_PATTERN,
+  timelineSettingsSchema,
   CLIP_SHORTER,
   CLIP_SOUND,
   VIDEO_PRESET_NAMES,
@@ -41,6 +45,21 @@ export const videoJobInput = z.object({
   clipSound: z.enum(CLIP_SOUND).default('off'),
   scenes: z.array(videoSceneInput),
   inputHash: z.string(),
+  /**
+   * The Video node's timeline as stored when the render was asked (issue 24 item 1): its cuts
+   * and settings, and whether its music was ever chosen (else the node's Music switch
+   * decides, as before the timeline). Null: no timeline yet, today's film.
+   */
+  timeline: z
+    .object({
+      cuts: z.array(cutFieldsSchema.extend({ id: z.string().regex(CUT_ID_PATTERN) })),
+      settings: timelineSettingsSchema,
+      musicChosen: z.boolean(),
+    })
+    .nullable()
+    .default(null),
+  /** The caption look asked with the render (issue 24 item 4), over the timeline's. */
+  captions: captionsInput.optional(),
   /**
    * Narrations charged at submit: those not in the narration cache then (issue 21 item 4).
    * One the cache loses meanwhile is spoken again at no charge.

@@ -89,7 +89,7 @@ export const videoRoutes = new Hono<AppEnv>()
     docs({
       summary: 'Render a Video node’s scenes into an MP4 (charged; a job)',
       description:
-        'Charged COST_VIDEO + COST_VOICE per scene narration not in the narration cache (GET /render-quote says how much). 400 lists the scenes without an image in `fields` (scene node id -> message).',
+        'Renders what the Video node’s timeline says (order, trims, transitions, cards, music, caption look; none yet: each scene in order). `captions` sets the caption look over the timeline’s. Charged COST_VIDEO + COST_VOICE per scene narration not in the narration cache (GET /render-quote says how much). 400 lists the scenes without an image in `fields` (scene node id -> message); 400 for an unknown caption style or a timeline whose every cut was removed.',
       tag: TAG,
       accepted: jobAcceptedSchema,
     }),
@@ -105,7 +105,7 @@ export const videoRoutes = new Hono<AppEnv>()
     docs({
       summary: 'Make a video from a Script Generator’s topic (charged once; one job)',
       description:
-        'Runs script -> `sceneCount` scenes -> an image per scene -> a Video node -> the render, writing each step into the project. Charged COST_SCRIPT + COST_SCENES + (COST_IMAGE + COST_VOICE) per scene + COST_VIDEO up front; a failure or cancel refunds the steps not delivered.',
+        'Runs script -> `sceneCount` scenes -> an image per scene -> a Video node -> the render (in the `captions` look, classic by default), writing each step into the project. Charged COST_SCRIPT + COST_SCENES + (COST_IMAGE + COST_VOICE) per scene + COST_VIDEO up front; a failure or cancel refunds the steps not delivered.',
       tag: TAG,
       accepted: jobAcceptedSchema,
     }),

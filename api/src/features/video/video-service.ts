@@ -7,6 +7,11 @@ import {
 import {
   collectVideoInputs,
   docToGraph,
+  effectiveTimeline,
+  getTimelinesMap,
+  orderAfter,
+  readDocTimeline,
+  settingKey,
   generateScriptInput,
   IMAGE_SEED_MAX,
   makeVideoCost,
@@ -53,7 +58,20 @@ export async function planVideoRender(
 ): Promise<VideoRenderPlan> {
   const { userId, projectId, nodeId, needed } = request
   await requireProjectRole(deps.db, { userId, projectId, needed })
-  const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
+  const { graph, timeline } = await deps.documents.transact(projectId, (doc) => {
+    const registers = getTimelinesMap(doc)
+    const stored = [...registers.keys()].some((key) => key.startsWith(`${nodeId}/`))
+    return {
+      graph: docToGraph(doc),
+      // Issue 24 item 1: the render takes what the timeline says (none yet: today's film).
+      timeline: stored
+        ? {
+            ...readDocTimeline(doc, nodeId),
+            musicChosen: registers.has(settingKey(nodeId, 'music')),
+          }
+        : null,
+    }
+  })
   const inputs = collectVideoInputs(graph, nodeId)
   if (!inputs) throw new AppError('NOT_FOUND', 'This Video node does not exist.')
   if (inputs.scenes.length === 0) {
@@ -72,6 +90,15 @@ export async function planVideoRender(
         ),
       },
     )
+  }
+  if (timeline) {
+    const film = effectiveTimeline(timeline, inputs.scenes, orderAfter)
+    if (film.cuts.length === 0 && timeline.settings.titleMs <= 0 && timeline.settings.endMs <= 0) {
+      throw new AppError(
+        'BAD_REQUEST',
+        'Every scene was removed from the timeline. Put one back on the timeline to render.',
+      )
+    }
   }
   const tooLong = inputs.scenes.find((s) => s.narration.length > SPEECH_TEXT_MAX_CHARS)
   if (tooLong) {
@@ -95,6 +122,8 @@ export async function planVideoRender(
       scenes: inputs.scenes,
       inputHash: inputs.hash,
       voicesCharged,
+      timeline,
+      ...(request.captions ? { captions: request.captions } : {}),
     },
     credits: videoRenderCost(deps.env.costs, voicesCharged),
     voices: { total: spoken.length, reused },
@@ -171,6 +200,7 @@ export async function submitMakeVideo(
     // One seed for the chain's drafts, so a retry writes the same text (issue 14 item 10).
     script: { topic, style, tone, format, seed: randomSeed(IMAGE_SEED_MAX) },
     ...(request.animate ? { animate: request.animate } : {}),
+    ...(request.captions ? { captions: request.captions } : {}),
   }
   return submitGeneration(deps, {
     userId,
