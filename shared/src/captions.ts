@@ -1,7 +1,7 @@
 import { cuesFromWords } from './subtitles/cues.ts'
 import type { WordTiming } from './subtitles/types.ts'
 import { endsPhrase, endsSentence } from './subtitles/words.ts'
-import type { CaptionStyle } from './timeline.ts'
+import type { CaptionStyle } from './caption-style.ts'
 
 /**
  * What a caption style shows when (issue 24 item 2), laid out once for the renderer's ASS

@@ -6,7 +6,7 @@ import { SCENE_COUNT_MAX, SCENE_COUNT_MIN } from './constants.ts'
 import type { GraphNode } from './graph.ts'
 import { NODE_FOOTPRINTS, PLACEMENT_GAP, placeInFreeSpace, RESULT_OFFSET_X } from './placement.ts'
 import { createGraphNode } from './node-defaults.ts'
-import { captionsInput } from './timeline.ts'
+import { captionsInput } from './caption-style.ts'
 import { VIDEO_PRESET_NAMES } from './video.ts'
 
 /**

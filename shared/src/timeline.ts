@@ -1,5 +1,12 @@
 import { z } from 'zod'
 import { NODE_ID_PATTERN } from './graph.ts'
+import {
+  CAPTION_FONTS,
+  CAPTION_POSITIONS,
+  CAPTION_STYLES,
+  type CaptionsInput,
+  COLOR_PATTERN,
+} from './caption-style.ts'
 import type { VideoScene } from './video.ts'
 
 /**
@@ -33,16 +40,6 @@ export const DOC_TIMELINES_KEY = 'timelines'
 export const TRANSITIONS = ['cut', 'crossfade', 'dip', 'wipe', 'slide'] as const
 export type TransitionType = (typeof TRANSITIONS)[number]
 
-/** Caption looks (issue 24 item 2), burned in through libass. */
-export const CAPTION_STYLES = ['classic', 'word-highlight', 'bold'] as const
-export type CaptionStyle = (typeof CAPTION_STYLES)[number]
-/** Where captions sit. */
-export const CAPTION_POSITIONS = ['bottom', 'middle', 'top'] as const
-export type CaptionPosition = (typeof CAPTION_POSITIONS)[number]
-/** The open-licensed fonts shipped with the app for captions and cards (OFL 1.1). */
-export const CAPTION_FONTS = ['Inter', 'Montserrat', 'Merriweather'] as const
-export type CaptionFont = (typeof CAPTION_FONTS)[number]
-
 /** At most this many cuts in one timeline. */
 export const MAX_TIMELINE_CUTS = 300
 /** Longest transition, in ms. */
@@ -61,8 +58,6 @@ export const ORDER_KEY_PATTERN = /^[0-9A-Za-z]{1,64}$/
  * a person typed.
  */
 export const MUSIC_PATTERN = /^(|builtin:[a-z0-9-]{1,40}|\/api\/assets\/[a-z2-7]{32})$/
-/** A colour: `#rrggbb`. */
-export const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/
 
 /** The id of a scene's first cut (the one a new scene gets). */
 export function defaultCutId(sceneId: string): string {
@@ -168,25 +163,6 @@ export const TIMELINE_SETTING_FIELDS = Object.keys(
 
 /** A timeline's settings with every default. */
 export const DEFAULT_TIMELINE_SETTINGS: TimelineSettings = timelineSettingsSchema.parse({})
-
-/**
- * The caption look a render asks for (`POST /api/video/render`, `/make`: `captions`), over
- * the timeline's own; absent fields keep the timeline's.
- */
-export const captionsInput = z
-  .object({
-    style: z.enum(CAPTION_STYLES, {
-      error: `The caption style must be one of ${CAPTION_STYLES.join(', ')}.`,
-    }),
-    font: z.enum(CAPTION_FONTS).optional(),
-    size: z.number().int().min(24).max(160).optional(),
-    color: z.string().regex(COLOR_PATTERN, 'A colour is #rrggbb.').optional(),
-    highlight: z.string().regex(COLOR_PATTERN, 'A colour is #rrggbb.').optional(),
-    position: z.enum(CAPTION_POSITIONS).optional(),
-    maxWords: z.number().int().min(1).max(12).optional(),
-  })
-  .meta({ id: 'Captions' })
-export type CaptionsInput = z.infer<typeof captionsInput>
 
 /** `settings` with the caption fields of `captions` over them. */
 export function withCaptions(

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Connection, NodeType } from './graph.ts'
 import { readNodeData } from './nodes/registry.ts'
-import { captionsInput } from './timeline.ts'
+import { captionsInput } from './caption-style.ts'
 import {
   type ClipFit,
   type ClipShorter,

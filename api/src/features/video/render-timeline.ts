@@ -1,4 +1,6 @@
 import { join } from 'node:path'
+import type { DB } from '@reelgraph/db'
+import type { Kysely } from 'kysely'
 import {
   filmPieces,
   MUSIC_TRACKS,
@@ -15,10 +17,17 @@ import {
   type TimelineSettings,
   withCaptions,
 } from '@reelgraph/shared'
+import { filmMusic } from './film-music.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
 import { copyProjectAssetToFile } from '../assets/asset-service.ts'
-import type { RenderDeps } from './render-scenes.ts'
+import type { AssetStorage } from '../assets/asset-storage.ts'
 import type { VideoJobInput } from './video-job-input.ts'
+
+/** What reading a timeline's music file needs: the database and the asset storage. */
+interface AssetDeps {
+  db: Kysely<DB>
+  assets: AssetStorage
+}
 
 /**
  * What a render takes from the Video node's timeline (issue 24 items 1 and 4): the film
@@ -39,7 +48,7 @@ export interface TimelineRender {
  * @throws ProviderError `malformed` when the track is unknown, or the asset is gone or no WAV.
  */
 async function timelineMusic(
-  deps: Pick<RenderDeps, 'db' | 'assets'>,
+  deps: AssetDeps,
   {
     projectId,
     music,
@@ -80,7 +89,7 @@ async function timelineMusic(
  *   cannot be used.
  */
 export async function timelineRender(
-  deps: Pick<RenderDeps, 'db' | 'assets'>,
+  deps: AssetDeps,
   {
     input,
     narrationMs,
@@ -101,9 +110,11 @@ export async function timelineRender(
   } catch (err) {
     throw new ProviderError('malformed', 'The timeline has nothing to show.', { cause: err })
   }
-  // Before a person chose the timeline's music, the node's Music switch decides, as it did.
-  const musicChosen = input.timeline?.musicChosen ?? false
-  const music = musicChosen ? settings.music : input.music ? `builtin:${MUSIC_TRACKS[0]}` : ''
+  const music = filmMusic({
+    chosen: input.timeline?.musicChosen ?? false,
+    timelineMusic: settings.music,
+    nodeMusic: input.music,
+  })
   return {
     film: { pieces: filmPieces(plan, settings, (id) => sceneIndex.get(id)) },
     captions: settings,

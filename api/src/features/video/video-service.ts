@@ -11,7 +11,6 @@ import {
   getTimelinesMap,
   orderAfter,
   readDocTimeline,
-  settingKey,
   generateScriptInput,
   IMAGE_SEED_MAX,
   makeVideoCost,
@@ -22,6 +21,7 @@ import {
   type VoicesOutput,
   videoRenderCost,
 } from '@reelgraph/shared'
+import { musicChosen } from './film-music.ts'
 import type { AppDeps } from '../../app-env.ts'
 import { NARRATION_PREVIEW_WAIT_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
@@ -67,7 +67,7 @@ export async function planVideoRender(
       timeline: stored
         ? {
             ...readDocTimeline(doc, nodeId),
-            musicChosen: registers.has(settingKey(nodeId, 'music')),
+            musicChosen: musicChosen(doc, nodeId),
           }
         : null,
     }

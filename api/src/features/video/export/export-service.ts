@@ -20,9 +20,9 @@ import {
   FILM_FPS,
   type FilmCut,
   planFilm,
-  type TimelineSettings,
   videoTakesOf,
 } from '@reelgraph/shared'
+import { filmMusic, musicChosen } from '../film-music.ts'
 import type { Kysely } from 'kysely'
 import type { AppDeps } from '../../../app-env.ts'
 import { AppError } from '../../../lib/app-error.ts'
@@ -112,12 +112,6 @@ export function safeFileName(name: string, fallback: string): string {
   return cleaned || fallback
 }
 
-/** The music a timeline plays: its own setting, else the Video node's builtin music switch. */
-function musicOf(settings: TimelineSettings, nodeMusic: boolean): string {
-  if (settings.music) return settings.music
-  return nodeMusic ? `builtin:${MUSIC_TRACKS[0]}` : ''
-}
-
 const frames = (ms: number) => Math.floor((ms * FILM_FPS) / 1000)
 
 const notRendered = (message: string) => new AppError('NOT_RENDERED', message)
@@ -180,7 +174,12 @@ export async function exportTimeline(
     const inputs = collectVideoInputs(graph, nodeId)
     if (!inputs) return null
     const node = graph.nodes.find((n) => n.id === nodeId)!
-    return { inputs, film: docFilm(doc, nodeId, inputs.scenes), takes: videoTakesOf(node.data) }
+    return {
+      inputs,
+      film: docFilm(doc, nodeId, inputs.scenes),
+      takes: videoTakesOf(node.data),
+      musicChosen: musicChosen(doc, nodeId),
+    }
   })
   if (!read) throw new AppError('NOT_FOUND', 'This Video node does not exist.')
   const { inputs, film, takes } = read
@@ -229,7 +228,11 @@ export async function exportTimeline(
 
   // The pictures: each scene's clip, else its image, an asset of this project.
   const pictureUrl = (cut: FilmCut) => cut.scene.clip?.url ?? cut.scene.imageUrl!
-  const music = musicOf(settings, inputs.settings.music)
+  const music = filmMusic({
+    chosen: read.musicChosen,
+    timelineMusic: settings.music,
+    nodeMusic: inputs.settings.music,
+  })
   const assets = await projectAssets(deps.db, projectId, [
     ...film.cuts.map(pictureUrl),
     ...(music.startsWith('/api/assets/') ? [music] : []),
