@@ -35,6 +35,15 @@ interface Pending {
   sources: string[]
 }
 
+/** The last results the view followed, with the sizes they had when it did. */
+interface Followed extends Pending {
+  /** "width x height" of each result as measured then. */
+  sizes: Map<string, string>
+}
+
+const sizeOf = (node: CanvasNode | undefined) =>
+  `${node?.measured?.width ?? 0}x${node?.measured?.height ?? 0}`
+
 /**
  * The view follows a new result (issue 14 item 3, issue 20 item 3): when nodes appear that
  * are connected to a node on screen (a generation's result beside its generator), or to a
@@ -45,7 +54,8 @@ interface Pending {
  * in past 100 %, keeping the source (the node on screen they are connected to) inside the
  * canvas (not under the Nodes Library) while both fit at a readable zoom. Until the results
  * are measured it goes by their types' nominal sizes, then checks once more with the real
- * ones. Nodes that appear unconnected (another person's additions), or while this person is
+ * ones, and again whenever the last results followed change size while the view stays where
+ * the follow left it (a Video node grows by its player when its render ends). Nodes that appear unconnected (another person's additions), or while this person is
  * dragging, never move the view; once the person moves it, earlier results no longer pull it.
  */
 export function useFollowResults(): void {
@@ -57,6 +67,7 @@ export function useFollowResults(): void {
   useEffect(() => {
     const known = new Set(store.getState().nodes.map((n) => n.id))
     let pending: Pending | null = null
+    let followed: Followed | null = null
     // The results followed since this person last moved the view, and where the view was
     // left (`at`: when an animated move to it started; 0 when the view stayed).
     let trail = new Set<string>()
@@ -95,11 +106,26 @@ export function useFollowResults(): void {
         ids.map((id) => byId.get(id)).filter((n): n is CanvasNode => n !== undefined)
 
       if (fresh.length === 0) {
+        if (!pending) {
+          // The results followed last changed size (measured anew): check the view again.
+          if (!followed || movedByPerson()) return
+          const now = followed.results.map((id) => byId.get(id))
+          if (!now.every(isMeasured)) return
+          if (now.every((n, i) => sizeOf(n) === followed!.sizes.get(followed!.results[i]!))) return
+          followed.sizes = new Map(now.map((n) => [n!.id, sizeOf(n)]))
+          follow(nodesOf(followed.results), nodesOf(followed.sources), viewNow())
+          return
+        }
         // The results followed last have been measured: check the view with their real size.
-        if (!pending || !pending.results.every((id) => isMeasured(byId.get(id)))) return
+        if (!pending.results.every((id) => isMeasured(byId.get(id)))) return
         const { results, sources } = pending
         pending = null
         if (movedByPerson()) return
+        followed = {
+          results,
+          sources,
+          sizes: new Map(nodesOf(results).map((n) => [n.id, sizeOf(n)])),
+        }
         follow(nodesOf(results), nodesOf(sources), viewNow())
         return
       }
@@ -127,9 +153,9 @@ export function useFollowResults(): void {
       if (results.length === 0) return
       follow(results, [...sources.values()], viewport)
       for (const n of results) trail.add(n.id)
-      pending = results.every(isMeasured)
-        ? null
-        : { results: results.map((n) => n.id), sources: [...sources.keys()] }
+      const ids = { results: results.map((n) => n.id), sources: [...sources.keys()] }
+      pending = results.every(isMeasured) ? null : ids
+      followed = pending ? null : { ...ids, sizes: new Map(results.map((n) => [n.id, sizeOf(n)])) }
     })
   }, [store, getViewport, setViewport, width, height])
 }
