@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { access, copyFile, mkdir, rename } from 'node:fs/promises'
+import { copyFile, mkdir, rename } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { CaptionFont } from '@reelgraph/shared'
+import { exists } from './file-exists.ts'
 
 /**
  * The open-licensed fonts of captions and title cards (issue 24 item 2): Inter, Montserrat and
@@ -37,15 +38,6 @@ export function fontsVersion(): string {
       return `${pkg}@${json.version}`
     })
     .join(',')
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /**

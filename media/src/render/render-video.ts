@@ -7,7 +7,7 @@ import {
   type TransitionType,
   type WordTiming,
 } from '@reelgraph/shared'
-import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
   NARRATION_LEAD_IN_MS,
@@ -75,6 +75,7 @@ import {
   type Timeline,
 } from './timeline.ts'
 import { encodePcmWav, parsePcmWav, type PcmWav } from './wav.ts'
+import { exists } from './file-exists.ts'
 
 /**
  * A subtitle cue, as `shared/src/subtitles` makes them: times in ms from the start of the
@@ -278,15 +279,6 @@ async function usedFromCache(path: string): Promise<boolean> {
   if (!(await exists(path))) return false
   await touchCacheEntry(path)
   return true
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path)
-    return true
-  } catch {
-    return false
-  }
 }
 
 async function moveFile(from: string, to: string): Promise<void> {
