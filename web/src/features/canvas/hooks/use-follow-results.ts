@@ -35,14 +35,25 @@ interface Pending {
   sources: string[]
 }
 
-/** The last results the view followed, with the sizes they had when it did. */
+/** The last results the view followed, with the largest sizes it has followed them at. */
 interface Followed extends Pending {
-  /** "width x height" of each result as measured then. */
-  sizes: Map<string, string>
+  /** Width and height of each result, in flow units. */
+  sizes: Map<string, { width: number; height: number }>
+  /** Checks left after growth: a bound, whatever the nodes do. */
+  checksLeft: number
 }
 
-const sizeOf = (node: CanvasNode | undefined) =>
-  `${node?.measured?.width ?? 0}x${node?.measured?.height ?? 0}`
+/** How often the view follows the same results again as they grow. */
+const GROWTH_CHECKS = 3
+
+const sizeOf = (node: CanvasNode | undefined) => ({
+  width: node?.measured?.width ?? 0,
+  height: node?.measured?.height ?? 0,
+})
+
+function followedAt(ids: Pending, nodes: readonly CanvasNode[]): Followed {
+  return { ...ids, sizes: new Map(nodes.map((n) => [n.id, sizeOf(n)])), checksLeft: GROWTH_CHECKS }
+}
 
 /**
  * The view follows a new result (issue 14 item 3, issue 20 item 3): when nodes appear that
@@ -107,13 +118,22 @@ export function useFollowResults(): void {
 
       if (fresh.length === 0) {
         if (!pending) {
-          // The results followed last changed size (measured anew): check the view again.
-          if (!followed || movedByPerson()) return
-          const now = followed.results.map((id) => byId.get(id))
-          if (!now.every(isMeasured)) return
-          if (now.every((n, i) => sizeOf(n) === followed!.sizes.get(followed!.results[i]!))) return
-          followed.sizes = new Map(now.map((n) => [n!.id, sizeOf(n)]))
-          follow(nodesOf(followed.results), nodesOf(followed.sources), viewNow())
+          // The results followed last grew (a Video node gains its player when its render
+          // ends): check the view again. Growth only, so nodes turning compact as the view
+          // zooms out and back never make the view chase them.
+          if (!followed || followed.checksLeft === 0 || inFlight() || movedByPerson()) return
+          const now = nodesOf(followed.results)
+          if (now.length !== followed.results.length || !now.every(isMeasured)) return
+          const sizes = followed.sizes
+          const grew = now.filter((n) => {
+            const was = sizes.get(n.id)!
+            const is = sizeOf(n)
+            return is.width > was.width + 1 || is.height > was.height + 1
+          })
+          if (grew.length === 0) return
+          for (const n of grew) sizes.set(n.id, sizeOf(n))
+          followed.checksLeft -= 1
+          follow(now, nodesOf(followed.sources), viewNow())
           return
         }
         // The results followed last have been measured: check the view with their real size.
@@ -121,11 +141,7 @@ export function useFollowResults(): void {
         const { results, sources } = pending
         pending = null
         if (movedByPerson()) return
-        followed = {
-          results,
-          sources,
-          sizes: new Map(nodesOf(results).map((n) => [n.id, sizeOf(n)])),
-        }
+        followed = followedAt({ results, sources }, nodesOf(results))
         follow(nodesOf(results), nodesOf(sources), viewNow())
         return
       }
@@ -155,7 +171,7 @@ export function useFollowResults(): void {
       for (const n of results) trail.add(n.id)
       const ids = { results: results.map((n) => n.id), sources: [...sources.keys()] }
       pending = results.every(isMeasured) ? null : ids
-      followed = pending ? null : { ...ids, sizes: new Map(results.map((n) => [n.id, sizeOf(n)])) }
+      followed = pending ? null : followedAt(ids, results)
     })
   }, [store, getViewport, setViewport, width, height])
 }
