@@ -38,11 +38,12 @@ export function cutLabel(cut: FilmCut, film: readonly FilmCut[]): string {
   return same.length > 1 && part > 0 ? `${base} (part ${part + 1})` : base
 }
 
+/** A transition's mark on its cut's box. */
 const TRANSITION_MARKS: Record<string, string> = {
-  crossfade: '⨯',
-  dip: '◐',
-  wipe: '▷',
-  slide: '⇢',
+  crossfade: 'fade',
+  dip: 'dip',
+  wipe: 'wipe',
+  slide: 'slide',
 }
 
 type Gesture =
@@ -262,7 +263,7 @@ export function TimelineTrack({
                 {b.piece.kind === 'title' ? 'Title card' : 'End card'}
               </div>
             ))}
-          <ul aria-label="Cuts" className="contents">
+          <ul aria-label="Cuts" className="absolute inset-0">
             {cutBoxes.map((b) => {
               const cut = b.piece.cut!
               const label = cutLabel(cut, film)
@@ -310,7 +311,7 @@ export function TimelineTrack({
                   ) : null}
                   <button
                     type="button"
-                    className="absolute inset-0 cursor-grab touch-none bg-gradient-to-t from-black/70 to-transparent px-2 pt-8 text-left text-white text-xs outline-none focus-visible:ring-2 focus-visible:ring-ring active:cursor-grabbing"
+                    className="absolute inset-0 cursor-grab touch-none flex flex-col justify-end bg-gradient-to-t from-black/70 to-transparent px-2 pb-0.5 text-left leading-tight text-white text-xs outline-none focus-visible:ring-2 focus-visible:ring-ring active:cursor-grabbing"
                     aria-label={`${label}, ${lengthText(b.lengthMs)}`}
                     aria-pressed={selected}
                     onPointerDown={(e) => startMove(e, b)}

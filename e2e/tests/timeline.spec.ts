@@ -1,0 +1,265 @@
+import { expect, type Locator, type Page, test } from '@playwright/test'
+import { canvasNode, joinProject, registerFreshUser } from '../support/app.ts'
+import { isInside } from '../support/layout.ts'
+
+// The Video node's timeline (issue 24 item 1) at 1280x720, on the builtin offline providers:
+// opened from the node, a cut dragged to a new place while a second member watches it move
+// live in her own timeline, another cut trimmed (its length changes; Ctrl+Z takes it back),
+// the preview played (its time advances), Delete takes a cut out of the film (not its scene
+// out of the graph), and Render makes a new take.
+
+test.use({ viewport: { width: 1280, height: 720 } })
+
+const PROJECT = 'Rock pools'
+const now = Date.now()
+const id = (type: string, n: number) => `${type}-${now}-n${n}`
+const node = (type: string, n: number, x: number, y: number, label: string, data = {}) => ({
+  id: id(type, n),
+  type,
+  label,
+  position: { x, y },
+  data,
+})
+
+/** Text -> three scenes -> an image generator each; the text -> the Video node. */
+function graph() {
+  const text = node('editable-text', 1, 0, 0, 'Text', { content: 'Rock pools.', sceneCount: 3 })
+  const video = node('video', 1, 0, 500, 'Video', {
+    preset: '16:9',
+    voice: '',
+    subtitles: true,
+    music: false,
+  })
+  const nodes = [text, video]
+  const connections = [{ source: text.id, target: video.id }]
+  for (const n of [1, 2, 3]) {
+    const scene = node('scene', n, 400, (n - 1) * 420, `Scene ${n}`, {
+      sceneNumber: String(n),
+      narration: `Scene ${n}. A crab hides under a rock.`,
+      visuals: 'A rock pool',
+    })
+    const generator = node('image-generator', n, 800, (n - 1) * 620, `Image Generator ${n}`)
+    nodes.push(scene, generator)
+    connections.push(
+      { source: text.id, target: scene.id },
+      { source: scene.id, target: generator.id },
+    )
+  }
+  return { nodes, connections }
+}
+
+/** An empty place on the canvas (the pane), to zoom and pan from. */
+async function emptyCanvasPoint(page: Page): Promise<{ x: number; y: number }> {
+  // The page's DOM, as much of it as this reads (the tests compile without the DOM library).
+  type Box = { top: number; bottom: number; left: number; right: number }
+  type El = {
+    getBoundingClientRect(): Box
+    classList: { contains(name: string): boolean }
+    ownerDocument: { elementFromPoint(x: number, y: number): El | null }
+  }
+  const point = await page.locator('.react-flow').evaluate((element) => {
+    const canvas = element as unknown as El
+    const box = canvas.getBoundingClientRect()
+    for (let y = box.top + 20; y < box.bottom - 20; y += 16) {
+      for (let x = box.left + 20; x < box.right - 20; x += 16) {
+        const hit = canvas.ownerDocument.elementFromPoint(x, y)
+        if (hit?.classList.contains('react-flow__pane')) return { x, y }
+      }
+    }
+    return null
+  })
+  expect(point, 'an empty place on the canvas').not.toBeNull()
+  return point!
+}
+
+/**
+ * Opens the project and brings the Video node to the middle at about 70 % (zoomed out below
+ * 40 % a node shows only its summary), as a person would: the wheel zooms, a drag pans.
+ */
+async function openTimeline(page: Page, projectId: number): Promise<Locator> {
+  await page.goto(`/?id=${projectId}`)
+  const video = canvasNode(page, 'Video')
+  await expect(video).toBeVisible()
+  await page.getByRole('button', { name: 'Fit view' }).click()
+  const zoom = page.getByRole('status', { name: 'Zoom level' })
+  const zoomNow = async () => Number.parseInt((await zoom.textContent()) ?? '0', 10)
+  const at = await emptyCanvasPoint(page)
+  await page.mouse.move(at.x, at.y)
+  for (let i = 0; i < 40 && (await zoomNow()) < 70; i++) await page.mouse.wheel(0, -100)
+  const canvas = (await page.locator('.react-flow').boundingBox())!
+  const box = (await video.boundingBox())!
+  const from = await emptyCanvasPoint(page)
+  await page.mouse.move(from.x, from.y)
+  await page.mouse.down()
+  await page.mouse.move(
+    from.x + canvas.x + canvas.width / 2 - (box.x + box.width / 2),
+    from.y + canvas.y + canvas.height / 2 - (box.y + box.height / 2),
+    { steps: 8 },
+  )
+  await page.mouse.up()
+  await video.getByRole('button', { name: 'Timeline' }).click()
+  const dialog = page.getByRole('dialog', { name: /^Timeline/ })
+  await expect(dialog).toBeVisible()
+  return dialog
+}
+
+/** The cuts on a timeline's track, in their on-screen (DOM) order: "Scene 2, 4.3 s", ... */
+async function cutNames(dialog: Locator): Promise<string[]> {
+  const buttons = dialog.getByRole('list', { name: 'Cuts' }).getByRole('button')
+  return buttons.evaluateAll((els) =>
+    els.map((el) =>
+      (el as unknown as { getAttribute(n: string): string }).getAttribute('aria-label'),
+    ),
+  )
+}
+
+const scenesOf = (names: string[]) => names.map((n) => n.split(',')[0])
+
+test('a timeline is reordered, trimmed, previewed and rendered, live for a second member', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(300_000)
+  const headers = { origin: baseURL ?? '' }
+  await registerFreshUser(page.request, baseURL, 'Rachel Carson')
+  const created = await page.request.post('/api/projects', {
+    headers,
+    data: { name: PROJECT, ...graph() },
+  })
+  expect(created.status(), await created.text()).toBe(201)
+  const projectId = ((await created.json()) as { id: number }).id
+
+  // Each scene's image, generated through the API (the main-job spec covers the button).
+  const models = (await (await page.request.get('/api/csas/models')).json()) as {
+    items: { modelVersions: { id: string | number }[] }[]
+  }
+  const modelVersionId = String(models.items[0]!.modelVersions[0]!.id)
+  for (const n of [1, 2, 3]) {
+    const res = await page.request.post('/api/csas/generate-image', {
+      headers,
+      data: {
+        projectId,
+        nodeId: id('image-generator', n),
+        modelVersionId,
+        prompt: `A rock pool ${n}`,
+        negativePrompt: '',
+        width: 512,
+        height: 512,
+        numInferenceSteps: 20,
+        guidanceScale: 7,
+      },
+    })
+    expect(res.status(), await res.text()).toBe(200)
+  }
+
+  const linCtx = await browser.newContext({ viewport: { width: 1280, height: 720 } })
+  const lin = await linCtx.newPage()
+  try {
+    await joinProject({
+      owner: page,
+      page: lin,
+      projectId,
+      projectName: PROJECT,
+      name: 'Lin Editor',
+      role: 'editor',
+      baseURL: baseURL ?? '',
+    })
+    const dialog = await openTimeline(page, projectId)
+    const linDialog = await openTimeline(lin, projectId)
+    await expect
+      .poll(async () => scenesOf(await cutNames(dialog)))
+      .toEqual(['Scene 1', 'Scene 2', 'Scene 3'])
+    await expect
+      .poll(async () => scenesOf(await cutNames(linDialog)))
+      .toEqual(['Scene 1', 'Scene 2', 'Scene 3'])
+
+    // At 1280x720 the panel's controls are in view.
+    const screen = { x: 0, y: 0, width: 1280, height: 720 }
+    for (const control of [
+      dialog.getByRole('button', { name: 'Play', exact: true }),
+      dialog.getByRole('button', { name: /^Render/ }),
+      dialog.getByRole('tab', { name: 'Captions' }),
+      dialog.getByRole('button', { name: 'Undo' }),
+      dialog.getByRole('list', { name: 'Cuts' }),
+      dialog.getByRole('slider', { name: 'Trim end of Scene 3' }),
+    ]) {
+      const box = await control.boundingBox()
+      expect(box, String(control)).not.toBeNull()
+      expect(isInside(box!, screen), `${String(control)} at ${JSON.stringify(box)}`).toBe(true)
+    }
+
+    // Scene 3 dragged to the start: Lin's timeline shows the move before the drop.
+    const third = (await dialog.getByRole('button', { name: /^Scene 3,/ }).boundingBox())!
+    const first = (await dialog.getByRole('button', { name: /^Scene 1,/ }).boundingBox())!
+    await page.mouse.move(third.x + third.width / 2, third.y + third.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(first.x + 4, first.y + first.height / 2, { steps: 12 })
+    await expect
+      .poll(async () => scenesOf(await cutNames(linDialog)))
+      .toEqual(['Scene 3', 'Scene 1', 'Scene 2'])
+    await page.mouse.up()
+    await expect
+      .poll(async () => scenesOf(await cutNames(dialog)))
+      .toEqual(['Scene 3', 'Scene 1', 'Scene 2'])
+
+    // Scene 2's end edge dragged right: its length grows, for both; Ctrl+Z takes it back.
+    const scene2 = dialog.getByRole('button', { name: /^Scene 2,/ })
+    const before = (await scene2.getAttribute('aria-label'))!
+    const edge = (await dialog.getByRole('slider', { name: 'Trim end of Scene 2' }).boundingBox())!
+    await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(edge.x + edge.width / 2 - 120, edge.y + edge.height / 2, { steps: 6 })
+    await page.mouse.move(edge.x + edge.width / 2 + 60, edge.y + edge.height / 2, { steps: 6 })
+    await page.mouse.up()
+    await expect(scene2).not.toHaveAttribute('aria-label', before)
+    const seconds = (label: string) => Number(/, ([\d.]+) s$/.exec(label)![1])
+    const after = (await scene2.getAttribute('aria-label'))!
+    expect(seconds(after)).toBeGreaterThan(seconds(before))
+    await expect(linDialog.getByRole('button', { name: /^Scene 2,/ })).toHaveAttribute(
+      'aria-label',
+      after,
+    )
+    // Dragged shorter first, it stopped at its narration: never below the length it had.
+    await scene2.focus()
+    await page.keyboard.press('Control+z')
+    await expect(scene2).toHaveAttribute('aria-label', before)
+    await page.keyboard.press('Control+Shift+z')
+    await expect(scene2).toHaveAttribute('aria-label', after)
+
+    // The preview plays: its time advances; Space pauses it.
+    const time = dialog.getByLabel('Playhead time')
+    await expect(time).toHaveText(/^0:00\.0 \//)
+    await dialog.getByRole('button', { name: 'Play', exact: true }).click()
+    await expect(time).not.toHaveText(/^0:00\.0 \//)
+    await expect(dialog.getByRole('button', { name: 'Pause' })).toBeVisible()
+    await page.keyboard.press(' ')
+    await expect(dialog.getByRole('button', { name: 'Play', exact: true })).toBeVisible()
+    // Shift+→ steps a second (→ alone, a frame, is below the readout's tenths).
+    const shown = async () => Number(/^0:([\d.]+) /.exec((await time.textContent()) ?? '')?.[1])
+    const paused = await shown()
+    await page.keyboard.press('Shift+ArrowRight')
+    await expect.poll(shown).toBeGreaterThanOrEqual(paused + 0.9)
+    expect(await shown()).toBeLessThanOrEqual(paused + 1.1)
+
+    // Delete takes the selected cut out of the film; the scene stays in the graph.
+    await dialog.getByRole('button', { name: /^Scene 1,/ }).click()
+    await page.keyboard.press('Delete')
+    await expect.poll(async () => scenesOf(await cutNames(dialog))).toEqual(['Scene 3', 'Scene 2'])
+    await expect(dialog.getByRole('button', { name: 'Put back Scene 1' })).toBeVisible()
+    const project = (await (await page.request.get(`/api/projects/${projectId}`)).json()) as {
+      nodes: { id: string }[]
+    }
+    expect(project.nodes.map((n) => n.id)).toContain(id('scene', 1))
+    await dialog.getByRole('button', { name: 'Put back Scene 1' }).click()
+    await expect.poll(async () => (await cutNames(dialog)).length).toBe(3)
+
+    // Render: a new take.
+    await expect(dialog.getByText(/^Latest take/)).toHaveCount(0)
+    await dialog.getByRole('button', { name: /^Render · / }).click()
+    await expect(dialog.getByText(/^Latest take: 1 take/)).toBeVisible({ timeout: 180_000 })
+    await expect(linDialog.getByText(/^Latest take: 1 take/)).toBeVisible()
+  } finally {
+    await linCtx.close()
+  }
+})
