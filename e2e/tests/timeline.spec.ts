@@ -113,6 +113,29 @@ async function cutNames(dialog: Locator): Promise<string[]> {
   )
 }
 
+/** A mono 16-bit PCM WAV of a 440 Hz tone, `seconds` long. */
+function toneWav(seconds: number): Buffer {
+  const rate = 16_000
+  const samples = rate * seconds
+  const wav = Buffer.alloc(44 + samples * 2)
+  wav.write('RIFF', 0)
+  wav.writeUInt32LE(36 + samples * 2, 4)
+  wav.write('WAVEfmt ', 8)
+  wav.writeUInt32LE(16, 16)
+  wav.writeUInt16LE(1, 20)
+  wav.writeUInt16LE(1, 22)
+  wav.writeUInt32LE(rate, 24)
+  wav.writeUInt32LE(rate * 2, 28)
+  wav.writeUInt16LE(2, 32)
+  wav.writeUInt16LE(16, 34)
+  wav.write('data', 36)
+  wav.writeUInt32LE(samples * 2, 40)
+  for (let i = 0; i < samples; i++) {
+    wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), 44 + i * 2)
+  }
+  return wav
+}
+
 const scenesOf = (names: string[]) => names.map((n) => n.split(',')[0])
 
 test('a timeline is reordered, trimmed, previewed and rendered, live for a second member', async ({
@@ -253,6 +276,42 @@ test('a timeline is reordered, trimmed, previewed and rendered, live for a secon
     expect(project.nodes.map((n) => n.id)).toContain(id('scene', 1))
     await dialog.getByRole('button', { name: 'Put back Scene 1' }).click()
     await expect.poll(async () => (await cutNames(dialog)).length).toBe(3)
+
+    // Alt+← moves the selected cut one place earlier, for both.
+    await dialog.getByRole('button', { name: /^Scene 2,/ }).click()
+    await page.keyboard.press('Alt+ArrowLeft')
+    const moved = ['Scene 3', 'Scene 2', 'Scene 1']
+    await expect.poll(async () => scenesOf(await cutNames(dialog))).toEqual(moved)
+    await expect.poll(async () => scenesOf(await cutNames(linDialog))).toEqual(moved)
+
+    // Captions in the preview: Word highlight marks the spoken word; Bold shows 1 to 3 words.
+    await dialog.getByRole('tab', { name: 'Captions' }).click()
+    await dialog.getByLabel('Caption style').selectOption({ label: 'Word highlight' })
+    await dialog.getByRole('button', { name: 'Back to start' }).click()
+    await dialog.getByRole('button', { name: 'Back to start' }).press('Shift+ArrowRight')
+    const preview = dialog.getByRole('img', { name: /^Preview/ })
+    await expect(preview.locator('mark')).toHaveCount(1)
+    await expect(preview.locator('mark')).not.toHaveText('')
+    await dialog.getByLabel('Caption style').selectOption({ label: 'Bold short-form' })
+    await expect(preview.locator('mark')).toHaveCount(0)
+    await expect(preview.locator('p')).toHaveCount(1)
+    const bold = (await preview.locator('p').textContent())!.trim().split(/\s+/)
+    expect(bold.length).toBeGreaterThanOrEqual(1)
+    expect(bold.length).toBeLessThanOrEqual(3)
+
+    // Music: a file that is not audio is refused in words; a WAV becomes the film's music.
+    await dialog.getByRole('tab', { name: 'Music' }).click()
+    const audioFile = dialog.getByLabel('Audio file')
+    await audioFile.setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('These are not sounds.'),
+    })
+    await expect(dialog.getByRole('alert')).toContainText('Upload an audio file')
+    await audioFile.setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: toneWav(2) })
+    await expect(dialog.getByRole('combobox', { name: 'Music', exact: true })).toHaveValue(/^\/api\/assets\//)
+    await expect(dialog.getByText(/^Music · 50 %/)).toBeVisible()
+    await expect(dialog.getByRole('alert')).toHaveCount(0)
 
     // Render: a new take.
     await expect(dialog.getByText(/^Latest take/)).toHaveCount(0)

@@ -121,18 +121,18 @@ async function call(
 
 /**
  * Sends a file as the raw request body (its type as the content type) with the session
- * cookie, e.g. a music upload; resolves with the parsed answer as {@link apiRequest} does.
+ * cookie (or `init.contentType`), e.g. a music upload; resolves with the parsed answer as {@link apiRequest} does.
  * @throws {ApiError} for any non-success status; {NetworkError} when no answer arrives.
  */
 export async function apiUpload<T = unknown>(
   url: string,
   file: Blob,
-  init?: { signal?: AbortSignal },
+  init?: { signal?: AbortSignal; contentType?: string },
 ): Promise<T> {
   const res = await send(url, {
     method: 'POST',
     credentials: 'include',
-    headers: { 'Content-Type': file.type || 'application/octet-stream' },
+    headers: { 'Content-Type': init?.contentType ?? (file.type || 'application/octet-stream') },
     body: file,
     signal: init?.signal,
   })

@@ -57,7 +57,10 @@ export function useUploadAudio() {
     mutationFn: async ({ projectId, file }) =>
       parseAnswer(
         audioUploadOutput,
-        await apiUpload<unknown>(`/api/assets/audio?projectId=${projectId}`, file),
+        // A file the browser does not call audio goes as bytes: the server's probe decides.
+        await apiUpload<unknown>(`/api/assets/audio?projectId=${projectId}`, file, {
+          contentType: file.type.startsWith('audio/') ? file.type : 'application/octet-stream',
+        }),
         'the upload',
       ),
   })

@@ -173,7 +173,6 @@ export function TimelinePreview({
       />
       {caption ? (
         <div
-          data-testid="preview-caption"
           className={cn(
             'pointer-events-none absolute inset-x-[5%] flex flex-col items-center text-center leading-tight',
             settings.captionPosition === 'top' && 'top-[6%]',
@@ -193,20 +192,24 @@ export function TimelinePreview({
             const before = caption.lines.slice(0, i).reduce((n, l) => n + l.length, 0)
             return (
               <p key={i}>
-                {line.map((word, j) => (
-                  <span
-                    key={j}
-                    data-spoken={before + j === caption.spoken ? 'true' : undefined}
-                    style={
-                      before + j === caption.spoken
-                        ? { color: settings.captionHighlight }
-                        : undefined
-                    }
-                  >
-                    {j > 0 ? ' ' : ''}
-                    {word}
-                  </span>
-                ))}
+                {line.map((word, j) =>
+                  before + j === caption.spoken ? (
+                    // The spoken word (Word highlight): <mark>, in the highlight colour.
+                    <mark
+                      key={j}
+                      className="bg-transparent"
+                      style={{ color: settings.captionHighlight }}
+                    >
+                      {j > 0 ? ' ' : ''}
+                      {word}
+                    </mark>
+                  ) : (
+                    <span key={j}>
+                      {j > 0 ? ' ' : ''}
+                      {word}
+                    </span>
+                  ),
+                )}
               </p>
             )
           })}

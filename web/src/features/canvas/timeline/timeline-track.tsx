@@ -2,6 +2,7 @@ import type { FilmCut, FilmPlan, TimelineSettings } from '@reelgraph/shared'
 import {
   type KeyboardEvent as ReactKeyboardEvent,
   type PointerEvent as ReactPointerEvent,
+  useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -147,7 +148,7 @@ export function TimelineTrack({
       moved: false,
     })
   }
-  const onMove = (e: ReactPointerEvent) => {
+  const onMove = (e: { clientX: number }) => {
     if (!gesture) return
     const dx = e.clientX - gesture.startX
     if (gesture.kind === 'move') {
@@ -207,6 +208,27 @@ export function TimelineTrack({
     }
   }
 
+  // While a drag lasts the whole window follows the pointer: a cut that changes place in the
+  // list, or a pointer that leaves the track, never strands the drag.
+  const follow = useRef({ onMove, endGesture })
+  useEffect(() => {
+    follow.current = { onMove, endGesture }
+  })
+  const gestureOn = gesture !== null
+  useEffect(() => {
+    if (!gestureOn) return
+    const move = (e: PointerEvent) => follow.current.onMove(e)
+    const end = () => follow.current.endGesture()
+    window.addEventListener('pointermove', move)
+    window.addEventListener('pointerup', end)
+    window.addEventListener('pointercancel', end)
+    return () => {
+      window.removeEventListener('pointermove', move)
+      window.removeEventListener('pointerup', end)
+      window.removeEventListener('pointercancel', end)
+    }
+  }, [gestureOn])
+
   const scrub = (e: ReactPointerEvent<HTMLDivElement>) => {
     const rect = e.currentTarget.getBoundingClientRect()
     playback.setState({ rate: 0 })
@@ -217,13 +239,7 @@ export function TimelineTrack({
   const x = (ms: number) => ms * pxPerMs
 
   return (
-    <div
-      ref={frameRef}
-      className="relative w-full select-none"
-      onPointerMove={onMove}
-      onPointerUp={() => gesture && endGesture()}
-      onPointerCancel={() => gesture && endGesture()}
-    >
+    <div ref={frameRef} className="relative w-full select-none">
       <div className="relative" style={{ width: layout.widthPx }}>
         {/* The ruler: a click or drag puts the playhead there. */}
         <div
