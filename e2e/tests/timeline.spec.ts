@@ -309,7 +309,9 @@ test('a timeline is reordered, trimmed, previewed and rendered, live for a secon
     })
     await expect(dialog.getByRole('alert')).toContainText('Upload an audio file')
     await audioFile.setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: toneWav(2) })
-    await expect(dialog.getByRole('combobox', { name: 'Music', exact: true })).toHaveValue(/^\/api\/assets\//)
+    await expect(dialog.getByRole('combobox', { name: 'Music', exact: true })).toHaveValue(
+      /^\/api\/assets\//,
+    )
     await expect(dialog.getByText(/^Music · 50 %/)).toBeVisible()
     await expect(dialog.getByRole('alert')).toHaveCount(0)
 
