@@ -284,6 +284,33 @@ test('a timeline is reordered, trimmed, previewed and rendered, live for a secon
     await expect.poll(async () => scenesOf(await cutNames(dialog))).toEqual(moved)
     await expect.poll(async () => scenesOf(await cutNames(linDialog))).toEqual(moved)
 
+    // Split at the playhead (put in Scene 2's middle on the ruler): two cuts of one scene;
+    // Ctrl+Z joins them again.
+    const middle = (await dialog.getByRole('button', { name: /^Scene 2,/ }).boundingBox())!
+    await page.mouse.click(middle.x + middle.width / 2, middle.y - 14)
+    await dialog.getByRole('button', { name: /^Scene 2,/ }).click()
+    await dialog.getByRole('tab', { name: 'Cut' }).click()
+    await dialog.getByRole('button', { name: 'Split at playhead' }).click()
+    await expect
+      .poll(async () => scenesOf(await cutNames(dialog)))
+      .toEqual(['Scene 3', 'Scene 2', 'Scene 2 (part 2)', 'Scene 1'])
+    await dialog.getByRole('button', { name: 'Split at playhead' }).press('Control+z')
+    await expect.poll(async () => scenesOf(await cutNames(dialog))).toEqual(moved)
+
+    // A transition per cut: Scene 1 dips to black from the cut before.
+    await dialog.getByRole('button', { name: /^Scene 1,/ }).click()
+    await dialog.getByLabel('Transition in').selectOption({ label: 'Dip to black' })
+    const scene1 = dialog.getByRole('listitem').filter({
+      has: page.getByRole('button', { name: /^Scene 1,/ }),
+    })
+    await expect(scene1.getByText('dip', { exact: true })).toBeVisible()
+    await expect(
+      linDialog
+        .getByRole('listitem')
+        .filter({ has: lin.getByRole('button', { name: /^Scene 1,/ }) })
+        .getByText('dip', { exact: true }),
+    ).toBeVisible()
+
     // Captions in the preview: Word highlight marks the spoken word; Bold shows 1 to 3 words.
     await dialog.getByRole('tab', { name: 'Captions' }).click()
     await dialog.getByLabel('Caption style').selectOption({ label: 'Word highlight' })

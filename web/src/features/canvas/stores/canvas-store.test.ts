@@ -14,7 +14,7 @@ import {
   scenesResult,
   updateNodeData,
 } from '@reelgraph/shared'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { createCanvasStore } from './canvas-store'
 
@@ -448,8 +448,9 @@ describe('timeline edits (issue 24 item 1)', () => {
     expect(store.getState().timelines.get('video-1-a/cut/scene:scene-1-c/movedTo')).toBeTypeOf(
       'string',
     )
-    s.timeline.gesture()
+    s.timeline.beginGesture()
     s.timeline.editCut('video-1-a', film()[1]!, { holdMs: 4_000 })
+    s.timeline.endGesture()
     // Another person trims a different cut; undo leaves it.
     editCut(b, 'video-1-a', docFilm(b, 'video-1-a', scenes).cuts[2]!, { holdMs: 9_000 })
     expect(store.getState().timelines.get('video-1-a/cut/scene:scene-1-b/holdMs')).toBe(9_000)
@@ -466,6 +467,49 @@ describe('timeline edits (issue 24 item 1)', () => {
       'scene-1-b',
     ])
     store.getState().actions.destroy()
+  })
+
+  it('makes a gesture one undo step however long it lasts', () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const doc = new Y.Doc()
+      const store = createCanvasStore(doc)
+      const s = store.getState().actions
+      const cut = () => docFilm(doc, 'video-1-a', scenes).cuts[0]!
+      s.timeline.editSettings('video-1-a', { titleMs: 1_000 })
+      vi.advanceTimersByTime(2_000)
+      s.timeline.beginGesture()
+      for (const holdMs of [3_000, 4_000, 5_000]) {
+        s.timeline.editCut('video-1-a', cut(), { holdMs })
+        vi.advanceTimersByTime(2_000)
+      }
+      s.timeline.endGesture()
+      s.timeline.editSettings('video-1-a', { endMs: 1_000 })
+      s.undo()
+      expect(cut().holdMs).toBe(5_000)
+      s.undo()
+      expect(cut().holdMs).toBe(0)
+      expect(docFilm(doc, 'video-1-a', scenes).settings.titleMs).toBe(1_000)
+      store.getState().actions.destroy()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('gives a deleted Video node its timeline back on undo', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const video = added(s.addNode('video', { x: 0, y: 0 }))
+    s.timeline.editSettings(video.id, { titleText: 'Low tide', titleMs: 2_000 })
+    expect(s.deleteElements({ nodeIds: [video.id], edgeIds: [] })).toBe(1)
+    expect(getTimelinesMap(doc).size).toBe(0)
+    s.undo()
+    expect(docFilm(doc, video.id, scenes).settings).toMatchObject({
+      titleText: 'Low tide',
+      titleMs: 2_000,
+    })
+    expect(store.getState().timelines.size).toBe(2)
   })
 
   it('writes no timeline edit while view only', () => {

@@ -187,10 +187,12 @@ export interface TimelineActions {
   splitCut: (videoId: string, input: Parameters<typeof splitCut>[2]) => void
   editSettings: (videoId: string, patch: Partial<TimelineSettings>) => void
   /**
-   * Marks the start or end of a gesture (a drag): the edits between are one undo step, never
-   * merged with the edit before or after it.
+   * Starts a gesture (a drag, or one key's edit): every edit until {@link endGesture} is one
+   * undo step however long it lasts, never merged with the edit before or after it.
    */
-  gesture: () => void
+  beginGesture: () => void
+  /** Ends a gesture (harmless when none is under way). */
+  endGesture: () => void
 }
 
 /** The canvas's nodes as free-space search sees them: with the size React Flow measured. */
@@ -512,7 +514,14 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
           editSettings: (videoId, patch) => {
             if (canEdit()) editTimelineSettings(doc, videoId, patch, origin)
           },
-          gesture: () => undoManager.stopCapturing(),
+          beginGesture: () => {
+            undoManager.stopCapturing()
+            undoManager.captureTimeout = Number.POSITIVE_INFINITY
+          },
+          endGesture: () => {
+            undoManager.captureTimeout = CANVAS_UNDO_CAPTURE_MS
+            undoManager.stopCapturing()
+          },
         },
 
         undo: () => {

@@ -71,7 +71,6 @@ export function TimelinePanel({
 }) {
   const data = useNodeData(videoId, 'video')
   const inputs = useVideoInputs(videoId)
-  const view = useTimeline(videoId, inputs)
   const canEdit = useCanEdit()
   const actions = useCanvasActions()
   const canUndo = useCanvasStore((s) => s.canUndo)
@@ -80,6 +79,7 @@ export function TimelinePanel({
   const rate = useStore(playback, (s) => s.rate)
   const [selectedId, setSelectedId] = useState<string | null>(null)
   const takes = data?.videoTakes ?? []
+  const view = useTimeline(videoId, inputs, takes[0]?.mp4Url ?? '')
   const render = useVideoRender(videoId, inputs, takes[0]?.mp4Url ?? '')
   const { film, plan } = view
   const durationMs = plan?.durationMs ?? 0
@@ -134,8 +134,9 @@ export function TimelinePanel({
         const index = cuts.indexOf(selected)
         const to = index + action.by
         if (to < 0 || to >= cuts.length) return
-        actions.timeline.gesture()
-        return actions.timeline.moveCut(videoId, cuts, selected.id, to)
+        actions.timeline.beginGesture()
+        actions.timeline.moveCut(videoId, cuts, selected.id, to)
+        return actions.timeline.endGesture()
       }
       case 'remove-cut':
         if (canEdit) removeSelected()

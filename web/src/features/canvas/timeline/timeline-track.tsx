@@ -126,7 +126,7 @@ export function TimelineTrack({
   const endGesture = () => {
     mover.flush()
     trimmer.flush()
-    actions.gesture()
+    actions.endGesture()
     setFrozenScale(null)
     trimBase.current = null
     setGesture(null)
@@ -136,7 +136,7 @@ export function TimelineTrack({
     onSelect(box.piece.id)
     if (!canEdit || e.button !== 0) return
     e.currentTarget.setPointerCapture(e.pointerId)
-    actions.gesture()
+    actions.beginGesture()
     setFrozenScale(pxPerMs)
     setGhostLeft(box.left)
     setGesture({
@@ -181,7 +181,7 @@ export function TimelineTrack({
     onSelect(box.piece.id)
     if (!canEdit || e.button !== 0) return
     e.currentTarget.setPointerCapture(e.pointerId)
-    actions.gesture()
+    actions.beginGesture()
     setFrozenScale(pxPerMs)
     trimBase.current = { box, minMs: minLengthMs(plan, plan.pieces.indexOf(box.piece)) }
     setGesture({ kind: 'trim', id: box.piece.id, startX: e.clientX, edge })
@@ -203,8 +203,9 @@ export function TimelineTrack({
       plan.fps,
     )
     if (edit) {
-      actions.gesture()
+      actions.beginGesture()
       actions.editCut(videoId, box.piece.cut, edit)
+      actions.endGesture()
     }
   }
 
@@ -226,8 +227,10 @@ export function TimelineTrack({
       window.removeEventListener('pointermove', move)
       window.removeEventListener('pointerup', end)
       window.removeEventListener('pointercancel', end)
+      // The panel closed mid-drag: undo goes back to its usual steps.
+      actions.endGesture()
     }
-  }, [gestureOn])
+  }, [gestureOn, actions])
 
   const scrub = (e: ReactPointerEvent<HTMLDivElement>) => {
     const rect = e.currentTarget.getBoundingClientRect()
@@ -393,16 +396,24 @@ export function TimelineTrack({
         {/* The music lane. */}
         <div className="relative h-6 border-t text-[10px]">
           {settings.music ? (
-            <div
-              className="absolute inset-y-1 flex items-center overflow-hidden rounded bg-emerald-200 px-2 text-emerald-950 dark:bg-emerald-900 dark:text-emerald-50"
-              style={{
-                left: 0,
-                width: layout.widthPx,
-                maskImage: `linear-gradient(to right, transparent, black ${x(settings.musicFadeInMs)}px, black calc(100% - ${x(settings.musicFadeOutMs)}px), transparent)`,
-              }}
-            >
-              Music · {Math.round(settings.musicVolume * 100)} % · ducks {settings.musicDuckDb} dB
-            </div>
+            <>
+              <div
+                aria-hidden
+                className="absolute inset-y-1 rounded bg-emerald-200 dark:bg-emerald-900"
+                style={{
+                  left: 0,
+                  width: layout.widthPx,
+                  // The fades, drawn as the music's level.
+                  maskImage: `linear-gradient(to right, rgb(0 0 0 / 0.2), black ${x(settings.musicFadeInMs)}px, black calc(100% - ${x(settings.musicFadeOutMs)}px), rgb(0 0 0 / 0.2))`,
+                }}
+              />
+              <span
+                className="absolute inset-y-1 flex items-center px-2 text-emerald-950 dark:text-emerald-50"
+                style={{ left: x(settings.musicFadeInMs) }}
+              >
+                Music · {Math.round(settings.musicVolume * 100)} % · ducks {settings.musicDuckDb} dB
+              </span>
+            </>
           ) : (
             <span className="absolute inset-y-1 left-1 flex items-center text-muted-foreground">
               No music

@@ -41,11 +41,20 @@ export interface TimelineView {
  * (every member's edits as they arrive), the node's scenes, and each scene's narration
  * (`GET /api/video/narrations`, else the documented estimate until it answers), laid out by
  * shared `planFilm` as the renderer lays it out.
+ * @param newestTake the newest take's MP4 URL ('' without): a render speaks the narrations
  */
-export function useTimeline(videoId: string, inputs: VideoInputs | null): TimelineView {
+export function useTimeline(
+  videoId: string,
+  inputs: VideoInputs | null,
+  newestTake: string,
+): TimelineView {
   const projectId = useProjectId()
   const registers = useCanvasStore((s) => s.timelines)
-  const narrationsQuery = useNarrations({ projectId, nodeId: videoId }, inputs?.hash ?? '')
+  // Asked again when the inputs change or a render adds a take (its voices are spoken now).
+  const narrationsQuery = useNarrations(
+    { projectId, nodeId: videoId },
+    `${inputs?.hash ?? ''} ${newestTake}`,
+  )
   const scenes = useMemo(() => inputs?.scenes ?? [], [inputs])
   const answered = narrationsQuery.data
   const narrations = useMemo(() => {
