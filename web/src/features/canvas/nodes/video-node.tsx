@@ -175,7 +175,7 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
           onChange={(voice) => updateNodeData(id, { voice })}
         />
       </div>
-      <div className="flex gap-4">
+      <div className="flex items-center gap-4">
         <CheckField
           label="Subtitles"
           checked={data.subtitles}
@@ -186,6 +186,19 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
           checked={data.music}
           onChange={(music) => updateNodeData(id, { music })}
         />
+        {/* Beside the checkboxes, a link-styled button: the node keeps its height (issue 20's
+            follow-the-results view fits the made video's node at 1280x720). */}
+        <Button
+          type="button"
+          size="sm"
+          variant="link"
+          className="nodrag ml-auto text-xs"
+          disabled={scenes.length === 0}
+          onClick={() => setTimelineOpen(true)}
+        >
+          <TimelineIcon aria-hidden />
+          Timeline
+        </Button>
       </div>
       {scenes.some((s) => s.clip !== null) ? (
         <div className="grid grid-cols-3 gap-2">
@@ -209,17 +222,6 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
           />
         </div>
       ) : null}
-      <Button
-        type="button"
-        size="sm"
-        variant="outline"
-        className="nodrag w-fit"
-        disabled={scenes.length === 0}
-        onClick={() => setTimelineOpen(true)}
-      >
-        <TimelineIcon aria-hidden />
-        Timeline
-      </Button>
       {timelineOpen ? (
         <Suspense fallback={null}>
           <TimelinePanel videoId={id} open onOpenChange={setTimelineOpen} />
