@@ -1,6 +1,13 @@
 import { QueryClient } from '@tanstack/react-query'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ApiError, apiRequest, errorMessage, getQueryFn, NetworkError } from './api-client'
+import {
+  ApiError,
+  apiRequest,
+  apiUpload,
+  errorMessage,
+  getQueryFn,
+  NetworkError,
+} from './api-client'
 
 function stubFetch(respond: (url: string, init?: RequestInit) => Response | Promise<Response>) {
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =>
@@ -131,5 +138,37 @@ describe('getQueryFn', () => {
       (e: unknown) => e,
     )
     expect((error as ApiError).message).toBe('500: Internal Server Error')
+  })
+})
+
+describe('apiUpload', () => {
+  it('sends the file itself as the body with its type, and reads the answer', async () => {
+    const fetchFn = stubFetch(() => json({ url: '/api/assets/x', durationMs: 1000 }, 201))
+    const file = new Blob(['RIFF'], { type: 'audio/wav' })
+    const answer = await apiUpload('/api/assets/audio?projectId=1', file)
+    expect(answer).toEqual({ url: '/api/assets/x', durationMs: 1000 })
+    const [url, init] = fetchFn.mock.calls[0] ?? []
+    expect(url).toBe('/api/assets/audio?projectId=1')
+    expect(init?.method).toBe('POST')
+    expect(init?.credentials).toBe('include')
+    expect(init?.headers).toEqual({ 'Content-Type': 'audio/wav' })
+    expect(init?.body).toBe(file)
+  })
+
+  it('sends another content type when told, and a refusal is an ApiError with its message', async () => {
+    const fetchFn = stubFetch(() =>
+      json({ error: { code: 'BAD_REQUEST', message: 'This is not audio.' } }, 400, 'Bad Request'),
+    )
+    const upload = apiUpload(
+      '/api/assets/audio?projectId=1',
+      new Blob(['hi'], { type: 'text/plain' }),
+      {
+        contentType: 'application/octet-stream',
+      },
+    )
+    await expect(upload).rejects.toMatchObject({ status: 400, serverMessage: 'This is not audio.' })
+    expect(fetchFn.mock.calls[0]?.[1]?.headers).toEqual({
+      'Content-Type': 'application/octet-stream',
+    })
   })
 })

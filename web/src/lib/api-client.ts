@@ -119,6 +119,26 @@ async function call(
   return throwIfNotOk(res)
 }
 
+/**
+ * Sends a file as the raw request body (its type as the content type) with the session
+ * cookie (or `init.contentType`), e.g. a music upload; resolves with the parsed answer as {@link apiRequest} does.
+ * @throws {ApiError} for any non-success status; {NetworkError} when no answer arrives.
+ */
+export async function apiUpload<T = unknown>(
+  url: string,
+  file: Blob,
+  init?: { signal?: AbortSignal; contentType?: string },
+): Promise<T> {
+  const res = await send(url, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': init?.contentType ?? (file.type || 'application/octet-stream') },
+    body: file,
+    signal: init?.signal,
+  })
+  return (await readBody(await throwIfNotOk(res))) as T
+}
+
 /** What a reading call does with a 401: raise it, or resolve with null (spec §7, §8). */
 /**
  * {@link apiRequest} for an answer that is a file (audio, an image): the body as a Blob.

@@ -68,4 +68,17 @@ describe('throttle', () => {
     clock.advance(100)
     expect(sent).toEqual([1])
   })
+
+  it('flush sends the pending trailing call at once, and only once', () => {
+    const clock = fakeClock()
+    const sent: number[] = []
+    const t = throttle((v: number) => sent.push(v), 50, clock)
+    t.call(1)
+    t.call(2)
+    t.flush()
+    expect(sent).toEqual([1, 2])
+    clock.advance(100)
+    t.flush()
+    expect(sent).toEqual([1, 2])
+  })
 })

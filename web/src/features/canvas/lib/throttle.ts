@@ -3,6 +3,8 @@ export interface Throttled<T> {
   call: (value: T) => void
   /** Drops a pending trailing call. */
   cancel: () => void
+  /** Sends a pending trailing call now (the end of a drag). */
+  flush: () => void
 }
 
 interface Clock {
@@ -56,6 +58,13 @@ export function throttle<T>(
       if (timer !== null) clock.clearTimeout(timer)
       timer = null
       pending = null
+    },
+    flush() {
+      const p = pending
+      if (timer !== null) clock.clearTimeout(timer)
+      timer = null
+      pending = null
+      if (p) fire(p.value)
     },
   }
 }

@@ -5,30 +5,27 @@ import {
   VIDEO_PRESET_NAMES,
   type VideoScene,
   type VideoTake,
-  videoRenderCost,
 } from '@reelgraph/shared'
-import { useQueryClient } from '@tanstack/react-query'
 import type { NodeProps } from '@xyflow/react'
-import { DownloadIcon, FilmIcon } from 'lucide-react'
-import { memo, useEffect, useRef, useState } from 'react'
+import { DownloadIcon, FilmIcon, TimelineIcon } from 'lucide-react'
+import { lazy, memo, Suspense, useState } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { useAiProviders } from '@/hooks/use-ai-providers'
-import { toast } from '@/hooks/use-toast'
-import { isApiError } from '@/lib/api-client'
-import { refreshCredits, useRenderQuote, useRenderVideo, useVoices } from '../api/ai-api'
+import { useVoices } from '../api/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
-import { useProjectId } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
-import { useNodeJob } from '../hooks/use-node-job'
 import { useVideoInputs } from '../hooks/use-video-inputs'
+import { useVideoRender } from '../hooks/use-video-render'
 import { clipLengthText } from '../lib/clip-generation'
-import { downloadUrl, generationFailureMessage } from '../lib/generation'
-import { isJobActive } from '../lib/job-state'
+import { downloadUrl } from '../lib/generation'
 import type { VideoNode as VideoFlowNode } from '../lib/node-types'
 import { GenerateButton } from './generate-button'
 import { CheckField, SelectField } from './node-fields'
 import { NodeShell } from './node-shell'
+
+const TimelinePanel = lazy(() =>
+  import('../timeline/timeline-panel').then((m) => ({ default: m.TimelinePanel })),
+)
 
 /** "0:45" for 45,000 ms. */
 function clock(ms: number): string {
@@ -93,45 +90,15 @@ function scenePicture(scene: VideoScene): string {
 export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<VideoFlowNode>) {
   const data = useNodeData(id, 'video')
   const inputs = useVideoInputs(id)
-  const job = useNodeJob(id)
-  const projectId = useProjectId()
-  const providers = useAiProviders()
-  const render = useRenderVideo()
   const voices = useVoices()
-  const queryClient = useQueryClient()
   const { updateNodeData } = useCanvasActions()
   const [selectedUrl, setSelectedUrl] = useState<string | null>(null)
-  // Credits may come back when a render ends (a failure or a cancel refunds it).
-  const wasActive = useRef(false)
-  useEffect(() => {
-    const active = isJobActive(job)
-    if (wasActive.current && !active) void refreshCredits(queryClient)
-    wasActive.current = active
-  }, [job, queryClient])
+  const [timelineOpen, setTimelineOpen] = useState(false)
   const takes = data?.videoTakes ?? []
   const scenes = inputs?.scenes ?? []
   const missing = inputs?.missing ?? []
-  const issue =
-    scenes.length === 0
-      ? 'Connect scenes, or a text node with scenes, to render a video.'
-      : missing.length > 0
-        ? 'Every scene needs an image or a clip first.'
-        : null
-  // Asked again when the inputs change or a render adds a take (its voices are cached now).
-  const quote = useRenderQuote(
-    { projectId, nodeId: id },
-    `${inputs?.hash ?? ''} ${takes[0]?.mp4Url ?? ''}`,
-    issue === null,
-  )
+  const { job, issue, cost, busy, onRender } = useVideoRender(id, inputs, takes[0]?.mp4Url ?? '')
   if (!data) return null
-  // The server's quote; until it answers (or while the node cannot render), a render that
-  // speaks every scene.
-  const costs = providers.data?.costs
-  const cost =
-    quote.data?.credits ??
-    (costs
-      ? videoRenderCost(costs, scenes.filter((s) => s.narration.trim() !== '').length)
-      : undefined)
   // The selected take (this viewer's choice), else the newest. A node rendered before takes
   // existed reads as one take (shared's Video node migration).
   const current: VideoTake | null = takes.find((t) => t.mp4Url === selectedUrl) ?? takes[0] ?? null
@@ -149,20 +116,6 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
     },
     ...(voices.data?.voices ?? []).map((v) => ({ value: v.id, label: v.name })),
   ]
-  const busy = render.isPending || isJobActive(job)
-  const onRender = () => {
-    if (issue || busy || projectId === null) return
-    render.mutate(
-      { projectId, nodeId: id },
-      {
-        onError: (error) => {
-          if (isApiError(error, 409, 'JOB_CANCELLED')) return
-          console.error('render video failed', error)
-          toast({ title: generationFailureMessage('video', error), variant: 'destructive' })
-        },
-      },
-    )
-  }
 
   return (
     <NodeShell
@@ -222,7 +175,7 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
           onChange={(voice) => updateNodeData(id, { voice })}
         />
       </div>
-      <div className="flex gap-4">
+      <div className="flex items-center gap-4">
         <CheckField
           label="Subtitles"
           checked={data.subtitles}
@@ -233,6 +186,19 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
           checked={data.music}
           onChange={(music) => updateNodeData(id, { music })}
         />
+        {/* Beside the checkboxes, a link-styled button: the node keeps its height (issue 20's
+            follow-the-results view fits the made video's node at 1280x720). */}
+        <Button
+          type="button"
+          size="sm"
+          variant="link"
+          className="nodrag ml-auto text-xs"
+          disabled={scenes.length === 0}
+          onClick={() => setTimelineOpen(true)}
+        >
+          <TimelineIcon aria-hidden />
+          Timeline
+        </Button>
       </div>
       {scenes.some((s) => s.clip !== null) ? (
         <div className="grid grid-cols-3 gap-2">
@@ -255,6 +221,11 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
             onChange={(v) => updateNodeData(id, { clipSound: v })}
           />
         </div>
+      ) : null}
+      {timelineOpen ? (
+        <Suspense fallback={null}>
+          <TimelinePanel videoId={id} open onOpenChange={setTimelineOpen} />
+        </Suspense>
       ) : null}
       <GenerateButton
         label="Render video"

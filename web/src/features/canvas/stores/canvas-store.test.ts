@@ -2,7 +2,10 @@ import {
   addNode,
   connectionKey,
   createGraphNode,
+  docFilm,
   docToGraph,
+  editCut,
+  getTimelinesMap,
   getNodesMap,
   MAX_CONNECTIONS,
   MAX_NODES,
@@ -11,7 +14,7 @@ import {
   scenesResult,
   updateNodeData,
 } from '@reelgraph/shared'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { createCanvasStore } from './canvas-store'
 
@@ -423,5 +426,99 @@ describe('what a move recomputes (issue 14 item 12)', () => {
     expect(after).not.toBe(before)
     expect(after.get(b.id)).toBe(before.get(b.id))
     expect(after.get(a.id)).toMatchObject({ narration: 'Changed' })
+  })
+})
+
+describe('timeline edits (issue 24 item 1)', () => {
+  const scenes = ['scene-1-a', 'scene-1-b', 'scene-1-c'].map((nodeId, i) => ({
+    nodeId,
+    sceneNumber: String(i + 1),
+    narration: '',
+    imageUrl: '/api/assets/abcdefghijklmnopqrstuvwxyz234567',
+    clip: null,
+  }))
+
+  it('writes through the doc, mirrors the registers, and undo takes back only this person’s edits', () => {
+    const { a, b } = linkedDocs()
+    const store = createCanvasStore(a)
+    const s = store.getState().actions
+    const film = () => docFilm(a, 'video-1-a', scenes).cuts
+    s.timeline.moveCut('video-1-a', film(), 'scene:scene-1-c', 0)
+    expect(film().map((c) => c.sceneId)).toEqual(['scene-1-c', 'scene-1-a', 'scene-1-b'])
+    expect(store.getState().timelines.get('video-1-a/cut/scene:scene-1-c/movedTo')).toBeTypeOf(
+      'string',
+    )
+    s.timeline.beginGesture()
+    s.timeline.editCut('video-1-a', film()[1]!, { holdMs: 4_000 })
+    s.timeline.endGesture()
+    // Another person trims a different cut; undo leaves it.
+    editCut(b, 'video-1-a', docFilm(b, 'video-1-a', scenes).cuts[2]!, { holdMs: 9_000 })
+    expect(store.getState().timelines.get('video-1-a/cut/scene:scene-1-b/holdMs')).toBe(9_000)
+    s.undo()
+    expect(film()[1]!.holdMs).toBe(0)
+    expect(film().map((c) => c.sceneId)).toEqual(['scene-1-c', 'scene-1-a', 'scene-1-b'])
+    s.undo()
+    expect(film().map((c) => c.sceneId)).toEqual(['scene-1-a', 'scene-1-b', 'scene-1-c'])
+    expect(film()[1]!.holdMs).toBe(9_000)
+    s.redo()
+    expect(docFilm(b, 'video-1-a', scenes).cuts.map((c) => c.sceneId)).toEqual([
+      'scene-1-c',
+      'scene-1-a',
+      'scene-1-b',
+    ])
+    store.getState().actions.destroy()
+  })
+
+  it('makes a gesture one undo step however long it lasts', () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const doc = new Y.Doc()
+      const store = createCanvasStore(doc)
+      const s = store.getState().actions
+      const cut = () => docFilm(doc, 'video-1-a', scenes).cuts[0]!
+      s.timeline.editSettings('video-1-a', { titleMs: 1_000 })
+      vi.advanceTimersByTime(2_000)
+      s.timeline.beginGesture()
+      for (const holdMs of [3_000, 4_000, 5_000]) {
+        s.timeline.editCut('video-1-a', cut(), { holdMs })
+        vi.advanceTimersByTime(2_000)
+      }
+      s.timeline.endGesture()
+      s.timeline.editSettings('video-1-a', { endMs: 1_000 })
+      s.undo()
+      expect(cut().holdMs).toBe(5_000)
+      s.undo()
+      expect(cut().holdMs).toBe(0)
+      expect(docFilm(doc, 'video-1-a', scenes).settings.titleMs).toBe(1_000)
+      store.getState().actions.destroy()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('gives a deleted Video node its timeline back on undo', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    const video = added(s.addNode('video', { x: 0, y: 0 }))
+    s.timeline.editSettings(video.id, { titleText: 'Low tide', titleMs: 2_000 })
+    expect(s.deleteElements({ nodeIds: [video.id], edgeIds: [] })).toBe(1)
+    expect(getTimelinesMap(doc).size).toBe(0)
+    s.undo()
+    expect(docFilm(doc, video.id, scenes).settings).toMatchObject({
+      titleText: 'Low tide',
+      titleMs: 2_000,
+    })
+    expect(store.getState().timelines.size).toBe(2)
+  })
+
+  it('writes no timeline edit while view only', () => {
+    const doc = new Y.Doc()
+    const store = createCanvasStore(doc)
+    const s = store.getState().actions
+    s.setAccess({ role: 'viewer', scope: 'readonly' })
+    s.timeline.editSettings('video-1-a', { titleMs: 2_000 })
+    s.timeline.moveCut('video-1-a', docFilm(doc, 'video-1-a', scenes).cuts, 'scene:scene-1-b', 0)
+    expect(getTimelinesMap(doc).size).toBe(0)
   })
 })

@@ -6,7 +6,17 @@ import {
   type Connection,
   connectionKey,
   createGraphNode,
+  type CutEdit,
+  editCut,
+  editTimelineSettings,
+  type FilmCut,
+  getTimelinesMap,
   type GraphNode,
+  moveCut,
+  splitCut,
+  type TimelineCut,
+  type TimelineSettings,
+  type TimelineValue,
   getConnectionsMap,
   getNodesMap,
   moveNodes,
@@ -95,6 +105,11 @@ export interface CanvasState {
    * later and would move the caret while typing).
    */
   dataById: ReadonlyMap<string, CanvasNode['data']>
+  /**
+   * The document's timeline registers (issue 24 item 1), a new map after each change, local
+   * or remote: read a Video node's timeline from it with shared's `readTimeline`.
+   */
+  timelines: ReadonlyMap<string, TimelineValue>
   canUndo: boolean
   canRedo: boolean
   session: SessionStatus
@@ -150,6 +165,11 @@ export interface CanvasActions {
   paste: () => number
   /** Selects exactly these nodes (and no edge). */
   selectOnly: (nodeIds: readonly string[]) => void
+  /**
+   * Timeline edits (issue 24 item 1), each one transaction with the local origin (so undo
+   * covers them) through shared's `timeline-doc` helpers; nothing while view only.
+   */
+  timeline: TimelineActions
   undo: () => void
   redo: () => void
   /** Sets the connection's scope or the REST role; `access.canEdit` follows. */
@@ -158,6 +178,21 @@ export interface CanvasActions {
   setSession: (patch: Partial<SessionStatus>) => void
   /** Stops observing the doc. */
   destroy: () => void
+}
+
+/** The timeline's edits: shared's `timeline-doc` functions bound to the doc and the local origin. */
+export interface TimelineActions {
+  editCut: (videoId: string, cut: TimelineCut, edit: CutEdit) => void
+  moveCut: (videoId: string, film: readonly FilmCut[], cutId: string, to: number) => void
+  splitCut: (videoId: string, input: Parameters<typeof splitCut>[2]) => void
+  editSettings: (videoId: string, patch: Partial<TimelineSettings>) => void
+  /**
+   * Starts a gesture (a drag, or one key's edit): every edit until {@link endGesture} is one
+   * undo step however long it lasts, never merged with the edit before or after it.
+   */
+  beginGesture: () => void
+  /** Ends a gesture (harmless when none is under way). */
+  endGesture: () => void
 }
 
 /** The canvas's nodes as free-space search sees them: with the size React Flow measured. */
@@ -230,7 +265,8 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
   const defaultsOrigin = { source: 'canvas-defaults', clientID: doc.clientID }
   const nodesMap = getNodesMap(doc)
   const connectionsMap = getConnectionsMap(doc)
-  const undoManager = new Y.UndoManager([nodesMap, connectionsMap], {
+  const timelinesMap = getTimelinesMap(doc)
+  const undoManager = new Y.UndoManager([nodesMap, connectionsMap, timelinesMap], {
     trackedOrigins: new Set([origin]),
     captureTimeout: CANVAS_UNDO_CAPTURE_MS,
   })
@@ -287,6 +323,7 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
       nodes: initialNodes,
       edges: initialEdges,
       dataById: dataIndex(initialNodes),
+      timelines: new Map(timelinesMap.entries()),
       canUndo: false,
       canRedo: false,
       session: { ready: false, failure: null },
@@ -464,6 +501,29 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
           set({ nodes, edges })
         },
 
+        timeline: {
+          editCut: (videoId, cut, edit) => {
+            if (canEdit()) editCut(doc, videoId, cut, edit, origin)
+          },
+          moveCut: (videoId, film, cutId, to) => {
+            if (canEdit()) moveCut(doc, videoId, film, cutId, to, origin)
+          },
+          splitCut: (videoId, input) => {
+            if (canEdit()) ownStep(() => splitCut(doc, videoId, input, origin))
+          },
+          editSettings: (videoId, patch) => {
+            if (canEdit()) editTimelineSettings(doc, videoId, patch, origin)
+          },
+          beginGesture: () => {
+            undoManager.stopCapturing()
+            undoManager.captureTimeout = Number.POSITIVE_INFINITY
+          },
+          endGesture: () => {
+            undoManager.captureTimeout = CANVAS_UNDO_CAPTURE_MS
+            undoManager.stopCapturing()
+          },
+        },
+
         undo: () => {
           if (!canEdit()) return
           writer.flush()
@@ -501,6 +561,7 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
           writer.dispose()
           nodesMap.unobserveDeep(onNodes)
           connectionsMap.unobserve(onConnections)
+          timelinesMap.unobserve(onTimelines)
           undoManager.off('stack-item-added', onStacks)
           undoManager.off('stack-item-popped', onStacks)
           undoManager.off('stack-cleared', onStacks)
@@ -524,6 +585,7 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
     const next = reconcileEdges(edges, event.keysChanged, readConnection)
     if (next !== edges) store.setState({ edges: next })
   }
+  const onTimelines = () => store.setState({ timelines: new Map(timelinesMap.entries()) })
   const onStacks = () => {
     const canUndo = undoManager.canUndo()
     const canRedo = undoManager.canRedo()
@@ -532,6 +594,7 @@ export function createCanvasStore(doc: Y.Doc, options: CanvasStoreOptions = {}):
   }
   nodesMap.observeDeep(onNodes)
   connectionsMap.observe(onConnections)
+  timelinesMap.observe(onTimelines)
   undoManager.on('stack-item-added', onStacks)
   undoManager.on('stack-item-popped', onStacks)
   undoManager.on('stack-cleared', onStacks)
