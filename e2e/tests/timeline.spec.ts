@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Locator, type Page, test } from '@playwright/test'
 import { canvasNode, joinProject, registerFreshUser } from '../support/app.ts'
@@ -355,6 +356,18 @@ test('a timeline is reordered, trimmed, previewed and rendered, live for a secon
     await dialog.getByRole('button', { name: /^Render · / }).click()
     await expect(dialog.getByText(/^Latest take: 1 take/)).toBeVisible({ timeout: 180_000 })
     await expect(linDialog.getByText(/^Latest take: 1 take/)).toBeVisible()
+
+    // Export for an editor: a ZIP of the OTIO file and the media it names.
+    const exported = page.waitForEvent('download')
+    await dialog.getByRole('button', { name: 'Export OTIO' }).click()
+    const download = await exported
+    expect(download.suggestedFilename()).toBe(`${PROJECT} - OTIO.zip`)
+    const zip = await readFile(await download.path())
+    expect([...zip.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04])
+    // Entry names stand in the ZIP's headers as they are.
+    const names = zip.toString('latin1')
+    expect(names).toContain(`${PROJECT}.otio`)
+    expect(names).toMatch(/media\/scene-01\.\w+/)
   } finally {
     await linCtx.close()
   }

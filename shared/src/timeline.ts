@@ -194,6 +194,19 @@ export interface StoredTimeline {
 }
 
 /**
+ * Video node `videoId`'s stored timeline ({@link readTimeline}), or null when no register of
+ * it was ever written (the film is the graph's default one).
+ */
+export function storedTimelineOf(
+  entries: Iterable<readonly [string, unknown]>,
+  videoId: string,
+): StoredTimeline | null {
+  const list = [...entries]
+  const prefix = `${videoId}/`
+  return list.some(([key]) => key.startsWith(prefix)) ? readTimeline(list, videoId) : null
+}
+
+/**
  * Reads Video node `videoId`'s stored timeline from the registers of `timelines` (a Y.Map's
  * `entries()`, or any key/value pairs). A cut whose scene is unknown is skipped (a default cut
  * knows its scene from its id); every other field reads as its default when missing or

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Connection, NodeType } from './graph.ts'
 import { readNodeData } from './nodes/registry.ts'
+import { shortHash } from './short-hash.ts'
 import { captionsInput } from './caption-style.ts'
 import {
   type ClipFit,
@@ -267,8 +268,7 @@ export function collectVideoInputs(graph: VideoGraph, videoId: string): VideoInp
  * A short hash of what a render depends on (scenes in order with narration, image and clip,
  * and the settings): the Stale badge compares it with the one stored by the last render. The
  * clip settings and clips count only when a scene has a clip, so a render from before clips
- * existed is not Stale for their sake. Not cryptographic (cyrb53, 53 bits as hex): it only
- * tells "changed" from "same".
+ * existed is not Stale for their sake ({@link shortHash}: "changed" or "same" only).
  */
 export function videoInputHash(scenes: readonly VideoScene[], settings: VideoSettings): string {
   const clips = scenes.some((s) => s.clip !== null)
@@ -282,16 +282,7 @@ export function videoInputHash(scenes: readonly VideoScene[], settings: VideoSet
         : [s.nodeId, s.sceneNumber, s.narration, s.imageUrl],
     ),
   ])
-  let h1 = 0xdeadbeef
-  let h2 = 0x41c6ce57
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i)
-    h1 = Math.imul(h1 ^ ch, 2654435761)
-    h2 = Math.imul(h2 ^ ch, 1597334677)
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16)
+  return shortHash(text)
 }
 
 /** Credits of a render of `sceneCount` scenes: one video plus one voice per scene. */

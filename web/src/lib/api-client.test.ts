@@ -2,8 +2,10 @@ import { QueryClient } from '@tanstack/react-query'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   ApiError,
+  apiPostForFile,
   apiRequest,
   apiUpload,
+  dispositionFilename,
   errorMessage,
   getQueryFn,
   NetworkError,
@@ -170,5 +172,46 @@ describe('apiUpload', () => {
     expect(fetchFn.mock.calls[0]?.[1]?.headers).toEqual({
       'Content-Type': 'application/octet-stream',
     })
+  })
+})
+
+describe('apiPostForFile', () => {
+  it('posts the JSON body and names the file as Content-Disposition says', async () => {
+    const fetchFn = stubFetch(
+      () =>
+        new Response(new Uint8Array([80, 75, 3, 4]), {
+          headers: {
+            'content-type': 'application/zip',
+            'content-disposition':
+              'attachment; filename="Caf_ - OTIO.zip"; filename*=UTF-8\'\'Caf%C3%A9%20-%20OTIO.zip',
+          },
+        }),
+    )
+    const file = await apiPostForFile('/api/video/export', { format: 'otio' }, 'export.zip')
+    expect(file.filename).toBe('Café - OTIO.zip')
+    expect(new Uint8Array(await file.blob.arrayBuffer())).toEqual(new Uint8Array([80, 75, 3, 4]))
+    const [url, init] = fetchFn.mock.calls[0] ?? []
+    expect(url).toBe('/api/video/export')
+    expect(init?.method).toBe('POST')
+    expect(init?.body).toBe(JSON.stringify({ format: 'otio' }))
+  })
+
+  it('falls back to the given name, and a refusal is an ApiError with its message', async () => {
+    stubFetch(() => new Response('zip', { headers: { 'content-type': 'application/zip' } }))
+    expect((await apiPostForFile('/x', {}, 'export.zip')).filename).toBe('export.zip')
+    stubFetch(() =>
+      json({ error: { code: 'NOT_RENDERED', message: 'Render this video first.' } }, 409),
+    )
+    await expect(apiPostForFile('/x', {}, 'export.zip')).rejects.toMatchObject({
+      status: 409,
+      serverMessage: 'Render this video first.',
+    })
+  })
+
+  it('reads plain and quoted file names', () => {
+    expect(dispositionFilename('attachment; filename=film.zip')).toBe('film.zip')
+    expect(dispositionFilename('attachment; filename="my film.zip"')).toBe('my film.zip')
+    expect(dispositionFilename('attachment')).toBeNull()
+    expect(dispositionFilename(null)).toBeNull()
   })
 })

@@ -230,3 +230,43 @@ export function parseAnswer<T>(schema: z.ZodType<T>, answer: unknown, what: stri
   if (!parsed.success) throw new Error(`The server gave an unexpected answer to ${what}.`)
   return parsed.data
 }
+
+/** A file the API answered with: its bytes and the name its Content-Disposition gives. */
+export interface ApiFile {
+  blob: Blob
+  /** From `filename*` (UTF-8) or `filename`; `fallback` when the answer names none. */
+  filename: string
+}
+
+/** The file name a Content-Disposition header gives, if any. */
+export function dispositionFilename(header: string | null): string | null {
+  if (!header) return null
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header)
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1]!.trim())
+    } catch {
+      // a malformed escape: fall back to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/i.exec(header)
+  return plain ? (plain[1] ?? plain[2]!).trim() : null
+}
+
+/**
+ * POSTs a JSON body with the session cookie and resolves with the file the API answers
+ * (e.g. an export's ZIP), named as its Content-Disposition says, else `fallback`.
+ * @throws {ApiError} for any non-success status; {NetworkError} when no answer arrives.
+ */
+export async function apiPostForFile(
+  url: string,
+  body: unknown,
+  fallback: string,
+  init?: { signal?: AbortSignal },
+): Promise<ApiFile> {
+  const res = await call('POST', url, body, init)
+  return {
+    blob: await res.blob(),
+    filename: dispositionFilename(res.headers.get('content-disposition')) ?? fallback,
+  }
+}

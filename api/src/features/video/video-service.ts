@@ -8,7 +8,9 @@ import {
   collectVideoInputs,
   docToGraph,
   effectiveTimeline,
+  filmHash,
   getTimelinesMap,
+  storedTimelineOf,
   orderAfter,
   readDocTimeline,
   generateScriptInput,
@@ -59,17 +61,11 @@ export async function planVideoRender(
   const { userId, projectId, nodeId, needed } = request
   await requireProjectRole(deps.db, { userId, projectId, needed })
   const { graph, timeline } = await deps.documents.transact(projectId, (doc) => {
-    const registers = getTimelinesMap(doc)
-    const stored = [...registers.keys()].some((key) => key.startsWith(`${nodeId}/`))
+    const stored = storedTimelineOf(getTimelinesMap(doc).entries(), nodeId)
     return {
       graph: docToGraph(doc),
       // Issue 24 item 1: the render takes what the timeline says (none yet: today's film).
-      timeline: stored
-        ? {
-            ...readDocTimeline(doc, nodeId),
-            musicChosen: musicChosen(doc, nodeId),
-          }
-        : null,
+      timeline: stored ? { ...stored, musicChosen: musicChosen(doc, nodeId) } : null,
     }
   })
   const inputs = collectVideoInputs(graph, nodeId)
@@ -120,7 +116,7 @@ export async function planVideoRender(
       nodeId,
       ...inputs.settings,
       scenes: inputs.scenes,
-      inputHash: inputs.hash,
+      inputHash: filmHash(inputs.hash, timeline),
       voicesCharged,
       timeline,
       ...(request.captions ? { captions: request.captions } : {}),

@@ -14,6 +14,7 @@ import { Button } from '@/components/ui/button'
 import { useVoices } from '../api/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useNodeData } from '../hooks/use-node-data'
+import { useFilmHash } from '../hooks/use-film-hash'
 import { useVideoInputs } from '../hooks/use-video-inputs'
 import { useVideoRender } from '../hooks/use-video-render'
 import { clipLengthText } from '../lib/clip-generation'
@@ -90,6 +91,7 @@ function scenePicture(scene: VideoScene): string {
 export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<VideoFlowNode>) {
   const data = useNodeData(id, 'video')
   const inputs = useVideoInputs(id)
+  const film = useFilmHash(id, inputs?.hash ?? null)
   const voices = useVoices()
   const { updateNodeData } = useCanvasActions()
   const [selectedUrl, setSelectedUrl] = useState<string | null>(null)
@@ -103,10 +105,7 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
   // existed reads as one take (shared's Video node migration).
   const current: VideoTake | null = takes.find((t) => t.mp4Url === selectedUrl) ?? takes[0] ?? null
   const stale =
-    current !== null &&
-    current.inputHash !== '' &&
-    inputs !== null &&
-    inputs.hash !== current.inputHash
+    current !== null && current.inputHash !== '' && film !== null && film !== current.inputHash
   const voiceOptions = [
     {
       value: '',

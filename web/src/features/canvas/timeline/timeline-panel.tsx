@@ -12,10 +12,12 @@ import {
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useCanvasStore } from '../hooks/use-canvas-store'
+import { useProjectId } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
 import { useVideoInputs } from '../hooks/use-video-inputs'
 import { useVideoRender } from '../hooks/use-video-render'
 import { GenerateButton } from '../nodes/generate-button'
+import { ExportButtons } from './export-buttons'
 import { createPlayback, seek, usePlaybackClock } from './playback'
 import { nextShuttleRate, timelineKeyAction } from './timeline-keys'
 import { TimelineInspector } from './timeline-inspector'
@@ -81,6 +83,7 @@ export function TimelinePanel({
   const takes = data?.videoTakes ?? []
   const view = useTimeline(videoId, inputs, takes[0]?.mp4Url ?? '')
   const render = useVideoRender(videoId, inputs, takes[0]?.mp4Url ?? '')
+  const projectId = useProjectId()
   const { film, plan } = view
   const durationMs = plan?.durationMs ?? 0
   usePlaybackClock(playback, durationMs)
@@ -165,6 +168,9 @@ export function TimelinePanel({
             L shuttle, Alt and an arrow move the selected cut, Delete removes it from the film.
           </DialogDescription>
           <div className="ml-auto flex items-center gap-1">
+            {projectId !== null ? (
+              <ExportButtons projectId={projectId} nodeId={videoId} rendered={takes.length > 0} />
+            ) : null}
             <Button
               type="button"
               size="icon"
