@@ -12,7 +12,6 @@ import {
   getTimelinesMap,
   storedTimelineOf,
   orderAfter,
-  readDocTimeline,
   generateScriptInput,
   IMAGE_SEED_MAX,
   makeVideoCost,
