@@ -52,8 +52,12 @@ export const MAX_CARD_TEXT_LENGTH = 200
 export const CUT_ID_PATTERN = /^[A-Za-z0-9:_-]{1,80}$/
 /** A fractional index (the `fractional-indexing` package's base-62 keys), at most 64. */
 export const ORDER_KEY_PATTERN = /^[0-9A-Za-z]{1,64}$/
+/** The builtin background music tracks (media synthesizes them): `builtin:<name>` in a timeline. */
+export const MUSIC_TRACKS = ['calm-pad', 'warm-pad'] as const
+export type MusicTrack = (typeof MUSIC_TRACKS)[number]
+
 /**
- * A timeline's music: '' (none), a builtin track (`builtin:<name>`, media's `MUSIC_TRACKS`),
+ * A timeline's music: '' (none), a builtin track (`builtin:<name>`, one of `MUSIC_TRACKS`),
  * or an audio file uploaded to the project (`/api/assets/<id>`, a PCM WAV): never an address
  * a person typed.
  */

@@ -78,7 +78,7 @@ export {
   type MotionDraftOptions,
   type MotionDraftSpec,
 } from './motion-draft.ts'
-export { builtinMusicPath, MUSIC_TRACKS, synthesizeMusic, type MusicTrack } from './music.ts'
+export { builtinMusicPath, synthesizeMusic } from './music.ts'
 export {
   renderVideo,
   type RenderClip,

@@ -2,7 +2,8 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { builtinMusicPath, MUSIC_TRACKS, synthesizeMusic } from './music.ts'
+import { MUSIC_TRACKS } from '@reelgraph/shared'
+import { builtinMusicPath, synthesizeMusic } from './music.ts'
 import { parsePcmWav } from './wav.ts'
 
 describe('builtin music', () => {

@@ -5,6 +5,7 @@ import {
   type ClipShorter,
   type ClipSound,
   type TransitionType,
+  type MusicTrack,
   type WordTiming,
 } from '@reelgraph/shared'
 import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
@@ -63,7 +64,7 @@ import {
 } from './filter-graph.ts'
 import { clipTiming, probeClip, sha256File, type ClipProbe, type ClipTiming } from './clips.ts'
 import { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
-import { builtinMusicPath, type MusicTrack } from './music.ts'
+import { builtinMusicPath } from './music.ts'
 import { runImageJobs, type ImageJob } from './image-jobs.ts'
 import { stillCacheKey, type StillFit } from './stills.ts'
 import { DEFAULT_SUBTITLE_STYLE, subtitleBand, type SubtitleStyle } from './subtitle-images.ts'

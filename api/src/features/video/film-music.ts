@@ -1,5 +1,4 @@
-import { MUSIC_TRACKS } from '@reelgraph/media'
-import { getTimelinesMap, settingKey } from '@reelgraph/shared'
+import { getTimelinesMap, MUSIC_TRACKS, settingKey } from '@reelgraph/shared'
 import type * as Y from 'yjs'
 
 /**

@@ -6,7 +6,6 @@ import {
   type Cue,
   cuesFromWords,
   estimateWordTimings,
-  MUSIC_TRACKS,
   pruneRenderCache,
   RenderError,
   renderVideo,
@@ -18,7 +17,12 @@ import {
   toSrt,
   toVtt,
 } from '@reelgraph/media'
-import { type JobProgress, providerOfModelId, type VideoRenderResult } from '@reelgraph/shared'
+import {
+  type JobProgress,
+  providerOfModelId,
+  type VideoRenderResult,
+  MUSIC_TRACKS,
+} from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import type { Env } from '../../env.ts'
 import { AppError } from '../../lib/app-error.ts'

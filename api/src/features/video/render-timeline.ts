@@ -1,14 +1,7 @@
 import { join } from 'node:path'
 import type { DB } from '@reelgraph/db'
 import type { Kysely } from 'kysely'
-import {
-  filmPieces,
-  MUSIC_TRACKS,
-  type MusicTrack,
-  type RenderFilm,
-  type RenderMusic,
-  type CaptionLook,
-} from '@reelgraph/media'
+import { filmPieces, type RenderFilm, type RenderMusic, type CaptionLook } from '@reelgraph/media'
 import {
   DEFAULT_TIMELINE_SETTINGS,
   effectiveTimeline,
@@ -16,6 +9,8 @@ import {
   planFilm,
   type TimelineSettings,
   withCaptions,
+  MUSIC_TRACKS,
+  type MusicTrack,
 } from '@reelgraph/shared'
 import { filmMusic } from './film-music.ts'
 import { ProviderError } from '../../lib/provider-error.ts'

@@ -5,8 +5,6 @@ import type { DB } from '@reelgraph/db'
 import {
   builtinMusicPath,
   createSpeechProvider,
-  MUSIC_TRACKS,
-  type MusicTrack,
   narrationKey,
   parsePcmWav,
   VIDEO_PRESETS,
@@ -21,6 +19,8 @@ import {
   type FilmCut,
   planFilm,
   videoTakesOf,
+  MUSIC_TRACKS,
+  type MusicTrack,
 } from '@reelgraph/shared'
 import { filmMusic, musicChosen } from '../film-music.ts'
 import type { Kysely } from 'kysely'

@@ -11,6 +11,7 @@ import {
   type TimelineSettings,
   TRANSITIONS,
   type TransitionType,
+  MUSIC_TRACKS,
 } from '@reelgraph/shared'
 import { ScissorsIcon, Trash2Icon, UndoIcon, UploadIcon } from 'lucide-react'
 import { useId, useRef } from 'react'
@@ -41,14 +42,11 @@ export const CAPTION_STYLE_LABELS: Record<CaptionStyle, string> = {
   bold: 'Bold short-form',
 }
 
-/**
- * The builtin music tracks (media's `MUSIC_TRACKS`, `builtin:<name>` in the timeline's
- * `music`); the web app cannot import media, so they are named here.
- */
-export const BUILTIN_MUSIC = [
-  { value: 'builtin:calm-pad', label: 'Calm pad (builtin)' },
-  { value: 'builtin:warm-pad', label: 'Warm pad (builtin)' },
-] as const
+/** The builtin music tracks (shared's `MUSIC_TRACKS`) as `builtin:<name>` options. */
+export const BUILTIN_MUSIC = MUSIC_TRACKS.map((track) => ({
+  value: `builtin:${track}`,
+  label: `${track[0]!.toUpperCase()}${track.slice(1).replace(/-/g, ' ')} (builtin)`,
+}))
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10
 
