@@ -1,12 +1,12 @@
 /**
  * One cut trimmed on the timeline (issue 24 item 1): the 6-scene explainer (builtin storyboard
  * frames, the builtin eSpeak voice and its word timings, word-highlight captions, 1080p30)
- * rendered from its timeline, then again with the third cut held 6 s longer, from the same
+ * rendered from its timeline, then again with the third cut held 6 s past its narration, from the same
  * segment cache. Reports each render's video length, wall time and the segments rendered and
  * reused: the second should render that cut's body and its two transitions only.
  * Run: npm run timeline-trim -w bench
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createBuiltinImageProvider } from '@reelgraph/api'
@@ -16,9 +16,11 @@ import { EXPLAINER_SCENES } from './explainer-scenes.ts'
 import { load } from './render-measure.ts'
 
 const HELD_CUT = 2
+/** How much longer than its narration the held cut stays, in ms. */
 const HOLD_MS = 6_000
 
 const root = await mkdtemp(join(tmpdir(), 'reelgraph-bench-trim-'))
+await mkdir(join(root, 'work'))
 const signal = AbortSignal.timeout(600_000)
 const voice = createSpeechProvider({ provider: 'builtin' })
 const images = createBuiltinImageProvider()
@@ -48,12 +50,13 @@ for (const [i, text] of EXPLAINER_SCENES.entries()) {
 }
 const settings = { ...DEFAULT_TIMELINE_SETTINGS, captionStyle: 'word-highlight' as const }
 
-async function render(label: string, heldMs: number): Promise<void> {
+async function render(label: string, extraMs: number): Promise<void> {
   const cuts: FilmCut[] = scenes.map((s, i) => ({
     id: `scene:s${i}`,
     sceneId: `s${i}`,
     ...DEFAULT_CUT,
-    holdMs: i === HELD_CUT ? heldMs : DEFAULT_CUT.holdMs,
+    // A still's length: its narration's unless held longer (0: the narration's).
+    holdMs: i === HELD_CUT && extraMs > 0 ? s.narration.durationMs + extraMs : DEFAULT_CUT.holdMs,
     scene: {
       nodeId: `s${i}`,
       sceneNumber: String(i + 1),
@@ -91,8 +94,8 @@ async function render(label: string, heldMs: number): Promise<void> {
 }
 
 try {
-  await render('full render', DEFAULT_CUT.holdMs)
-  await render(`cut ${HELD_CUT + 1} held ${HOLD_MS / 1000} s longer`, HOLD_MS)
+  await render('full render', 0)
+  await render(`cut ${HELD_CUT + 1} held ${HOLD_MS / 1000} s past its narration`, HOLD_MS)
 } finally {
   stopEspeak()
   await rm(root, { recursive: true, force: true })
