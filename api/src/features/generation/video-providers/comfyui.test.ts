@@ -1,5 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -11,19 +10,20 @@ import {
   type ComfyuiSettings,
 } from './comfyui.ts'
 import { type ComfyuiModel, loadComfyuiWorkflows } from './comfyui-workflows.ts'
+import { clipFolder, TEST_POLL_MS, TEST_RETRY } from './testing/clip-folder.ts'
 import { clipRequest, progressLog, startImage } from './testing/clip-request.ts'
 import { type ComfyuiFake, startComfyuiFake } from './testing/comfyui-fake.ts'
 import { fileReaches, largeClipBytes, resultFile, tinyMp4 } from './testing/result-file.ts'
 
-const TEST_POLL_MS = 10
 /** The example the README documents (docs/comfyui/). */
 const DOCS = join(dirname(fileURLToPath(import.meta.url)), '../../../../../docs/comfyui')
 
 let fake: ComfyuiFake
 let settings: ComfyuiSettings
 let clip: Uint8Array
-let dir: string
 let wan: ComfyuiModel
+
+const work = clipFolder('comfyui-test')
 
 beforeAll(async () => {
   clip = await tinyMp4()
@@ -31,10 +31,9 @@ beforeAll(async () => {
   settings = {
     url: fake.server.url,
     pollIntervalMs: TEST_POLL_MS,
-    retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 2_000 },
+    retry: TEST_RETRY,
   }
-  dir = await mkdtemp(join(tmpdir(), 'comfyui-test-'))
-  const workflows = join(dir, 'workflows')
+  const workflows = join(work.dir, 'workflows')
   await mkdir(workflows)
   for (const file of ['wan22-ti2v-5b.json', 'wan22-ti2v-5b.reelgraph.json']) {
     await copyFile(join(DOCS, file), join(workflows, file))
@@ -43,13 +42,11 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await fake.server.close()
-  await rm(dir, { recursive: true, force: true })
 })
 beforeEach(() => fake.reset())
 
 const signal = () => new AbortController().signal
-let n = 0
-const outPath = () => join(dir, `clip-${++n}.mp4`)
+const { outPath } = work
 
 describe('ComfyUI workflows with their sidecars', () => {
   it('turns the documented Wan 2.2 example into a catalog model', () => {
@@ -95,7 +92,7 @@ describe('ComfyUI workflows with their sidecars', () => {
       /is not a valid sidecar: inputs\.prompt/,
     ],
   ])('refuses %s at boot, naming the file', async (_label, sidecar, message) => {
-    const folder = await mkdtemp(join(dir, 'bad-'))
+    const folder = await mkdtemp(join(work.dir, 'bad-'))
     await writeFile(
       join(folder, 'flow.json'),
       JSON.stringify({
@@ -107,7 +104,7 @@ describe('ComfyUI workflows with their sidecars', () => {
   })
 
   it('refuses a workflow saved in the UI format, saying how to export the API format', async () => {
-    const folder = await mkdtemp(join(dir, 'ui-'))
+    const folder = await mkdtemp(join(work.dir, 'ui-'))
     await writeFile(
       join(folder, 'flow.json'),
       JSON.stringify({ nodes: [], links: [], version: 0.4 }),
@@ -296,7 +293,7 @@ describe('ComfyUI video provider (a local server speaking ComfyUI’s routes)', 
 
 describe('ComfyUI image workflows', () => {
   it('draws with an image workflow and crops to the asked size', async () => {
-    const folder = await mkdtemp(join(dir, 'image-'))
+    const folder = await mkdtemp(join(work.dir, 'image-'))
     await writeFile(
       join(folder, 'sdxl.json'),
       JSON.stringify({

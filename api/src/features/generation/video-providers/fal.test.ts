@@ -1,18 +1,15 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFile, stat } from 'node:fs/promises'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { describeImage, solidPng } from '../providers/testing/images.ts'
 import { rejection } from '../providers/testing/rejection.ts'
 import { createFalImageProvider, createFalVideoProvider, type FalSettings } from './fal.ts'
 import { FAL_DEFAULT_MODELS } from './fal-models.ts'
 import { SAFETY_REFUSAL } from './provider-http.ts'
+import { clipFolder, TEST_POLL_MS, TEST_RETRY } from './testing/clip-folder.ts'
 import { clipRequest, modelOf, progressLog, startImage } from './testing/clip-request.ts'
 import { FAL_TEST_KEY, type FalFake, startFalFake } from './testing/fal-fake.ts'
 import { fileReaches, largeClipBytes, resultFile, tinyMp4 } from './testing/result-file.ts'
 
-/** Quick polls and retries keep the suite fast; production polls every 2 s. */
-const TEST_POLL_MS = 10
 const KLING = modelOf(
   FAL_DEFAULT_MODELS,
   'fal:fal-ai/kling-video/v2.5-turbo/standard/image-to-video',
@@ -23,7 +20,8 @@ const FLUX = modelOf(FAL_DEFAULT_MODELS, 'fal:fal-ai/flux/dev')
 let fake: FalFake
 let settings: FalSettings
 let clip: Uint8Array
-let dir: string
+
+const work = clipFolder('fal-test')
 
 beforeAll(async () => {
   clip = await tinyMp4()
@@ -32,19 +30,16 @@ beforeAll(async () => {
     key: FAL_TEST_KEY,
     queueUrl: fake.server.url,
     pollIntervalMs: TEST_POLL_MS,
-    retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 2_000 },
+    retry: TEST_RETRY,
   }
-  dir = await mkdtemp(join(tmpdir(), 'fal-test-'))
 })
 afterAll(async () => {
   await fake.server.close()
-  await rm(dir, { recursive: true, force: true })
 })
 beforeEach(() => fake.reset())
 
 const signal = () => new AbortController().signal
-let n = 0
-const outPath = () => join(dir, `clip-${++n}.mp4`)
+const { outPath } = work
 
 describe('fal video provider (a local server speaking fal’s queue protocol)', () => {
   it('submits the mapped input, follows the status URL fal returns from queued to completed, and saves the clip', async () => {

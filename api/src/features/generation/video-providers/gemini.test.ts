@@ -1,22 +1,21 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { rejection } from '../providers/testing/rejection.ts'
 import { createGeminiVideoProvider, GEMINI_DEFAULT_MODELS, type GeminiSettings } from './gemini.ts'
 import { SAFETY_REFUSAL } from './provider-http.ts'
+import { clipFolder, TEST_POLL_MS, TEST_RETRY } from './testing/clip-folder.ts'
 import { clipRequest, modelOf, progressLog, startImage } from './testing/clip-request.ts'
 import { GEMINI_TEST_KEY, type GeminiFake, startGeminiFake } from './testing/gemini-fake.ts'
 import { fileReaches, largeClipBytes, resultFile, tinyMp4 } from './testing/result-file.ts'
 
-const TEST_POLL_MS = 10
 const VEO_FAST = modelOf(GEMINI_DEFAULT_MODELS, 'gemini:veo-3.1-fast-generate-preview')
 const VEO_2 = modelOf(GEMINI_DEFAULT_MODELS, 'gemini:veo-2.0-generate-001')
 
 let fake: GeminiFake
 let settings: GeminiSettings
 let clip: Uint8Array
-let dir: string
+
+const work = clipFolder('gemini-test')
 
 beforeAll(async () => {
   clip = await tinyMp4()
@@ -25,19 +24,16 @@ beforeAll(async () => {
     key: GEMINI_TEST_KEY,
     baseUrl: fake.server.url,
     pollIntervalMs: TEST_POLL_MS,
-    retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 2_000 },
+    retry: TEST_RETRY,
   }
-  dir = await mkdtemp(join(tmpdir(), 'gemini-test-'))
 })
 afterAll(async () => {
   await fake.server.close()
-  await rm(dir, { recursive: true, force: true })
 })
 beforeEach(() => fake.reset())
 
 const signal = () => new AbortController().signal
-let n = 0
-const outPath = () => join(dir, `clip-${++n}.mp4`)
+const { outPath } = work
 
 describe('Veo on the Gemini API (a local server speaking predictLongRunning)', () => {
   it('sends instances[0] and parameters, polls the operation until done, and fetches the video with the key', async () => {

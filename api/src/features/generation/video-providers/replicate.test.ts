@@ -1,6 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { describeImage, solidPng } from '../providers/testing/images.ts'
 import { rejection } from '../providers/testing/rejection.ts'
@@ -11,6 +9,7 @@ import {
   type ReplicateSettings,
 } from './replicate.ts'
 import { REPLICATE_DEFAULT_MODELS } from './replicate-models.ts'
+import { clipFolder, TEST_POLL_MS, TEST_RETRY } from './testing/clip-folder.ts'
 import { clipRequest, modelOf, progressLog, startImage } from './testing/clip-request.ts'
 import {
   REPLICATE_TEST_TOKEN,
@@ -19,7 +18,6 @@ import {
 } from './testing/replicate-fake.ts'
 import { fileReaches, largeClipBytes, resultFile, tinyMp4 } from './testing/result-file.ts'
 
-const TEST_POLL_MS = 10
 const SEEDANCE = modelOf(REPLICATE_DEFAULT_MODELS, 'replicate:bytedance/seedance-1-pro')
 const WAN = modelOf(REPLICATE_DEFAULT_MODELS, 'replicate:wan-video/wan-2.2-i2v-fast')
 const SCHNELL = modelOf(REPLICATE_DEFAULT_MODELS, 'replicate:black-forest-labs/flux-schnell')
@@ -27,7 +25,8 @@ const SCHNELL = modelOf(REPLICATE_DEFAULT_MODELS, 'replicate:black-forest-labs/f
 let fake: ReplicateFake
 let settings: ReplicateSettings
 let clip: Uint8Array
-let dir: string
+
+const work = clipFolder('replicate-test')
 
 beforeAll(async () => {
   clip = await tinyMp4()
@@ -36,19 +35,16 @@ beforeAll(async () => {
     token: REPLICATE_TEST_TOKEN,
     baseUrl: fake.server.url,
     pollIntervalMs: TEST_POLL_MS,
-    retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 2_000 },
+    retry: TEST_RETRY,
   }
-  dir = await mkdtemp(join(tmpdir(), 'replicate-test-'))
 })
 afterAll(async () => {
   await fake.server.close()
-  await rm(dir, { recursive: true, force: true })
 })
 beforeEach(() => fake.reset())
 
 const signal = () => new AbortController().signal
-let n = 0
-const outPath = () => join(dir, `clip-${++n}.mp4`)
+const { outPath } = work
 
 describe('Replicate video provider (a local server speaking the predictions API)', () => {
   it('creates a prediction with the mapped input, follows urls.get from starting to succeeded, and saves the output', async () => {
