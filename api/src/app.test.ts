@@ -75,6 +75,10 @@ describe('the HTTP app', () => {
     )
     const register = doc.components.schemas.RegisterInput
     expect(register.properties.password.minLength).toBe(8)
+    // The autosave body is parsed in its handler (issue 23) and still documented.
+    const patch = doc.paths['/projects/{id}'].patch.requestBody.content['application/json']
+    expect(JSON.stringify(patch.schema)).toContain('PatchProjectInput')
+    expect(doc.components.schemas.PatchProjectInput.properties.nodes.type).toBe('array')
     // Generation calls answer their result, or 202 with the job to follow (issue 12).
     const script = doc.paths['/ai/generate-script'].post
     expect(Object.keys(script.responses)).toEqual(expect.arrayContaining(['200', '202']))

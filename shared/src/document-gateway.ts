@@ -1,5 +1,5 @@
 import type * as Y from 'yjs'
-import type { Graph } from './graph.ts'
+import type { Graph, KnownNodes } from './graph.ts'
 
 /**
  * The live project documents, as the api and the job worker see them (issue 3 item 3: a
@@ -18,6 +18,13 @@ export interface DocumentGateway {
    * change is not stored within the timeout (it stays in the live document and is retried).
    */
   applyGraph(projectId: number, graph: Graph): Promise<Graph>
+  /**
+   * The nodes of the project's graph as this process last wrote them through
+   * {@link applyGraph}, all valid, or undefined when it keeps none: a PATCH body's node equal
+   * to one of them need not be parsed again (`parsePatchProjectInput`; issue 23). A hint that
+   * never changes an answer: another process simply has none.
+   */
+  knownNodes(projectId: number): KnownNodes | undefined
   /**
    * Runs `change` on the project's live document (loaded if no one has it open), which must
    * pass `origin` (a server-side origin: such writes skip the client-update validation, so

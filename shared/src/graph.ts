@@ -6,7 +6,7 @@ import {
   type NodeData,
   type NodeDataValue,
 } from './node-values.ts'
-import { refineSafeText } from './text.ts'
+import { refineSafeText, textProblem } from './text.ts'
 
 /**
  * The project graph as the REST API and the database carry it: nodes and connections.
@@ -33,6 +33,8 @@ export const MAX_LABEL_LENGTH = 200
  * `nodes/video.ts`); room for later fields and keys no type knows.
  */
 export const MAX_DATA_KEYS = 50
+/** Data keys are field names: at most 64 characters. */
+export const MAX_DATA_KEY_LENGTH = 64
 /** Project names (spec §3: required). */
 export const PROJECT_NAME_MAX_LENGTH = 100
 export const PROJECT_DESCRIPTION_MAX_LENGTH = 1000
@@ -65,35 +67,62 @@ function fitsTextField(text: string): boolean {
   return text.length * 3 <= MAX_TEXT_FIELD_BYTES || utf8Bytes(text) <= MAX_TEXT_FIELD_BYTES
 }
 
-const textField = z
-  .string()
-  .refine(fitsTextField, {
-    message: `A text field can hold at most ${MAX_TEXT_FIELD_BYTES / 1024} KB.`,
-  })
-  .superRefine(refineSafeText)
+/** Why a text field's value is refused (too long, or text no string may hold), or null. */
+function textFieldProblem(text: string): string | null {
+  if (!fitsTextField(text))
+    return `A text field can hold at most ${MAX_TEXT_FIELD_BYTES / 1024} KB.`
+  const problem = textProblem(text)
+  return problem && `This text ${problem}`
+}
+
+// One check per string, not a chain of them: a REST autosave parses every field of a
+// 300-node graph each second, and each check zod runs costs (issue 23).
+const textField = z.string().superRefine((text, ctx) => {
+  const problem = textFieldProblem(text)
+  if (problem) ctx.addIssue({ code: 'custom', message: problem })
+})
 
 export const nodeIdSchema = z
   .string({ error: 'A node id must be a string.' })
   .max(NODE_ID_MAX_LENGTH, `A node id can be at most ${NODE_ID_MAX_LENGTH} characters.`)
   .regex(NODE_ID_PATTERN, 'A node id must look like "<type>-<timestamp>-<suffix>".')
 
-const finite = z.number({ error: 'A position must be a number.' }).refine(Number.isFinite, {
-  message: 'A position must be a finite number.',
-})
+/** A finite number (zod's numbers refuse Infinity and NaN). */
+const finite = z.number({ error: 'A position must be a finite number.' })
 
 /** A node's data value: string, number or boolean (ARCHITECTURE decision 2). */
-export const nodeDataValueSchema = z.union(
-  [textField, z.number().refine(Number.isFinite), z.boolean()],
-  {
-    error: 'A data value must be a string, a finite number or a boolean.',
-  },
-)
+export const nodeDataValueSchema = z.union([textField, z.number(), z.boolean()], {
+  error: 'A data value must be a string, a finite number or a boolean.',
+})
 
-export const nodeDataSchema = z
-  .record(z.string().min(1).max(64).superRefine(refineSafeText), nodeDataValueSchema)
-  .refine((d) => Object.keys(d).length <= MAX_DATA_KEYS, {
-    message: `A node can hold at most ${MAX_DATA_KEYS} data fields.`,
-  })
+/** Why a data key is refused, or null: 1 to 64 characters of text any string may hold. */
+function dataKeyProblem(key: string): string | null {
+  if (key.length === 0) return 'A data key must not be empty.'
+  if (key.length > MAX_DATA_KEY_LENGTH) {
+    return `A data key can be at most ${MAX_DATA_KEY_LENGTH} characters.`
+  }
+  const problem = textProblem(key)
+  return problem && `This data key ${problem}`
+}
+
+/**
+ * A node's data: at most MAX_DATA_KEYS fields of {@link nodeDataValueSchema}. The keys are
+ * checked in one pass over the record rather than by a key schema (zod would run one per key).
+ */
+export const nodeDataSchema = z.record(z.string(), nodeDataValueSchema).superRefine((data, ctx) => {
+  let keys = 0
+  for (const key in data) {
+    keys += 1
+    const problem = dataKeyProblem(key)
+    if (problem) ctx.addIssue({ code: 'custom', path: [key], message: problem })
+  }
+  if (keys > MAX_DATA_KEYS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `A node can hold at most ${MAX_DATA_KEYS} data fields.`,
+    })
+  }
+})
 
 /** A node (spec §3 Node). */
 export const graphNodeSchema = z
@@ -122,10 +151,73 @@ export function connectionKey(c: Connection): string {
   return `${c.source}->${c.target}`
 }
 
+/** A nodes array of `node`s: at most MAX_NODES. */
+export function nodeListSchema<N extends z.ZodType<GraphNode, unknown>>(node: N) {
+  return z
+    .array(node)
+    .max(MAX_NODES, `A project can hold at most ${MAX_NODES.toLocaleString('en-US')} nodes.`)
+}
+
 /** The nodes array of a graph: at most MAX_NODES. */
-export const nodesSchema = z
-  .array(graphNodeSchema)
-  .max(MAX_NODES, `A project can hold at most ${MAX_NODES.toLocaleString('en-US')} nodes.`)
+export const nodesSchema = nodeListSchema(graphNodeSchema)
+
+/** Nodes known valid (outputs of {@link graphNodeSchema}), by id. */
+export type KnownNodes = ReadonlyMap<string, GraphNode>
+
+/** The keys of a node as {@link graphNodeSchema} answers it. */
+const NODE_KEYS = new Set(['id', 'type', 'label', 'position', 'data', 'connectionPoints'])
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** How many own enumerable keys `value` has. */
+function keyCount(value: object): number {
+  let keys = 0
+  for (const _ in value) keys += 1
+  return keys
+}
+
+/**
+ * Whether `value` (a parsed JSON value, or a node) is exactly `known`, a node
+ * {@link graphNodeSchema} accepted: the six keys of a node and no other, the same id, type,
+ * label, connection points and position, the same data keys holding the same values. Such a
+ * value parses to a node equal to `known`, so it need not be parsed again: a REST autosave
+ * sends a whole graph each second with one node moved (issue 23).
+ */
+export function isKnownNode(known: GraphNode, value: unknown): boolean {
+  if (!isRecord(value)) return false
+  if (
+    value.id !== known.id ||
+    value.type !== known.type ||
+    value.label !== known.label ||
+    value.connectionPoints !== known.connectionPoints
+  ) {
+    return false
+  }
+  let keys = 0
+  for (const key in value) {
+    if (!NODE_KEYS.has(key)) return false
+    keys += 1
+  }
+  if (keys !== NODE_KEYS.size) return false
+  const { position, data } = value
+  if (
+    !isRecord(position) ||
+    position.x !== known.position.x ||
+    position.y !== known.position.y ||
+    keyCount(position) !== 2 ||
+    !isRecord(data)
+  ) {
+    return false
+  }
+  let dataKeys = 0
+  for (const key in data) {
+    if (!Object.hasOwn(known.data, key) || known.data[key] !== data[key]) return false
+    dataKeys += 1
+  }
+  return dataKeys === keyCount(known.data)
+}
 
 /** The connections array of a graph: at most MAX_CONNECTIONS. */
 export const connectionsSchema = z

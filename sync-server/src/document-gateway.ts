@@ -103,6 +103,8 @@ export function createDocumentGateway(options: DocumentGatewayOptions): Document
       })
     },
 
+    knownNodes: (projectId) => options.writer?.knownNodes(projectId),
+
     transact: (projectId, run) => change(projectId, (document) => run(document, JOB_ORIGIN)),
 
     closeDocument: (projectId) => changeAccess(options, { projectId }, unloadTimeoutMs),

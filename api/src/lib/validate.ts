@@ -1,6 +1,7 @@
 import { findTextProblems } from '@reelgraph/shared'
-import type { ValidationTargets } from 'hono'
-import { validator } from 'hono-openapi'
+import type { Context, Env, ValidationTargets } from 'hono'
+import { resolver, uniqueSymbol, validator } from 'hono-openapi'
+import { validator as bodyValidator } from 'hono/validator'
 import type { z } from 'zod'
 import { AppError } from './app-error.ts'
 
@@ -27,34 +28,71 @@ export function validate<S extends z.ZodType, T extends keyof ValidationTargets>
   options: ValidateOptions = {},
 ) {
   return validator(target, schema, (result) => {
-    // Text hygiene first, on what was sent: a string Postgres cannot store is refused
-    // whatever the schema says of it (issue 11).
-    const textProblems = findTextProblems(result.data)
-    if (textProblems.length > 0) {
-      const fields: Record<string, string> = {}
-      for (const { path, problem } of textProblems) {
-        fields[path.join('.') || '_'] ??= `This text ${problem}`
-      }
-      const [first] = textProblems
-      throw new AppError(
-        'VALIDATION_FAILED',
-        `${first?.path.join('.') || 'The request'} ${first?.problem}`,
-        { fields },
-      )
-    }
-    if (result.success) return
-    if (options.onInvalid) {
-      const field = result.error[0]?.path?.[0]
-      throw options.onInvalid(typeof field === 'object' ? String(field.key) : String(field ?? ''))
-    }
-    const fields: Record<string, string> = {}
-    for (const issue of result.error) {
-      const key = (issue.path ?? [])
-        .map((p) => (typeof p === 'object' ? String(p.key) : String(p)))
-        .join('.')
-      fields[key || '_'] ??= issue.message
-    }
-    const first = result.error[0]?.message ?? 'The request is not valid.'
-    throw new AppError('VALIDATION_FAILED', first, { fields })
+    refuseInvalid(result.data, result.success ? [] : result.error, options)
   })
+}
+
+/**
+ * {@link validate} for a JSON body whose parse needs the request: `parse` answers exactly
+ * what `schema.safeParse` would (faster, with what the request knows: a project's nodes
+ * known valid, issue 23); `schema` documents the body. The same 400s as `validate`, malformed
+ * JSON and a wrong content type included.
+ */
+export function validateJson<S extends z.ZodType, E extends Env>(
+  schema: S,
+  parse: (body: unknown, c: Context<E>) => z.ZodSafeParseResult<z.output<S>>,
+  options: ValidateOptions = {},
+) {
+  const middleware = bodyValidator('json', (body, c: Context<E>): z.output<S> => {
+    const result = parse(body, c)
+    refuseInvalid(body, result.success ? [] : result.error.issues, options)
+    return result.data as z.output<S>
+  })
+  // What hono-openapi's own validator attaches, for the OpenAPI document.
+  return Object.assign(middleware, {
+    [uniqueSymbol]: { target: 'json', ...resolver(schema), options: undefined },
+  })
+}
+
+/** An issue as standard schema and zod report it: its message and where it is. */
+interface Issue {
+  readonly message: string
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+}
+
+/**
+ * Throws the 400 for a request part (`data`, as sent) with its schema's `issues` (none when
+ * it passed): text hygiene first, then the first issue's message and every field's.
+ * @throws AppError VALIDATION_FAILED (or `options.onInvalid`'s error)
+ */
+function refuseInvalid(data: unknown, issues: readonly Issue[], options: ValidateOptions): void {
+  // Text hygiene first, on what was sent: a string Postgres cannot store is refused
+  // whatever the schema says of it (issue 11).
+  const textProblems = findTextProblems(data)
+  if (textProblems.length > 0) {
+    const fields: Record<string, string> = {}
+    for (const { path, problem } of textProblems) {
+      fields[path.join('.') || '_'] ??= `This text ${problem}`
+    }
+    const [first] = textProblems
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${first?.path.join('.') || 'The request'} ${first?.problem}`,
+      { fields },
+    )
+  }
+  if (issues.length === 0) return
+  if (options.onInvalid) {
+    const field = issues[0]?.path?.[0]
+    throw options.onInvalid(typeof field === 'object' ? String(field.key) : String(field ?? ''))
+  }
+  const fields: Record<string, string> = {}
+  for (const issue of issues) {
+    const key = (issue.path ?? [])
+      .map((p) => (typeof p === 'object' ? String(p.key) : String(p)))
+      .join('.')
+    fields[key || '_'] ??= issue.message
+  }
+  const first = issues[0]?.message ?? 'The request is not valid.'
+  throw new AppError('VALIDATION_FAILED', first, { fields })
 }

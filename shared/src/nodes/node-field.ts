@@ -58,13 +58,15 @@ export type NodeFieldsData<F extends NodeFields> = Simplify<
 const finiteNumber = z.number().refine(Number.isFinite)
 const identity = <T extends NodeDataValue>(value: T): NodeDataValue => value
 
+/** Whether `text` reads as a finite number (" 12 ", "7.5"; not "", "abc" or "Infinity"). */
+export function isNumericText(text: string): boolean {
+  return text.trim() !== '' && Number.isFinite(Number(text))
+}
+
 /** A finite number, or a numeric string (" 12 ", "7.5") read as its number. */
 export const numberValue: z.ZodType<number> = z.union([
   finiteNumber,
-  z
-    .string()
-    .refine((s) => s.trim() !== '' && Number.isFinite(Number(s)))
-    .transform(Number),
+  z.string().refine(isNumericText).transform(Number),
 ])
 
 /** A boolean, or "true" / "false" read as one. */

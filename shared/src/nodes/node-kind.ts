@@ -1,6 +1,12 @@
 import { z } from 'zod'
 import type { ConnectionPoints, NodeData } from '../node-values.ts'
-import type { NodeFieldValue, NodeFields, NodeFieldsData } from './node-field.ts'
+import {
+  isNumericText,
+  type NodeFieldKind,
+  type NodeFieldValue,
+  type NodeFields,
+  type NodeFieldsData,
+} from './node-field.ts'
 
 /**
  * A node type's definition (issue 21 item 3): its data's fields with their defaults, the
@@ -103,6 +109,25 @@ export function readFields<D>(schema: z.ZodType<D>, data: StoredNodeData): D {
   return read as D
 }
 
+/**
+ * Whether a field of `kind` certainly reads `value`, known without running its schema (the
+ * common stored values; a REST autosave checks every field of a graph each second, issue
+ * 23). False means "run the schema", not "refused".
+ */
+function readsWithoutParse(kind: NodeFieldKind, value: unknown): boolean {
+  if (typeof value !== 'string') return false
+  switch (kind.type) {
+    case 'text':
+      return true
+    case 'choice':
+      return kind.values.includes(value)
+    case 'number':
+      return isNumericText(value)
+    default:
+      return false
+  }
+}
+
 /** Builds a node type from its definition. */
 export function defineNodeKind<const T extends string, const F extends NodeFields>(
   definition: NodeKindDefinition<T, F>,
@@ -138,7 +163,9 @@ export function defineNodeKind<const T extends string, const F extends NodeField
     },
     problem(key, value) {
       const field = fieldOf(key)
-      if (!field || field.schema.safeParse(value).success) return null
+      if (!field || readsWithoutParse(field.kind, value) || field.schema.safeParse(value).success) {
+        return null
+      }
       return `data ${JSON.stringify(key)} ${field.expects} for a node of type "${type}"`
     },
   }

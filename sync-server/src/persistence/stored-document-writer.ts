@@ -13,6 +13,8 @@ import {
   type Graph,
   graphAsApplied,
   type GraphNode,
+  isKnownNode,
+  type KnownNodes,
   projectDocumentName,
   SYNC_CLOSE_REASONS,
   validateDocChange,
@@ -49,6 +51,11 @@ interface StoredCopy {
    * equal to one of them needs no comparison with the doc (an autosave moves one node).
    */
   written: Map<string, GraphNode> | null
+  /**
+   * The nodes of the graph written last (parsed by shared's schemas, so valid whatever
+   * changed the copy since): what the next PATCH of this project need not parse again.
+   */
+  valid: KnownNodes | null
 }
 
 export interface StoredDocumentWriterOptions {
@@ -126,6 +133,15 @@ export class StoredDocumentWriter {
     for (const projectId of [...this.copies.keys()]) this.drop(projectId)
   }
 
+  /**
+   * The nodes of the project's graph as last written here, all valid: a PATCH body's node
+   * equal to one of them need not be parsed again (`parsePatchProjectInput`). Undefined when
+   * no copy is kept.
+   */
+  knownNodes(projectId: number): KnownNodes | undefined {
+    return this.copies.get(projectId)?.valid ?? undefined
+  }
+
   /** How many copies are kept. */
   get size(): number {
     return this.copies.size
@@ -148,7 +164,7 @@ export class StoredDocumentWriter {
     try {
       applyGraphToDoc(doc, graph, WRITE_ORIGIN, (node) => {
         const last = written?.get(node.id)
-        return last !== undefined && sameNode(last, node)
+        return last !== undefined && isKnownNode(last, node)
       })
     } finally {
       doc.off('update', onUpdate)
@@ -185,6 +201,7 @@ export class StoredDocumentWriter {
   /** The copy holds exactly `graph` now: its graph as `docToGraph` would read it back. */
   private answer(projectId: number, copy: StoredCopy, graph: Graph): Graph {
     copy.written = new Map(graph.nodes.map((node) => [node.id, node]))
+    copy.valid = copy.written
     this.touch(projectId, copy)
     return graphAsApplied(graph)
   }
@@ -233,6 +250,7 @@ export class StoredDocumentWriter {
       encodedBytes: stored.snapshot.byteLength + stored.logBytes,
       idle: null,
       written: null,
+      valid: null,
     }
     // Kept only while there is room: an open document comes first.
     if (budget.reserve(cacheKey(projectId)) === null) {
@@ -297,26 +315,6 @@ export class StoredDocumentWriter {
     this.drop(oldest.value)
     return true
   }
-}
-
-/** Whether two valid nodes of the same id hold the same values. */
-function sameNode(a: GraphNode, b: GraphNode): boolean {
-  if (
-    a.type !== b.type ||
-    a.label !== b.label ||
-    a.connectionPoints !== b.connectionPoints ||
-    a.position.x !== b.position.x ||
-    a.position.y !== b.position.y
-  ) {
-    return false
-  }
-  let keys = 0
-  for (const key in b.data) {
-    if (a.data[key] !== b.data[key] || !(key in a.data)) return false
-    keys += 1
-  }
-  for (const _ in a.data) keys -= 1
-  return keys === 0
 }
 
 /** The budget's key of a project's kept copy. */

@@ -195,6 +195,35 @@ describe.each(testDatabaseKinds())('projects REST on $name', (kind) => {
     expect(stored.nodes).toEqual([a])
   })
 
+  it('checks an autosave after the first as fully as the first (nodes it wrote are not parsed again: issue 23)', async () => {
+    const { id } = await (await create({ name: 'Autosaved' })).json()
+    const image = node('image', 0, { width: '1024' })
+    const scene = node('scene', 400, { narration: 'Hello' })
+    const save = (nodes: unknown[]) =>
+      t.request('PATCH', `/api/projects/${id}`, {
+        body: { nodes, connections: [{ source: scene.id, target: image.id }] },
+        cookie: owner,
+      })
+    expect((await save([image, scene])).status).toBe(200)
+    // The same graph with one node moved: saved.
+    const moved = { ...scene, position: { x: 500, y: 10 } }
+    const second = await save([image, moved])
+    expect(second.status).toBe(200)
+    expect((await second.json()).nodes).toEqual(
+      [image, moved].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    )
+    // A node this process wrote before, now holding what its type refuses: a 400 that says so.
+    const bad = await save([{ ...image, data: { width: 'wide' } }, moved])
+    expect(bad.status).toBe(400)
+    const body = await bad.json()
+    expect(body.error.fields['nodes.0.data.width']).toMatch(/"width" must be a number/)
+    // ...and a key no node has: refused too (the strict shape of the known-node check).
+    const extra = await save([{ ...image, data: { width: '1024', 'k\u0000': 'x' } }, moved])
+    expect(extra.status).toBe(400)
+    const stored = await (await t.request('GET', `/api/projects/${id}`, { cookie: owner })).json()
+    expect(stored.nodes).toEqual([image, moved].sort((a, b) => (a.id < b.id ? -1 : 1)))
+  })
+
   it('keeps the JSON columns off the PATCH path, and GET materializes them when stale (issue 15)', async () => {
     const { id } = await (await create({ name: 'Appended' })).json()
     const a = node('editable-text', 0, { content: 'First' })

@@ -2,17 +2,18 @@ import {
   createdProjectSchema,
   createProjectInput,
   okSchema,
+  parsePatchProjectInput,
   patchProjectInput,
   projectSchema,
   projectSummarySchema,
   renamedProjectSchema,
   updatedGraphSchema,
 } from '@reelgraph/shared'
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
-import { validate } from '../../lib/validate.ts'
+import { validate, validateJson } from '../../lib/validate.ts'
 import { requireAuth } from '../../middleware/session.ts'
 import { validateProjectParams } from '../access/project-access.ts'
 import {
@@ -76,7 +77,12 @@ export const projectRoutes = new Hono<AppEnv>()
       response: z.union([renamedProjectSchema, updatedGraphSchema]),
     }),
     validateProjectParams(),
-    validate('json', patchProjectInput),
+    // An autosave sends the whole graph with one node moved: the nodes this process wrote last
+    // are not parsed again (issue 23).
+    // (The id was checked by validateProjectParams above.)
+    validateJson(patchProjectInput, (body, c: Context<AppEnv>) =>
+      parsePatchProjectInput(body, c.var.deps.documents.knownNodes(Number(c.req.param('id')))),
+    ),
     async (c) => {
       const { user } = requireAuth(c)
       const { id } = c.req.valid('param')
