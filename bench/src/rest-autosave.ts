@@ -17,7 +17,8 @@
  *   Postgres).
  * Reported per K and stack: saves, saves/s (2xx answers per second of the run), request
  * p50/p99/max, the same without each editor's first save (Reelgraph reads the project's
- * stored document on its first PATCH), failures, the server process's CPU (100 = one core), and the load average
+ * stored document on its first PATCH), the same for saves sent after the first STEADY_AFTER_MS
+ * (once the first saves' backlog has drained), failures, the server process's CPU (100 = one core), and the load average
  * before and after.
  *
  * Run: BENCH_DATABASE_URL=postgres://... npm run rest-autosave -w bench [K ...]   (default 50 100)
@@ -41,6 +42,8 @@ const RUN_MS = 20_000
 /** One autosave per editor per second (the issue's pace). */
 const SAVE_INTERVAL_MS = 1000
 const PORT = 3195
+/** Saves sent this long after the start are reported apart, as the steady state. */
+const STEADY_AFTER_MS = 5000
 
 const KS = process.argv.slice(2).map(Number).filter(Boolean)
 const EDITORS = KS.length > 0 ? KS : [50, 100]
@@ -69,6 +72,8 @@ async function autosave(options: {
   const latencies: number[] = []
   /** The same without each editor's first save (its project's first read from the database). */
   const warm: number[] = []
+  /** Saves sent after STEADY_AFTER_MS. */
+  const steady: number[] = []
   let failures = 0
   const started = performance.now()
   await Promise.all(
@@ -93,6 +98,7 @@ async function autosave(options: {
           if (res.ok) {
             latencies.push(performance.now() - sent)
             if (n > 0) warm.push(performance.now() - sent)
+            if (sent - started >= STEADY_AFTER_MS) steady.push(performance.now() - sent)
           } else failures += 1
         } catch {
           failures += 1
@@ -110,6 +116,11 @@ async function autosave(options: {
       max: round(Math.max(...latencies)),
     },
     latencyAfterFirstSaveMs: { p50: round(quantile(warm, 0.5)), p99: round(quantile(warm, 0.99)) },
+    steadyLatencyMs: {
+      after: STEADY_AFTER_MS,
+      p50: round(quantile(steady, 0.5)),
+      p99: round(quantile(steady, 0.99)),
+    },
     failures,
     serverCpuPercent: round(((cpuSeconds(pid) - cpuBefore) / runSeconds) * 100, 0),
     loadavg: { before: loadBefore, after: loadavg() },
