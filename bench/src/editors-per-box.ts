@@ -6,17 +6,21 @@
  * server memory per open 300-node project).
  *
  * One sync server in its own process (`sync-server/src/testing/sync-server-process.ts`:
- * the production extensions, store throttle and memory budget, 60% of its V8 heap limit
+ * the production extensions, store throttle and memory budget, half its V8 heap limit
  * unless `--budget-mb N`) on BENCH_DATABASE_URL's Postgres (PGlite in a fresh directory
  * without it). For each K, K projects are made from `make-graph.mjs 300 7`, their documents
  * stored, one per editor, and K `@hocuspocus/provider` clients (each with its own WebSocket,
  * as browsers have) open them from a device copy of that stored document (as the canvas
- * opens a project it has seen: from IndexedDB). A client refused as busy reconnects with the
- * provider's jittered backoff, keeps editing its copy meanwhile, and syncs once admitted.
+ * opens a project it has seen: from IndexedDB). A client refused as busy reconnects after the
+ * canvas' jittered backoff (`busyRetryDelayMs`), keeps editing its copy meanwhile, and syncs
+ * once admitted.
  *
  * They all connect at once (a storm, as after a deploy); the run starts once the storm has
  * settled: every editor admitted, or those left refused for memory and no one admitted for
- * ADMISSION_SETTLE_MS (reported: when the last editor got in).
+ * ADMISSION_SETTLE_MS (reported: when the last
+ * editor got in). With `--editing-storm` every editor edits from the moment it opens its
+ * project, admitted or not (on its device copy while refused), as people do after a deploy;
+ * without, editors wait for the storm to settle. Only edits made in the run are measured.
  * Each editor moves one node once a second for RUN_MS, the first moves spread over the
  * first second; an edit counts as saved when a `saved` message's snapshot covers the
  * editor's clock after the edit, and its latency is from the edit to that message. Reported
@@ -36,6 +40,8 @@
  * The clients share this process (run with a large heap: K device copies of 1.9 MB): at
  * large K their own event loop adds to the figures.
  * Run: BENCH_DATABASE_URL=postgres://... npm run editors -w bench [K ...]   (default 50 100 200 500)
+ *      BENCH_DATABASE_URL=postgres://... npm run editors -w bench -- --editing-storm 1000 2000
+ *      (--budget-mb N sets the server's memory budget)
  *      BENCH_DATABASE_URL=postgres://... npm run editors -w bench -- --memory 200
  */
 import { readFileSync } from 'node:fs'
@@ -45,6 +51,7 @@ import { parseArgs } from 'node:util'
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
 import { createDb, type DB, migrateToLatest } from '@reelgraph/db'
 import {
+  busyRetryDelayMs,
   decodeSavedSnapshot,
   getNodesMap,
   moveNodes,
@@ -82,8 +89,13 @@ const CONNECT_TIMEOUT_MS = 300_000
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { memory: { type: 'string' }, 'budget-mb': { type: 'string' } },
+  options: {
+    memory: { type: 'string' },
+    'budget-mb': { type: 'string' },
+    'editing-storm': { type: 'boolean', default: false },
+  },
 })
+const editingStorm = values['editing-storm'] === true
 const KS = positionals.map(Number).filter(Boolean)
 const EDITORS = KS.length > 0 ? KS : [50, 100, 200, 500]
 
@@ -161,10 +173,17 @@ interface Editor {
   busy: number
 }
 
+/** An edit a `saved` message covered: its edit-to-saved time, when it was made, and whether admitted then. */
+interface SettledEdit {
+  ms: number
+  at: number
+  admitted: boolean
+}
+
 function openEditors(
   server: SyncServerProcess,
   projectIds: number[],
-  onSaved: (editor: Editor, latencies: { ms: number; admitted: boolean }[]) => void,
+  onSaved: (editor: Editor, latencies: SettledEdit[]) => void,
 ): Editor[] {
   return projectIds.map((projectId) => {
     const doc = new Y.Doc()
@@ -189,17 +208,22 @@ function openEditors(
         editor.synced = true
       },
       onAuthenticationFailed: ({ reason }) => {
-        if (reason === SYNC_CLOSE_REASONS.serverBusy) editor.busy += 1
+        if (reason !== SYNC_CLOSE_REASONS.serverBusy) return
+        // As the canvas does (`project-session.ts`): off the socket, back on a new one after
+        // a jittered backoff.
+        socket.disconnect()
+        setTimeout(() => void socket.connect(), busyRetryDelayMs(editor.busy))
+        editor.busy += 1
       },
       onStateless: ({ payload }) => {
         const message = syncMessageSchema.safeParse(JSON.parse(payload))
         if (!message.success || message.data.type !== 'saved') return
         const covered = decodeSavedSnapshot(message.data.snapshot)?.sv.get(doc.clientID) ?? 0
         const now = performance.now()
-        const settled: { ms: number; admitted: boolean }[] = []
+        const settled: SettledEdit[] = []
         while (editor.pending.length > 0 && editor.pending[0]!.clock <= covered) {
           const edit = editor.pending.shift()!
-          settled.push({ ms: now - edit.at, admitted: edit.admitted })
+          settled.push({ ms: now - edit.at, at: edit.at, admitted: edit.admitted })
         }
         onSaved(editor, settled)
       },
@@ -275,12 +299,54 @@ async function editorsRun(k: number) {
   const admittedLatencies: number[] = []
   const offlineLatencies: number[] = []
   let savedMessages = 0
-  let measuring = false
+  let peakRss = rssMb(pid)
+  let peakHeap = 0
+  let peakEstimate = 0
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssMb(pid))
+    void serverMetrics(server).then(
+      (m) => {
+        peakHeap = Math.max(peakHeap, m.get('nodejs_heap_size_used_bytes') ?? 0)
+        peakEstimate = Math.max(peakEstimate, m.get('reelgraph_sync_document_bytes_estimated') ?? 0)
+      },
+      () => {},
+    )
+  }, 1000)
+  /** Edits made from this time on are measured (set once the storm has settled). */
+  let measureFrom = Number.POSITIVE_INFINITY
   const editors = openEditors(server, projectIds, (_editor, settled) => {
-    if (measuring) savedMessages += 1
-    for (const { ms, admitted } of settled)
-      (admitted ? admittedLatencies : offlineLatencies).push(ms)
+    if (performance.now() >= measureFrom) savedMessages += 1
+    for (const { ms, at, admitted } of settled) {
+      if (at >= measureFrom) (admitted ? admittedLatencies : offlineLatencies).push(ms)
+    }
   })
+  let edits = 0
+  /** The edit loops stop at this time (set once the storm has settled). */
+  let stopAt = Number.POSITIVE_INFINITY
+  /** Every editor moves a node once a second from `from` until `stopAt`, admitted or not. */
+  const editLoops = (from: number) =>
+    editors.map(async (editor, i) => {
+      const ids = [...getNodesMap(editor.doc).keys()]
+      const offset = (i / editors.length) * EDIT_INTERVAL_MS
+      for (let n = 0; ; n++) {
+        const due = from + offset + n * EDIT_INTERVAL_MS
+        if (due >= stopAt) return
+        const wait = due - performance.now()
+        if (wait > 0) await sleep(wait)
+        if (performance.now() >= stopAt) return
+        const id = ids[(n * 7 + i) % ids.length]!
+        moveNodes(editor.doc, new Map([[id, { x: n * 10 + i, y: n * 5 }]]))
+        editor.pending.push({
+          clock: Y.getState(editor.doc.store, editor.doc.clientID),
+          at: performance.now(),
+          admitted: editor.synced && editor.provider.isAuthenticated,
+        })
+        if (performance.now() >= measureFrom) edits += 1
+      }
+    })
+  // With --editing-storm everyone edits from the moment the project is open, admitted or
+  // not (on the device copy while refused), as people do after a deploy.
+  const stormLoops = editingStorm ? editLoops(performance.now()) : []
   // The storm of connections settles: everyone is in, or those out have been refused for
   // memory and no one got in for ADMISSION_SETTLE_MS (the rest wait for the budget).
   const connectStarted = performance.now()
@@ -306,42 +372,11 @@ async function editorsRun(k: number) {
   const admittedAtStart = editors.filter((e) => e.synced).length
   const loadBefore = loadavg()
 
-  let edits = 0
-  let peakRss = rssMb(pid)
-  let peakHeap = 0
-  let peakEstimate = 0
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, rssMb(pid))
-    void serverMetrics(server).then(
-      (m) => {
-        peakHeap = Math.max(peakHeap, m.get('nodejs_heap_size_used_bytes') ?? 0)
-        peakEstimate = Math.max(peakEstimate, m.get('reelgraph_sync_document_bytes_estimated') ?? 0)
-      },
-      () => {},
-    )
-  }, 1000)
-  measuring = true
   const cpuBefore = cpuSeconds(pid)
   const started = performance.now()
-  const loops = editors.map(async (editor, i) => {
-    const ids = [...getNodesMap(editor.doc).keys()]
-    const offset = (i / editors.length) * EDIT_INTERVAL_MS
-    for (let n = 0; ; n++) {
-      const due = started + offset + n * EDIT_INTERVAL_MS
-      if (due - started >= RUN_MS) return
-      const wait = due - performance.now()
-      if (wait > 0) await sleep(wait)
-      const id = ids[(n * 7 + i) % ids.length]!
-      moveNodes(editor.doc, new Map([[id, { x: n * 10 + i, y: n * 5 }]]))
-      editor.pending.push({
-        clock: Y.getState(editor.doc.store, editor.doc.clientID),
-        at: performance.now(),
-        admitted: editor.synced && editor.provider.isAuthenticated,
-      })
-      edits += 1
-    }
-  })
-  await Promise.all(loops)
+  measureFrom = started
+  stopAt = started + RUN_MS
+  await Promise.all([...stormLoops, ...(editingStorm ? [] : editLoops(started))])
   const runSeconds = (performance.now() - started) / 1000
   const storesPerSecond = savedMessages / runSeconds
   const serverCpuPercent = round(((cpuSeconds(pid) - cpuBefore) / runSeconds) * 100, 0)
@@ -374,6 +409,7 @@ async function editorsRun(k: number) {
 
   const result = {
     editors: k,
+    editingStorm,
     admittedAtStart,
     refusedAsBusyAtStart: k - admittedAtStart,
     storm: { lastAdmissionAfterMs: admittedAfterMs },

@@ -15,19 +15,26 @@
  *   (Express, a session lookup per request, one whole-graph jsonb `UPDATE` per PATCH; see
  *   its comment for what it leaves out). Skipped without BENCH_DATABASE_URL (it needs
  *   Postgres).
- * Reported per K and stack: saves, saves/s (2xx answers per second of the run), request
+ * Each server is warmed up first (WARM_UP_SAVES on projects of its own). Reported per K and stack: saves, saves/s (2xx answers per second of the run), request
  * p50/p99/max, the same without each editor's first save (Reelgraph reads the project's
  * stored document on its first PATCH), the same for saves sent after the first STEADY_AFTER_MS
  * (once the first saves' backlog has drained), failures, the server process's CPU (100 = one core), and the load average
  * before and after.
  *
+ * With `--processes N` Reelgraph runs as N api processes on one Postgres (and REDIS_URL's
+ * Redis when set), as the compose file runs `app` replicas behind its proxy; editor i talks
+ * to process i mod N (a proxy spreads connections, and each browser keeps its own), and the
+ * CPU reported is theirs together.
+ *
  * Run: BENCH_DATABASE_URL=postgres://... npm run rest-autosave -w bench [K ...]   (default 50 100)
+ *      BENCH_DATABASE_URL=postgres://... npm run rest-autosave -w bench -- --processes 2 200
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
 import { createDb, migrateToLatest } from '@reelgraph/db'
 import type { Graph } from '@reelgraph/shared'
 import { seedState } from '../../sync-server/src/extensions/persistence.ts'
@@ -42,13 +49,29 @@ const RUN_MS = 20_000
 /** One autosave per editor per second (the issue's pace). */
 const SAVE_INTERVAL_MS = 1000
 const PORT = 3195
+/**
+ * Before the run each server takes WARM_UP_SAVES PATCHes on WARM_UP_PROJECTS projects of
+ * its own (not the editors'), so the run measures a server that has been up a while (its
+ * code compiled, its database pool open) meeting K editors whose projects it has not seen.
+ */
+const WARM_UP_PROJECTS = 4
+const WARM_UP_SAVES = 300
 /** Saves sent this long after the start are reported apart, as the steady state. */
 const STEADY_AFTER_MS = 5000
 
-const KS = process.argv.slice(2).map(Number).filter(Boolean)
+const { values: flags, positionals } = parseArgs({
+  options: { processes: { type: 'string', default: '1' } },
+  allowPositionals: true,
+})
+const PROCESSES = Math.max(1, Number(flags.processes) || 1)
+const KS = positionals.map(Number).filter(Boolean)
 const EDITORS = KS.length > 0 ? KS : [50, 100]
 
 const databaseUrl = process.env.BENCH_DATABASE_URL
+if (PROCESSES > 1 && !databaseUrl) {
+  console.error('--processes needs BENCH_DATABASE_URL: processes cannot share a PGlite directory.')
+  process.exit(2)
+}
 const dataDir = freshDataDir()
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 const graph = makeGraph(300, 7)
@@ -61,14 +84,16 @@ function cpuSeconds(pid: number): number {
 
 /** K editors autosaving against `url`; the figures of the run. */
 async function autosave(options: {
-  url: string
+  /** The servers' URLs: editor i talks to urls[i % urls.length]. */
+  urls: string[]
   cookie: string
   projectIds: number[]
-  pid: number
+  pids: number[]
 }) {
-  const { url, cookie, projectIds, pid } = options
+  const { urls, cookie, projectIds, pids } = options
+  const cpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
   const loadBefore = loadavg()
-  const cpuBefore = cpuSeconds(pid)
+  const cpuBefore = cpu()
   const latencies: number[] = []
   /** The same without each editor's first save (its project's first read from the database). */
   const warm: number[] = []
@@ -78,6 +103,7 @@ async function autosave(options: {
   const started = performance.now()
   await Promise.all(
     projectIds.map(async (projectId, i) => {
+      const url = urls[i % urls.length]!
       const nodes = graph.nodes.map((n) => ({ ...n, position: { ...n.position } }))
       const offset = (i / projectIds.length) * SAVE_INTERVAL_MS
       for (let n = 0; ; n++) {
@@ -122,8 +148,34 @@ async function autosave(options: {
       p99: round(quantile(steady, 0.99)),
     },
     failures,
-    serverCpuPercent: round(((cpuSeconds(pid) - cpuBefore) / runSeconds) * 100, 0),
+    serverCpuPercent: round(((cpu() - cpuBefore) / runSeconds) * 100, 0),
     loadavg: { before: loadBefore, after: loadavg() },
+  }
+}
+
+/** WARM_UP_SAVES PATCHes on each of `urls`, WARM_UP_PROJECTS at a time (`projectIds`). */
+async function warmUp(options: { urls: string[]; cookie: string; projectIds: number[] }) {
+  const { urls, cookie, projectIds } = options
+  const nodes = graph.nodes.map((n) => ({ ...n, position: { ...n.position } }))
+  const perProject = Math.ceil(WARM_UP_SAVES / projectIds.length)
+  for (const url of urls) {
+    await Promise.all(
+      projectIds.map(async (projectId) => {
+        for (let n = 0; n < perProject; n++) {
+          const res = await fetch(`${url}/api/projects/${projectId}`, {
+            method: 'PATCH',
+            headers: { 'content-type': 'application/json', cookie, origin: url },
+            body: JSON.stringify({
+              nodes: nodes.map((node, i) =>
+                i === n % nodes.length ? { ...node, position: { x: n, y: 0 } } : node,
+              ),
+              connections: graph.connections,
+            }),
+          })
+          if (!res.ok) throw new Error(`warm-up PATCH answered ${res.status}: ${await res.text()}`)
+        }
+      }),
+    )
   }
 }
 
@@ -163,7 +215,7 @@ async function reelgraphRun(k: number, g: Graph) {
   const projectIds: number[] = []
   // Projects opened before (an autosave edits an open project): their documents are stored.
   const state = seedState(g)
-  for (let i = 0; i < k; i++) {
+  for (let i = 0; i < k + WARM_UP_PROJECTS; i++) {
     const id = await createProject(db, userId, g)
     await db
       .insertInto('project_documents')
@@ -172,19 +224,40 @@ async function reelgraphRun(k: number, g: Graph) {
     projectIds.push(id)
   }
   await db.destroy()
-  const app = await startApp({ port: PORT, dataDir, env: { JOB_WORKERS: 'false' } })
+  const apps = await Promise.all(
+    Array.from({ length: PROCESSES }, (_, i) =>
+      startApp({ port: PORT + i, dataDir, env: { JOB_WORKERS: 'false' } }),
+    ),
+  )
   try {
-    return await autosave({ url: app.url, cookie, projectIds, pid: app.child.pid! })
+    const urls = apps.map((app) => app.url)
+    await warmUp({ urls, cookie, projectIds: projectIds.slice(k) })
+    return await autosave({
+      urls,
+      cookie,
+      projectIds: projectIds.slice(0, k),
+      pids: apps.map((app) => app.child.pid!),
+    })
   } finally {
-    await app.stop()
+    await Promise.all(apps.map((app) => app.stop()))
   }
 }
 
 async function seedStackRun(k: number, g: Graph, url: string) {
-  const { cookie, projectIds } = await setupSeedStack({ databaseUrl: url, count: k, graph: g })
+  const { cookie, projectIds } = await setupSeedStack({
+    databaseUrl: url,
+    count: k + WARM_UP_PROJECTS,
+    graph: g,
+  })
   const peer = await startSeedStack(url)
   try {
-    return await autosave({ url: peer.url, cookie, projectIds, pid: peer.pid })
+    await warmUp({ urls: [peer.url], cookie, projectIds: projectIds.slice(k) })
+    return await autosave({
+      urls: [peer.url],
+      cookie,
+      projectIds: projectIds.slice(0, k),
+      pids: [peer.pid],
+    })
   } finally {
     await peer.stop()
   }
@@ -193,7 +266,9 @@ async function seedStackRun(k: number, g: Graph, url: string) {
 const results = []
 for (const k of EDITORS) {
   const reelgraph = await reelgraphRun(k, graph)
-  console.log(JSON.stringify({ editors: k, stack: 'reelgraph', ...reelgraph }))
+  console.log(
+    JSON.stringify({ editors: k, stack: 'reelgraph', processes: PROCESSES, ...reelgraph }),
+  )
   const seed = databaseUrl ? await seedStackRun(k, graph, databaseUrl) : null
   if (seed) {
     console.log(JSON.stringify({ editors: k, stack: 'seed-stack (reconstruction)', ...seed }))

@@ -48,8 +48,11 @@ export const LOG_COMPACT_IDLE_MS = 10_000
  * The default memory budget for open documents: this share of the V8 heap limit (issue 23
  * item 2). The rest is for what each open document costs beyond the estimate, sockets,
  * buffers and the garbage collector's room; a budget set with SYNC_MEMORY_BUDGET_MB replaces it.
+ * Half, not more: with 60% (1,170 open 300-node documents on a 4.3 GB heap) the collector
+ * saturated the event loop on this 2-core machine and saves slowed to seconds; with half
+ * (about 1,050) the process stayed near 65% of a core (decision 012, `bench/src/editors-per-box.ts`).
  */
-export const MEMORY_BUDGET_HEAP_SHARE = 0.6
+export const MEMORY_BUDGET_HEAP_SHARE = 0.5
 
 /**
  * Whatever the estimates say, no document is opened while the V8 heap is past this share of
