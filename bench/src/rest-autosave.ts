@@ -99,6 +99,8 @@ async function autosave(options: {
   const warm: number[] = []
   /** Saves sent after STEADY_AFTER_MS. */
   const steady: number[] = []
+  /** Latencies by the 5 s window each save was sent in. */
+  const windows: number[][] = []
   let failures = 0
   const started = performance.now()
   await Promise.all(
@@ -125,6 +127,8 @@ async function autosave(options: {
             latencies.push(performance.now() - sent)
             if (n > 0) warm.push(performance.now() - sent)
             if (sent - started >= STEADY_AFTER_MS) steady.push(performance.now() - sent)
+            const w = Math.floor((sent - started) / 5000)
+            ;(windows[w] ??= []).push(performance.now() - sent)
           } else failures += 1
         } catch {
           failures += 1
@@ -147,6 +151,7 @@ async function autosave(options: {
       p50: round(quantile(steady, 0.5)),
       p99: round(quantile(steady, 0.99)),
     },
+    p99By5sWindow: windows.map((w) => round(quantile(w, 0.99))),
     failures,
     serverCpuPercent: round(((cpu() - cpuBefore) / runSeconds) * 100, 0),
     loadavg: { before: loadBefore, after: loadavg() },

@@ -121,12 +121,17 @@ export type PatchProjectInput = z.output<typeof patchProjectInput>
  * length of its synchronous parse.
  */
 let knownDuringParse: KnownNodes | undefined
+/** Where {@link parsePatchProjectInput} records the body nodes it took as known. */
+let takenDuringParse: Set<object> | undefined
 
 /** A node of a PATCH body: one equal to a known node is taken as sent, any other is parsed. */
 const knownOrParsedNode = z.unknown().transform((value, ctx): GraphNode => {
   const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : null
   const known = typeof id === 'string' ? knownDuringParse?.get(id) : undefined
-  if (known && isKnownNode(known, value)) return value as GraphNode
+  if (known && isKnownNode(known, value)) {
+    takenDuringParse?.add(value as GraphNode)
+    return value as GraphNode
+  }
   // Run as a nested schema runs (zod's `_zod.run`): its raw issues keep whether they stop the
   // checks of the graph around them, so the answer and issues are patchProjectInput's.
   const node = graphNodeSchema._zod.run({ value, issues: [] }, { async: false })
@@ -146,13 +151,17 @@ const patchProjectInputWithKnownNodes = patchProjectInputOf(nodeListSchema(known
 export function parsePatchProjectInput(
   body: unknown,
   known?: KnownNodes,
+  /** Receives the body's nodes taken as known (their text is clean: a known node's is). */
+  taken?: Set<object>,
 ): z.ZodSafeParseResult<PatchProjectInput> {
   if (!known || known.size === 0) return patchProjectInput.safeParse(body)
   knownDuringParse = known
+  takenDuringParse = taken
   try {
     return patchProjectInputWithKnownNodes.safeParse(body)
   } finally {
     knownDuringParse = undefined
+    takenDuringParse = undefined
   }
 }
 

@@ -27,4 +27,12 @@ describe('text hygiene (issue 11)', () => {
     ])
     expect(findTextProblems({ a: [1, true, null, 'fine'] })).toEqual([])
   })
+
+  it('does not search the objects it is told are clean, and searches the rest', () => {
+    const checked = { label: 'x\u0000' }
+    const body = { nodes: [checked, { label: 'y\u0000' }] }
+    expect(findTextProblems(body, 20, new Set([checked]))).toEqual([
+      { path: ['nodes', 1, 'label'], problem: TEXT_PROBLEMS.nul },
+    ])
+  })
 })

@@ -38,7 +38,12 @@ const MAX_DEPTH = 32
  * Every string in `value` (a parsed JSON value: objects, arrays, strings, numbers, ...)
  * that breaks the rules, object keys included, at most `limit` of them, depth first.
  */
-export function findTextProblems(value: unknown, limit = 20): TextProblemAt[] {
+export function findTextProblems(
+  value: unknown,
+  limit = 20,
+  /** Objects whose strings are known clean (nodes already checked: issue 23), not searched. */
+  clean?: ReadonlySet<object>,
+): TextProblemAt[] {
   const found: TextProblemAt[] = []
   // One path, grown and shrunk as the walk goes, copied only where a problem is (a REST
   // autosave walks a whole graph every second: issue 23).
@@ -48,6 +53,8 @@ export function findTextProblems(value: unknown, limit = 20): TextProblemAt[] {
     if (typeof v === 'string') {
       const problem = textProblem(v)
       if (problem) found.push({ path: [...path], problem })
+    } else if (typeof v === 'object' && v !== null && clean?.has(v)) {
+      return
     } else if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         path.push(i)

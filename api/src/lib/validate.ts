@@ -40,12 +40,17 @@ export function validate<S extends z.ZodType, T extends keyof ValidationTargets>
  */
 export function validateJson<S extends z.ZodType, E extends Env>(
   schema: S,
-  parse: (body: unknown, c: Context<E>) => z.ZodSafeParseResult<z.output<S>>,
+  /**
+   * Parses the body; may add to `clean` the body's objects whose text it knows to be clean
+   * (the text hygiene check then skips them).
+   */
+  parse: (body: unknown, c: Context<E>, clean: Set<object>) => z.ZodSafeParseResult<z.output<S>>,
   options: ValidateOptions = {},
 ) {
   const middleware = bodyValidator('json', (body, c: Context<E>): z.output<S> => {
-    const result = parse(body, c)
-    refuseInvalid(body, result.success ? [] : result.error.issues, options)
+    const clean = new Set<object>()
+    const result = parse(body, c, clean)
+    refuseInvalid(body, result.success ? [] : result.error.issues, options, clean)
     return result.data as z.output<S>
   })
   // What hono-openapi's own validator attaches, for the OpenAPI document.
@@ -65,10 +70,15 @@ interface Issue {
  * it passed): text hygiene first, then the first issue's message and every field's.
  * @throws AppError VALIDATION_FAILED (or `options.onInvalid`'s error)
  */
-function refuseInvalid(data: unknown, issues: readonly Issue[], options: ValidateOptions): void {
+function refuseInvalid(
+  data: unknown,
+  issues: readonly Issue[],
+  options: ValidateOptions,
+  clean?: ReadonlySet<object>,
+): void {
   // Text hygiene first, on what was sent: a string Postgres cannot store is refused
   // whatever the schema says of it (issue 11).
-  const textProblems = findTextProblems(data)
+  const textProblems = findTextProblems(data, 20, clean)
   if (textProblems.length > 0) {
     const fields: Record<string, string> = {}
     for (const { path, problem } of textProblems) {

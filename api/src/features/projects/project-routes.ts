@@ -80,8 +80,12 @@ export const projectRoutes = new Hono<AppEnv>()
     // An autosave sends the whole graph with one node moved: the nodes this process wrote last
     // are not parsed again (issue 23).
     // (The id was checked by validateProjectParams above.)
-    validateJson(patchProjectInput, (body, c: Context<AppEnv>) =>
-      parsePatchProjectInput(body, c.var.deps.documents.knownNodes(Number(c.req.param('id')))),
+    validateJson(patchProjectInput, (body, c: Context<AppEnv>, clean) =>
+      parsePatchProjectInput(
+        body,
+        c.var.deps.documents.knownNodes(Number(c.req.param('id'))),
+        clean,
+      ),
     ),
     async (c) => {
       const { user } = requireAuth(c)
