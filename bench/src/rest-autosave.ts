@@ -117,11 +117,7 @@ async function autosave(options: {
         node.position = { x: n * 10 + i, y: n * 5 }
         const sent = performance.now()
         try {
-          const res = await fetch(`${url}/api/projects/${projectId}`, {
-            method: 'PATCH',
-            headers: { 'content-type': 'application/json', cookie, origin: url },
-            body: JSON.stringify({ nodes, connections: graph.connections }),
-          })
+          const res = await patchGraph({ url, cookie, projectId, nodes })
           await res.arrayBuffer()
           if (res.ok) {
             latencies.push(performance.now() - sent)
@@ -158,6 +154,16 @@ async function autosave(options: {
   }
 }
 
+/** One autosave: `PATCH /api/projects/:id` with `nodes` and the fixture's connections. */
+function patchGraph(options: { url: string; cookie: string; projectId: number; nodes: unknown[] }) {
+  const { url, cookie, projectId, nodes } = options
+  return fetch(`${url}/api/projects/${projectId}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', cookie, origin: url },
+    body: JSON.stringify({ nodes, connections: graph.connections }),
+  })
+}
+
 /** WARM_UP_SAVES PATCHes on each of `urls`, WARM_UP_PROJECTS at a time (`projectIds`). */
 async function warmUp(options: { urls: string[]; cookie: string; projectIds: number[] }) {
   const { urls, cookie, projectIds } = options
@@ -167,16 +173,8 @@ async function warmUp(options: { urls: string[]; cookie: string; projectIds: num
     await Promise.all(
       projectIds.map(async (projectId) => {
         for (let n = 0; n < perProject; n++) {
-          const res = await fetch(`${url}/api/projects/${projectId}`, {
-            method: 'PATCH',
-            headers: { 'content-type': 'application/json', cookie, origin: url },
-            body: JSON.stringify({
-              nodes: nodes.map((node, i) =>
-                i === n % nodes.length ? { ...node, position: { x: n, y: 0 } } : node,
-              ),
-              connections: graph.connections,
-            }),
-          })
+          nodes[n % nodes.length]!.position = { x: n, y: 0 }
+          const res = await patchGraph({ url, cookie, projectId, nodes })
           if (!res.ok) throw new Error(`warm-up PATCH answered ${res.status}: ${await res.text()}`)
         }
       }),

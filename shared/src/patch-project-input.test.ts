@@ -144,6 +144,17 @@ function outcome(result: ReturnType<typeof parsePatchProjectInput>) {
   return { issues: result.error.issues.map(({ path, code, message }) => ({ path, code, message })) }
 }
 
+/** A node graphNodeSchema accepted, of `type` with `data`. */
+function validNode(type: GraphNode['type'], data: GraphNode['data']): GraphNode {
+  return graphNodeSchema.parse({
+    id: `${type}-1700000000000-a1`,
+    type,
+    label: type,
+    position: { x: 1, y: 2 },
+    data,
+  })
+}
+
 describe('parsePatchProjectInput (issue 23)', () => {
   it('answers what patchProjectInput answers, whichever nodes are known', () => {
     let reused = 0
@@ -161,13 +172,7 @@ describe('parsePatchProjectInput (issue 23)', () => {
   })
 
   it('takes a node equal to a known one as sent, and parses one that differs', () => {
-    const node = graphNodeSchema.parse({
-      id: 'scene-1700000000000-a1',
-      type: 'scene',
-      label: 'Scene 1',
-      position: { x: 1, y: 2 },
-      data: { narration: 'Hello', sceneNumber: '1' },
-    })
+    const node = validNode('scene', { narration: 'Hello', sceneNumber: '1' })
     const known = new Map([[node.id, node]])
     const same = structuredClone(node)
     expect(isKnownNode(node, same)).toBe(true)
@@ -181,13 +186,7 @@ describe('parsePatchProjectInput (issue 23)', () => {
   })
 
   it('refuses a changed known node with the message of the full parse', () => {
-    const node = graphNodeSchema.parse({
-      id: 'image-1700000000000-a1',
-      type: 'image',
-      label: 'Image',
-      position: { x: 0, y: 0 },
-      data: { width: '1024' },
-    })
+    const node = validNode('image', { width: '1024' })
     const body = { nodes: [{ ...node, data: { width: 'wide' } }], connections: [] }
     const result = parsePatchProjectInput(body, new Map([[node.id, node]]))
     expect(result.success).toBe(false)
