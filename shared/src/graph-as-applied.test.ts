@@ -44,4 +44,28 @@ describe('graphAsApplied (issue 23)', () => {
       { numRuns: 300 },
     )
   })
+
+  it('keeps the node objects and connections of its answer before that are given again', () => {
+    fc.assert(
+      fc.property(rawGraphArb, rawGraphArb, fc.array(fc.boolean()), (before, after, picks) => {
+        const doc = new Y.Doc()
+        applyGraphToDoc(doc, before)
+        const previous = graphAsApplied(before)
+        // Some of the nodes answered before are given again (the same objects), with others.
+        const again = previous.nodes.filter((_, i) => picks[i])
+        const graph = { nodes: [...again, ...after.nodes], connections: after.connections }
+        applyGraphToDoc(doc, graph)
+        const applied = graphAsApplied(graph, previous)
+        expect(applied).toEqual(docToGraph(doc))
+        const ids = new Set(after.nodes.map((n) => n.id))
+        for (const node of again) {
+          if (!ids.has(node.id)) expect(applied.nodes).toContain(node)
+        }
+        expect(Object.isFrozen(applied.nodes) && applied.nodes.every(Object.isFrozen)).toBe(true)
+        const same = graphAsApplied(graph, applied)
+        expect(same.connections).toBe(applied.connections)
+      }),
+      { numRuns: 300 },
+    )
+  })
 })

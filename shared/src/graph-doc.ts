@@ -108,21 +108,20 @@ export function docToGraph(doc: Y.Doc): Graph {
  * reading the whole doc back): nodes by id (the last of a repeated id), connections by key,
  * once, without self-connections or ends that are not nodes of the graph. Data keys may come
  * in another order than the doc keeps them.
+ *
+ * The answer is frozen (its nodes, their positions and data, its connections), so it can be
+ * kept and its JSON reused (`encodeGraphJson`). Given `previous`, the answer this function
+ * gave for the same doc before, a node object of `previous` found in `graph` is kept as it is
+ * (it is already as applied), and so are `previous`'s connections when they are the same:
+ * an autosave that moves one node makes one new node object.
  */
-export function graphAsApplied(graph: Graph): Graph {
+export function graphAsApplied(graph: Graph, previous?: Graph): Graph {
+  const kept = new Set<GraphNode>(previous?.nodes)
   const byId = new Map<string, GraphNode>()
   for (const node of graph.nodes) byId.set(node.id, node)
-  // The nodes' own position and data objects: nothing here changes them.
   const nodes = [...byId.values()]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map(({ id, type, label, position, data, connectionPoints }) => ({
-      id,
-      type,
-      label,
-      position,
-      data,
-      connectionPoints,
-    }))
+    .map((node) => (kept.has(node) ? node : frozenNode(node)))
   const byKey = new Map<string, Connection>()
   for (const c of graph.connections) {
     if (c.source !== c.target && byId.has(c.source) && byId.has(c.target)) {
@@ -132,7 +131,35 @@ export function graphAsApplied(graph: Graph): Graph {
   const connections = [...byKey.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, c]) => ({ source: c.source, target: c.target }))
-  return { nodes, connections }
+  return Object.freeze({
+    nodes: Object.freeze(nodes) as GraphNode[],
+    connections:
+      previous && sameConnections(previous.connections, connections)
+        ? previous.connections
+        : (Object.freeze(connections.map((c) => Object.freeze(c))) as Connection[]),
+  })
+}
+
+/** A frozen copy of `node` holding exactly a node's keys (its position and data frozen too). */
+function frozenNode({ id, type, label, position, data, connectionPoints }: GraphNode): GraphNode {
+  return Object.freeze({
+    id,
+    type,
+    label,
+    position: Object.isFrozen(position)
+      ? position
+      : Object.freeze({ x: position.x, y: position.y }),
+    data: Object.isFrozen(data) ? data : Object.freeze({ ...data }),
+    connectionPoints,
+  })
+}
+
+function sameConnections(a: readonly Connection[], b: readonly Connection[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]!.source !== b[i]!.source || a[i]!.target !== b[i]!.target) return false
+  }
+  return true
 }
 
 /** A new Y.Map holding `node` (to insert into the nodes map). */

@@ -3,13 +3,11 @@ import {
   connectionSchema,
   connectionsSchema,
   dropDuplicateConnections,
-  type GraphNode,
   graphNodeSchema,
-  isKnownNode,
   type KnownNodes,
   NODE_TYPES,
-  nodeListSchema,
   nodesSchema,
+  parseKnownGraph,
   PROJECT_DESCRIPTION_MAX_LENGTH,
   PROJECT_NAME_MAX_LENGTH,
   refineGraph,
@@ -58,95 +56,61 @@ export const createProjectInput = z
 export type CreateProjectInput = z.input<typeof createProjectInput>
 
 /**
- * The schema of a `PATCH /api/projects/:id` body whose nodes are `nodes` (the graph rules
- * and the answer's shape are the same whatever parses each node).
- */
-function patchProjectInputOf<N extends z.ZodType<GraphNode[], unknown>>(nodes: N) {
-  return z
-    .object({
-      name: projectNameSchema.optional(),
-      nodes: nodes.optional(),
-      connections: connectionsSchema.optional(),
-    })
-    .strict()
-    .superRefine((body, ctx) => {
-      const hasGraph = body.nodes !== undefined || body.connections !== undefined
-      if (body.name === undefined && !hasGraph) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [],
-          message:
-            'Send {name} to rename the project or {nodes, connections} to replace its graph.',
-        })
-      } else if (body.name !== undefined && hasGraph) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [],
-          message: 'Rename the project and replace its graph in separate requests.',
-        })
-      } else if (hasGraph && (body.nodes === undefined || body.connections === undefined)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [body.nodes ? 'connections' : 'nodes'],
-          message: 'Send nodes and connections together.',
-        })
-      } else if (hasGraph) {
-        refineGraph(body, ctx)
-        refineNodeData(body, ctx)
-      }
-    })
-    .transform((body) =>
-      body.name !== undefined
-        ? { kind: 'rename' as const, name: body.name }
-        : {
-            kind: 'graph' as const,
-            nodes: body.nodes ?? [],
-            connections: dropDuplicateConnections(body.connections ?? []),
-          },
-    )
-}
-
-/**
  * `PATCH /api/projects/:id`: either `{ name }` (rename) or `{ nodes, connections }` (replace
  * the graph; applied to the live document), never both.
  * @see spec §7
  */
-export const patchProjectInput = patchProjectInputOf(nodesSchema).meta({
-  id: 'PatchProjectInput',
-})
+export const patchProjectInput = z
+  .object({
+    name: projectNameSchema.optional(),
+    nodes: nodesSchema.optional(),
+    connections: connectionsSchema.optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const hasGraph = body.nodes !== undefined || body.connections !== undefined
+    if (body.name === undefined && !hasGraph) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'Send {name} to rename the project or {nodes, connections} to replace its graph.',
+      })
+    } else if (body.name !== undefined && hasGraph) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'Rename the project and replace its graph in separate requests.',
+      })
+    } else if (hasGraph && (body.nodes === undefined || body.connections === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [body.nodes ? 'connections' : 'nodes'],
+        message: 'Send nodes and connections together.',
+      })
+    } else if (hasGraph) {
+      refineGraph(body, ctx)
+      refineNodeData(body, ctx)
+    }
+  })
+  .transform((body) =>
+    body.name !== undefined
+      ? { kind: 'rename' as const, name: body.name }
+      : {
+          kind: 'graph' as const,
+          nodes: body.nodes ?? [],
+          connections: dropDuplicateConnections(body.connections ?? []),
+        },
+  )
+  .meta({ id: 'PatchProjectInput' })
 export type PatchProjectInput = z.output<typeof patchProjectInput>
 
 /**
- * The nodes {@link parsePatchProjectInput} may take without parsing them; set only for the
- * length of its synchronous parse.
- */
-let knownDuringParse: KnownNodes | undefined
-/** Where {@link parsePatchProjectInput} records the body nodes it took as known. */
-let takenDuringParse: Set<object> | undefined
-
-/** A node of a PATCH body: one equal to a known node is taken as sent, any other is parsed. */
-const knownOrParsedNode = z.unknown().transform((value, ctx): GraphNode => {
-  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : null
-  const known = typeof id === 'string' ? knownDuringParse?.get(id) : undefined
-  if (known && isKnownNode(known, value)) {
-    takenDuringParse?.add(value as GraphNode)
-    return value as GraphNode
-  }
-  // Run as a nested schema runs (zod's `_zod.run`): its raw issues keep whether they stop the
-  // checks of the graph around them, so the answer and issues are patchProjectInput's.
-  const node = graphNodeSchema._zod.run({ value, issues: [] }, { async: false })
-  if (node instanceof Promise) throw new Error('graphNodeSchema is synchronous.')
-  ctx.issues.push(...node.issues)
-  return node.value as GraphNode
-})
-
-const patchProjectInputWithKnownNodes = patchProjectInputOf(nodeListSchema(knownOrParsedNode))
-
-/**
  * Parses a `PATCH /api/projects/:id` body exactly as {@link patchProjectInput} does (the same
- * answer, the same issues), without parsing again each node equal to one of `known`, nodes
- * the caller knows valid (the project's graph as last written; an autosave sends the whole
- * graph each second with one node moved: issue 23). Such a node is answered as sent.
+ * answer, the same issues), quickly when it is a graph made of nodes the caller knows valid
+ * (`known`: the project's graph as last written; an autosave sends the whole graph each
+ * second with one node moved: issue 23) and plainly valid others (`parseKnownGraph`); a node
+ * equal to a known one is answered with the known node itself, so the caller tells it by
+ * identity. Anything else gets the full parse.
  */
 export function parsePatchProjectInput(
   body: unknown,
@@ -154,15 +118,9 @@ export function parsePatchProjectInput(
   /** Receives the body's nodes taken as known (their text is clean: a known node's is). */
   taken?: Set<object>,
 ): z.ZodSafeParseResult<PatchProjectInput> {
-  if (!known || known.size === 0) return patchProjectInput.safeParse(body)
-  knownDuringParse = known
-  takenDuringParse = taken
-  try {
-    return patchProjectInputWithKnownNodes.safeParse(body)
-  } finally {
-    knownDuringParse = undefined
-    takenDuringParse = undefined
-  }
+  const graph = known && known.size > 0 ? parseKnownGraph(body, known, taken) : null
+  if (graph) return { success: true, data: { kind: 'graph', ...graph } }
+  return patchProjectInput.safeParse(body)
 }
 
 /** `POST /api/projects` answer: the new id (numeric, spec §5 Projects) and name. */

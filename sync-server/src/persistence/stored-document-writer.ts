@@ -12,8 +12,6 @@ import {
   docCounts,
   type Graph,
   graphAsApplied,
-  type GraphNode,
-  isKnownNode,
   type KnownNodes,
   projectDocumentName,
   SYNC_CLOSE_REASONS,
@@ -47,15 +45,17 @@ interface StoredCopy {
   encodedBytes: number
   idle: NodeJS.Timeout | null
   /**
-   * The nodes of the graph written last, while nothing else changed the copy since: a node
-   * equal to one of them needs no comparison with the doc (an autosave moves one node).
+   * The graph answered last (`graphAsApplied`'s frozen answer; parsed by shared's schemas, so
+   * valid whatever changed the copy since): its nodes are what the next PATCH of this project
+   * need not parse again (`parsePatchProjectInput` answers such a node with the very object),
+   * and the objects the next answer keeps.
    */
-  written: Map<string, GraphNode> | null
+  answered: { graph: Graph; nodes: KnownNodes } | null
   /**
-   * The nodes of the graph written last (parsed by shared's schemas, so valid whatever
-   * changed the copy since): what the next PATCH of this project need not parse again.
+   * Whether the copy holds exactly `answered` (nothing else changed it since): then a node of
+   * it given again needs no comparison with the doc (an autosave moves one node).
    */
-  valid: KnownNodes | null
+  holdsAnswered: boolean
 }
 
 export interface StoredDocumentWriterOptions {
@@ -139,7 +139,7 @@ export class StoredDocumentWriter {
    * no copy is kept.
    */
   knownNodes(projectId: number): KnownNodes | undefined {
-    return this.copies.get(projectId)?.valid ?? undefined
+    return this.copies.get(projectId)?.answered?.nodes
   }
 
   /** How many copies are kept. */
@@ -159,13 +159,10 @@ export class StoredDocumentWriter {
     }
     doc.on('update', onUpdate)
     doc.on('afterTransaction', onTransaction)
-    const written = copy.written
-    copy.written = null
+    const held = copy.holdsAnswered ? copy.answered?.nodes : undefined
+    copy.holdsAnswered = false
     try {
-      applyGraphToDoc(doc, graph, WRITE_ORIGIN, (node) => {
-        const last = written?.get(node.id)
-        return last !== undefined && isKnownNode(last, node)
-      })
+      applyGraphToDoc(doc, graph, WRITE_ORIGIN, (node) => held?.get(node.id) === node)
     } finally {
       doc.off('update', onUpdate)
       doc.off('afterTransaction', onTransaction)
@@ -200,10 +197,11 @@ export class StoredDocumentWriter {
 
   /** The copy holds exactly `graph` now: its graph as `docToGraph` would read it back. */
   private answer(projectId: number, copy: StoredCopy, graph: Graph): Graph {
-    copy.written = new Map(graph.nodes.map((node) => [node.id, node]))
-    copy.valid = copy.written
+    const applied = graphAsApplied(graph, copy.answered?.graph)
+    copy.answered = { graph: applied, nodes: new Map(applied.nodes.map((node) => [node.id, node])) }
+    copy.holdsAnswered = true
     this.touch(projectId, copy)
-    return graphAsApplied(graph)
+    return applied
   }
 
   /** The project's stored document: the kept copy brought up to date, or read anew. */
@@ -223,7 +221,7 @@ export class StoredDocumentWriter {
       }
       let added = 0
       // Changed by someone else: compare every node with the doc again.
-      if (changes.snapshot || changes.updates.length > 0) kept.written = null
+      if (changes.snapshot || changes.updates.length > 0) kept.holdsAnswered = false
       kept.doc.transact(() => {
         if (changes.snapshot) {
           Y.applyUpdate(kept.doc, changes.snapshot)
@@ -249,8 +247,8 @@ export class StoredDocumentWriter {
       ids: new Set(stored.ids),
       encodedBytes: stored.snapshot.byteLength + stored.logBytes,
       idle: null,
-      written: null,
-      valid: null,
+      answered: null,
+      holdsAnswered: false,
     }
     // Kept only while there is room: an open document comes first.
     if (budget.reserve(cacheKey(projectId)) === null) {

@@ -141,6 +141,38 @@ describe.each(testDatabaseKinds())(
       }
     })
 
+    it('puts back what it sends over a change made elsewhere since its last autosave', async () => {
+      const a = node(0, 'first')
+      const id = await project({ nodes: [a], connections: [] })
+      const graph = { nodes: [{ ...a, position: { x: 10, y: 0 } }], connections: [] }
+      expect((await patch(id, graph)).status).toBe(200)
+      // Someone moves the node in the canvas and closes it (stored as they leave).
+      const editor = openEditor(id)
+      try {
+        await until(editor.synced, 'the editor synced')
+        const ynode = editor.doc.getMap<Y.Map<unknown>>('nodes').get(a.id)
+        ynode?.set('position', { x: 99, y: 0 })
+      } finally {
+        editor.close()
+      }
+      const { hocuspocus } = t.sync
+      await until(
+        () => hocuspocus.getDocumentsCount() === 0 && hocuspocus.loadingDocuments.size === 0,
+        'the document stored and closed',
+      )
+      // The same autosave again: its node is the one answered last, but the document moved on.
+      const res = await patch(id, graph)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual(graph)
+      const read = openEditor(id)
+      try {
+        await until(read.synced, 'a reader synced')
+        expect(docToGraph(read.doc).nodes[0]?.position).toEqual({ x: 10, y: 0 })
+      } finally {
+        read.close()
+      }
+    })
+
     it('loads nothing into the sync server for a project nobody has open, and stores the change', async () => {
       const a = node(0, 'first')
       const id = await project({ nodes: [a], connections: [] })

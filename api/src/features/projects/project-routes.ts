@@ -1,6 +1,7 @@
 import {
   createdProjectSchema,
   createProjectInput,
+  encodeGraphJson,
   okSchema,
   parsePatchProjectInput,
   patchProjectInput,
@@ -96,13 +97,15 @@ export const projectRoutes = new Hono<AppEnv>()
           await renameProject(c.var.db, { userId: user.id, projectId: id, name: body.name }),
         )
       const graph = { nodes: body.nodes, connections: body.connections }
-      return c.json(
-        await replaceProjectGraph(c.var.db, c.var.deps.documents, {
-          userId: user.id,
-          projectId: id,
-          graph,
-        }),
-      )
+      const stored = await replaceProjectGraph(c.var.db, c.var.deps.documents, {
+        userId: user.id,
+        projectId: id,
+        graph,
+      })
+      // The JSON of the nodes answered before is reused (an autosave moves one node).
+      return c.body(encodeGraphJson(stored) as Uint8Array<ArrayBuffer>, 200, {
+        'content-type': 'application/json',
+      })
     },
   )
   .delete(
