@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { type Connection, type Graph, type GraphNode, NODE_TYPES } from './graph.ts'
-import { applyGraphToDoc, docToGraph, graphAsApplied } from './graph-doc.ts'
+import { applyGraphChangeToDoc, applyGraphToDoc, docToGraph, graphAsApplied } from './graph-doc.ts'
 
 const idArb = fc
   .tuple(fc.constantFrom(...NODE_TYPES), fc.integer({ min: 0, max: 30 }))
@@ -64,6 +64,59 @@ describe('graphAsApplied (issue 23)', () => {
         expect(Object.isFrozen(applied.nodes) && applied.nodes.every(Object.isFrozen)).toBe(true)
         const same = graphAsApplied(graph, applied)
         expect(same.connections).toBe(applied.connections)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('keeps them in place when an autosave sends the same nodes, some changed, in any order', () => {
+    fc.assert(
+      fc.property(
+        rawGraphArb,
+        fc.array(fc.boolean()),
+        fc.boolean(),
+        fc.boolean(),
+        (before, picks, reversed, sameConnections) => {
+          const doc = new Y.Doc()
+          applyGraphToDoc(doc, before)
+          const previous = graphAsApplied(before)
+          const sent = previous.nodes.map((node, i) =>
+            picks[i] ? { ...node, position: { x: node.position.x + 1, y: 0 } } : node,
+          )
+          if (reversed) sent.reverse()
+          const connections = sameConnections
+            ? previous.connections.map((c) => ({ ...c })).reverse()
+            : before.connections.slice(1)
+          const graph = { nodes: sent, connections }
+          applyGraphToDoc(doc, graph)
+          const applied = graphAsApplied(graph, previous)
+          expect(applied).toEqual(docToGraph(doc))
+          previous.nodes.forEach((node, i) => {
+            if (!picks[i]) expect(applied.nodes[i]).toBe(node)
+          })
+          if (sameConnections) expect(applied.connections).toBe(previous.connections)
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('writes only the change into a doc that holds its answer before, to the same doc', () => {
+    fc.assert(
+      fc.property(rawGraphArb, rawGraphArb, fc.array(fc.boolean()), (before, after, picks) => {
+        // A doc as a write leaves it: holding exactly the answer.
+        const previous = graphAsApplied(before)
+        const doc = new Y.Doc()
+        applyGraphToDoc(doc, previous)
+        const whole = new Y.Doc()
+        Y.applyUpdate(whole, Y.encodeStateAsUpdate(doc))
+        const graph = {
+          nodes: [...previous.nodes.filter((_, i) => picks[i]), ...after.nodes],
+          connections: picks[0] ? previous.connections : after.connections,
+        }
+        applyGraphChangeToDoc(doc, previous, graphAsApplied(graph, previous))
+        applyGraphToDoc(whole, graph)
+        expect(docToGraph(doc)).toEqual(docToGraph(whole))
       }),
       { numRuns: 300 },
     )

@@ -116,28 +116,50 @@ export function docToGraph(doc: Y.Doc): Graph {
  * an autosave that moves one node makes one new node object.
  */
 export function graphAsApplied(graph: Graph, previous?: Graph): Graph {
-  const kept = new Set<GraphNode>(previous?.nodes)
   const byId = new Map<string, GraphNode>()
   for (const node of graph.nodes) byId.set(node.id, node)
-  const nodes = [...byId.values()]
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((node) => (kept.has(node) ? node : frozenNode(node)))
+  const nodes = (previous && inOrderOf(previous.nodes, byId)) ?? sortedById(byId, previous)
   const byKey = new Map<string, Connection>()
   for (const c of graph.connections) {
     if (c.source !== c.target && byId.has(c.source) && byId.has(c.target)) {
       byKey.set(connectionKey(c), c)
     }
   }
+  if (
+    previous &&
+    previous.connections.length === byKey.size &&
+    previous.connections.every((c) => byKey.has(connectionKey(c)))
+  ) {
+    return Object.freeze({ nodes, connections: previous.connections })
+  }
   const connections = [...byKey.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, c]) => ({ source: c.source, target: c.target }))
-  return Object.freeze({
-    nodes: Object.freeze(nodes) as GraphNode[],
-    connections:
-      previous && sameConnections(previous.connections, connections)
-        ? previous.connections
-        : (Object.freeze(connections.map((c) => Object.freeze(c))) as Connection[]),
-  })
+    .map(([, c]) => Object.freeze({ source: c.source, target: c.target }))
+  return Object.freeze({ nodes, connections: Object.freeze(connections) as Connection[] })
+}
+
+/** The nodes of `byId` sorted by id, keeping `previous`'s objects given again. */
+function sortedById(byId: Map<string, GraphNode>, previous?: Graph): GraphNode[] {
+  const kept = new Set<GraphNode>(previous?.nodes)
+  const nodes = [...byId.values()]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((node) => (kept.has(node) ? node : frozenNode(node)))
+  return Object.freeze(nodes) as GraphNode[]
+}
+
+/**
+ * The nodes of `byId` in the order of `previous` (sorted by id), keeping `previous`'s objects
+ * given again; null when the ids are not exactly `previous`'s (then they are sorted anew).
+ */
+function inOrderOf(previous: readonly GraphNode[], byId: Map<string, GraphNode>) {
+  if (previous.length !== byId.size) return null
+  const nodes: GraphNode[] = []
+  for (const was of previous) {
+    const node = byId.get(was.id)
+    if (!node) return null
+    nodes.push(node === was ? was : frozenNode(node))
+  }
+  return Object.freeze(nodes) as GraphNode[]
 }
 
 /** A frozen copy of `node` holding exactly a node's keys (its position and data frozen too). */
@@ -204,16 +226,7 @@ function updateYNode(ynode: YNode, node: GraphNode): void {
  * keep their unrelated edits), in one transaction with `origin`. Used to seed a doc from
  * stored JSON and to apply a REST PATCH to the live doc.
  */
-export function applyGraphToDoc(
-  doc: Y.Doc,
-  graph: Graph,
-  origin: unknown = null,
-  /**
-   * Says which nodes the doc already holds exactly as given, so they are not compared
-   * field by field (the REST autosave knows the graph it wrote last: issue 23). Default: none.
-   */
-  held?: (node: GraphNode) => boolean,
-): void {
+export function applyGraphToDoc(doc: Y.Doc, graph: Graph, origin: unknown = null): void {
   doc.transact(() => {
     const nodes = getNodesMap(doc)
     const wanted = new Map(graph.nodes.map((n) => [n.id, n]))
@@ -221,18 +234,51 @@ export function applyGraphToDoc(
     for (const id of nodes.keys()) if (!wanted.has(id)) nodes.delete(id)
     for (const node of graph.nodes) {
       const existing = nodes.get(node.id)
-      if (existing instanceof Y.Map) {
-        if (!held?.(node)) updateYNode(existing, node)
-      } else nodes.set(node.id, nodeToYMap(node))
+      if (existing instanceof Y.Map) updateYNode(existing, node)
+      else nodes.set(node.id, nodeToYMap(node))
     }
-    const connections = getConnectionsMap(doc)
-    const wantedConnections = new Map(graph.connections.map((c) => [connectionKey(c), c]))
-    for (const key of [...connections.keys()])
-      if (!wantedConnections.has(key)) connections.delete(key)
-    for (const [key, c] of wantedConnections) {
-      if (!connections.has(key)) connections.set(key, { source: c.source, target: c.target })
-    }
+    setConnections(doc, graph.connections)
   }, origin)
+}
+
+/**
+ * Makes a doc that holds exactly `previous` (a {@link graphAsApplied} answer, the doc
+ * unchanged since) hold `next` (`graphAsApplied(graph, previous)`): the same doc as
+ * `applyGraphToDoc(doc, next)`, in one transaction with `origin`, touching only the nodes of
+ * `next` that are not `previous`'s own objects, the nodes `next` lacks, and the connections
+ * when `next`'s are not `previous`'s array. A REST autosave moves one node of hundreds
+ * (issue 23).
+ */
+export function applyGraphChangeToDoc(
+  doc: Y.Doc,
+  previous: Graph,
+  next: Graph,
+  origin: unknown = null,
+): void {
+  const kept = new Set<GraphNode>(previous.nodes)
+  doc.transact(() => {
+    const nodes = getNodesMap(doc)
+    const ids = new Set<string>()
+    for (const node of next.nodes) {
+      ids.add(node.id)
+      if (kept.has(node)) continue
+      const existing = nodes.get(node.id)
+      if (existing instanceof Y.Map) updateYNode(existing, node)
+      else nodes.set(node.id, nodeToYMap(node))
+    }
+    for (const { id } of previous.nodes) if (!ids.has(id)) nodes.delete(id)
+    if (next.connections !== previous.connections) setConnections(doc, next.connections)
+  }, origin)
+}
+
+/** Makes the doc's connections exactly `connections` (by key), writing only what differs. */
+function setConnections(doc: Y.Doc, wanted: readonly Connection[]): void {
+  const connections = getConnectionsMap(doc)
+  const byKey = new Map(wanted.map((c) => [connectionKey(c), c]))
+  for (const key of [...connections.keys()]) if (!byKey.has(key)) connections.delete(key)
+  for (const [key, c] of byKey) {
+    if (!connections.has(key)) connections.set(key, { source: c.source, target: c.target })
+  }
 }
 
 /** Adds a node (one transaction). */

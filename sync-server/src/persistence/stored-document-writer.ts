@@ -7,6 +7,7 @@ import {
   type StoredProjectDocument,
 } from '@reelgraph/db'
 import {
+  applyGraphChangeToDoc,
   applyGraphToDoc,
   type ChangedTypes,
   docCounts,
@@ -150,6 +151,10 @@ export class StoredDocumentWriter {
   private async write(projectId: number, graph: Graph): Promise<Graph> {
     const copy = await this.current(projectId)
     const { doc } = copy
+    const previous = copy.answered?.graph
+    const applied = graphAsApplied(graph, previous)
+    const holdsPrevious = copy.holdsAnswered
+    copy.holdsAnswered = false
     const before = docCounts(doc)
     const updates: Uint8Array[] = []
     let changed: ChangedTypes | null = null
@@ -159,16 +164,16 @@ export class StoredDocumentWriter {
     }
     doc.on('update', onUpdate)
     doc.on('afterTransaction', onTransaction)
-    const held = copy.holdsAnswered ? copy.answered?.nodes : undefined
-    copy.holdsAnswered = false
     try {
-      applyGraphToDoc(doc, graph, WRITE_ORIGIN, (node) => held?.get(node.id) === node)
+      // Nothing else changed the copy since the last answer: write only what the body changed.
+      if (previous && holdsPrevious) applyGraphChangeToDoc(doc, previous, applied, WRITE_ORIGIN)
+      else applyGraphToDoc(doc, graph, WRITE_ORIGIN)
     } finally {
       doc.off('update', onUpdate)
       doc.off('afterTransaction', onTransaction)
     }
     const update = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates)
-    if (updates.length === 0 || !changed) return this.answer(projectId, copy, graph)
+    if (updates.length === 0 || !changed) return this.answer(projectId, copy, applied)
     // The same rules as every sync update (the copy is this writer's own: a refused change
     // is dropped with it).
     const refusal = validateDocChange(doc, changed, before)
@@ -192,12 +197,14 @@ export class StoredDocumentWriter {
     this.grew(projectId, copy, update.byteLength)
     this.options.noteAppended(projectId, update.byteLength)
     await this.deliver(projectId, update)
-    return this.answer(projectId, copy, graph)
+    return this.answer(projectId, copy, applied)
   }
 
-  /** The copy holds exactly `graph` now: its graph as `docToGraph` would read it back. */
-  private answer(projectId: number, copy: StoredCopy, graph: Graph): Graph {
-    const applied = graphAsApplied(graph, copy.answered?.graph)
+  /**
+   * The copy holds exactly `applied` now (`graphAsApplied`'s answer: its graph as `docToGraph`
+   * would read it back): kept as what the next PATCH compares with, and answered.
+   */
+  private answer(projectId: number, copy: StoredCopy, applied: Graph): Graph {
     copy.answered = { graph: applied, nodes: new Map(applied.nodes.map((node) => [node.id, node])) }
     copy.holdsAnswered = true
     this.touch(projectId, copy)
