@@ -1,16 +1,30 @@
 /**
- * What parsing one REST autosave body costs the api (issue 23, decision 020): a
+ * What one REST autosave body costs the api in memory work (issue 23, decision 020): a
  * `PATCH /api/projects/:id` body of the whole graph (`make-graph.mjs NODES SEED`, default
  * 300 7) with one node moved, read by `JSON.parse`, then by `patchProjectInput` (every node
  * parsed) and by `parsePatchProjectInput` with the graph written before as its known nodes
  * (only the moved node parsed), then checked for text hygiene (the api's `findTextProblems`,
- * all of it or all but the known nodes). Reported: the mean and p99 of each, in ms, over
- * RUNS bodies, with the load average.
+ * all of it or all but the known nodes). Then the writer's steps, autosave after autosave on
+ * one doc: the graph written into the doc whole (`applyGraphToDoc`, every node compared) or as
+ * the change from the last answer (`applyGraphChangeToDoc`, with `graphAsApplied`), and the
+ * answer's UTF-8 bytes from `JSON.stringify` of a new `graphAsApplied`, or from
+ * `encodeGraphJson` of the answer that keeps the last one's nodes. Reported: the mean and p99 of each, in ms, over RUNS bodies, with the load
+ * average.
  *
  * Run: npm run patch-parse -w bench   (optional: NODES SEED)
  */
 import { loadavg } from 'node:os'
-import { findTextProblems, parsePatchProjectInput, patchProjectInput } from '@reelgraph/shared'
+import {
+  applyGraphChangeToDoc,
+  applyGraphToDoc,
+  encodeGraphJson,
+  findTextProblems,
+  type Graph,
+  graphAsApplied,
+  parsePatchProjectInput,
+  patchProjectInput,
+} from '@reelgraph/shared'
+import * as Y from 'yjs'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
 
 const NODES = Number(process.argv[2] ?? 300)
@@ -22,6 +36,7 @@ const graph = makeGraph(NODES, SEED)
 const written = patchProjectInput.parse(graph)
 if (written.kind !== 'graph') throw new Error('the fixture is not a graph')
 const known = new Map(written.nodes.map((node) => [node.id, node]))
+const writtenGraph: Graph = { nodes: written.nodes, connections: written.connections }
 
 /** The body of autosave `n`: the graph with node n mod NODES moved, as JSON text. */
 function bodyText(n: number): string {
@@ -49,6 +64,26 @@ function measure<C>(step: (body: unknown, context: C) => unknown, prepare?: (bod
   return { meanMs: round(mean, 3), p99Ms: round(quantile(times, 0.99), 3) }
 }
 
+/**
+ * The writer's steps autosave after autosave on one doc, each body parsed with the last
+ * answer's nodes as known: `step` given the graph parsed and the last answer, timed alone.
+ */
+function measureWrites(step: (doc: Y.Doc, graph: Graph, previous: Graph) => Graph) {
+  const doc = new Y.Doc()
+  applyGraphToDoc(doc, writtenGraph)
+  let previous = graphAsApplied(writtenGraph)
+  return measure(
+    (_body, graph: Graph) => {
+      previous = step(doc, graph, previous)
+    },
+    (body) => {
+      const parsed = parsePatchProjectInput(body, new Map(previous.nodes.map((n) => [n.id, n])))
+      if (!parsed.success || parsed.data.kind !== 'graph') throw new Error('the body is refused')
+      return { nodes: parsed.data.nodes, connections: parsed.data.connections }
+    },
+  )
+}
+
 const loadBefore = loadavg().map((l) => round(l, 2))
 const texts = Array.from({ length: 64 }, (_, n) => bodyText(n))
 const result = {
@@ -67,6 +102,26 @@ const result = {
       return taken
     },
   ),
+  applyWholeGraph: measureWrites((doc, graph) => {
+    applyGraphToDoc(doc, graph)
+    return graphAsApplied(graph)
+  }),
+  applyChange: measureWrites((doc, graph, previous) => {
+    const applied = graphAsApplied(graph, previous)
+    applyGraphChangeToDoc(doc, previous, applied)
+    return applied
+  }),
+  // The answer as UTF-8 bytes (the socket writes bytes): built anew, or from kept node JSON.
+  answerStringify: measureWrites((_doc, graph) => {
+    const applied = graphAsApplied(graph)
+    Buffer.from(JSON.stringify(applied))
+    return applied
+  }),
+  answerEncoded: measureWrites((_doc, graph, previous) => {
+    const applied = graphAsApplied(graph, previous)
+    encodeGraphJson(applied)
+    return applied
+  }),
   loadavg: { before: loadBefore, after: loadavg().map((l) => round(l, 2)) },
 }
 console.log(JSON.stringify(result, null, 2))
