@@ -29,8 +29,10 @@
  * on a device copy while refused), edits of admitted editors not saved SETTLE_MS after the
  * run; then the load stops (editors with nothing unsaved close) and the refused editors get
  * in: how long until every edit of every editor is saved, and how many are not after
- * DRAIN_MS. Beside them: the server's RSS idle and at its peak, its V8 heap, the budget's
- * estimate, busy refusals by reason, its CPU (100 = one core), whether it is still up, and
+ * DRAIN_MS, and what the editors still holding unsaved edits were doing then. Beside them:
+ * the server's RSS idle and at its peak, its V8 heap, the budget's estimate, busy refusals by
+ * reason, its CPU (100 = one core), whether it is still up, this process's own event loop
+ * delay during the run (its providers share the box: a late `saved` may be late here), and
  * the load average before and after.
  *
  * `--memory K` measures memory per open project instead: K editors open their projects and
@@ -47,6 +49,7 @@
 import { readFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
 import { createDb, type DB, migrateToLatest } from '@reelgraph/db'
@@ -373,11 +376,15 @@ async function editorsRun(k: number) {
   const loadBefore = loadavg()
 
   const cpuBefore = cpuSeconds(pid)
+  // This process's own lag: its edits and `saved` messages wait for it as for the server.
+  const clientLag = monitorEventLoopDelay({ resolution: 10 })
+  clientLag.enable()
   const started = performance.now()
   measureFrom = started
   stopAt = started + RUN_MS
   await Promise.all([...stormLoops, ...(editingStorm ? [] : editLoops(started))])
   const runSeconds = (performance.now() - started) / 1000
+  clientLag.disable()
   const storesPerSecond = savedMessages / runSeconds
   const serverCpuPercent = round(((cpuSeconds(pid) - cpuBefore) / runSeconds) * 100, 0)
   const loadAfter = loadavg()
@@ -406,6 +413,18 @@ async function editorsRun(k: number) {
   clearInterval(sampler)
   const metrics = await serverMetrics(server).catch(() => new Map<string, number>())
   const notSavedAtEnd = editors.reduce((sum, e) => sum + e.pending.length, 0)
+  /** What the editors still holding unsaved edits were doing when the drain ended. */
+  const unsavedEditors: Record<string, number> = {}
+  for (const e of editors) {
+    if (e.pending.length === 0) continue
+    const state = [
+      `socket ${e.socket.status}`,
+      e.provider.isAuthenticated ? 'authenticated' : 'not authenticated',
+      e.synced ? 'synced once' : 'never synced',
+      `refused ${Math.min(e.busy, 5)}${e.busy >= 5 ? '+' : ''} times`,
+    ].join(', ')
+    unsavedEditors[state] = (unsavedEditors[state] ?? 0) + 1
+  }
 
   const result = {
     editors: k,
@@ -427,7 +446,13 @@ async function editorsRun(k: number) {
       p99: round(quantile(offlineLatencies, 0.99)),
     },
     admittedEditsNotSavedAfter12s: admittedUnsaved,
-    afterTheLoadStops: { allSavedAfterMs, editsNotSaved: notSavedAtEnd },
+    /** The benchmark's own event loop delay during the run (its 2,000 providers share the box). */
+    clientEventLoopDelayMs: {
+      p50: round(clientLag.percentile(50) / 1e6),
+      p99: round(clientLag.percentile(99) / 1e6),
+      max: round(clientLag.max / 1e6),
+    },
+    afterTheLoadStops: { allSavedAfterMs, editsNotSaved: notSavedAtEnd, unsavedEditors },
     busyRefusals: {
       memory: metrics.get('reelgraph_sync_refused_connections_total{reason="memory"}'),
       heap: metrics.get('reelgraph_sync_refused_connections_total{reason="heap"}'),
