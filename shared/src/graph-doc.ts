@@ -176,14 +176,6 @@ function frozenNode({ id, type, label, position, data, connectionPoints }: Graph
   })
 }
 
-function sameConnections(a: readonly Connection[], b: readonly Connection[]): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) {
-    if (a[i]!.source !== b[i]!.source || a[i]!.target !== b[i]!.target) return false
-  }
-  return true
-}
-
 /** A new Y.Map holding `node` (to insert into the nodes map). */
 export function nodeToYMap(node: GraphNode): YNode {
   const ynode = new Y.Map<unknown>()
