@@ -223,8 +223,8 @@ export function isKnownNode(known: GraphNode, value: unknown): boolean {
  * {@link isKnownNode}) is answered with the known node itself, any other is parsed with
  * {@link graphNodeSchema} and its data checked as {@link refineNodeData} does, and each
  * connection must join two of the body's nodes (so its ends are valid ids). An autosave of a
- * 300-node graph with one node moved takes a tenth of a millisecond here instead of zod's
- * walk of every node and connection (issue 23).
+ * 300-node graph with one node moved takes about 0.3 ms here, against 0.9 ms for zod's walk
+ * of every node and connection with the known nodes not parsed (issue 23, decision 020).
  * @returns the graph (connections without repeats), or null when anything would need the
  *   full parse's judgment (a missing or extra key, an invalid node, a repeated id, a
  *   connection to nowhere or to itself, too many nodes): call the full parse for its answer
