@@ -65,6 +65,7 @@ import {
 import type { Kysely } from 'kysely'
 import * as Y from 'yjs'
 import { seedState } from '../../sync-server/src/extensions/persistence.ts'
+import { reconnectWhenClosed } from '../../web/src/features/canvas/sync/reconnect.ts'
 import {
   cookieWebSocket,
   createProject,
@@ -215,7 +216,7 @@ function openEditors(
         // As the canvas does (`project-session.ts`): off the socket, back on a new one after
         // a jittered backoff.
         socket.disconnect()
-        setTimeout(() => void socket.connect(), busyRetryDelayMs(editor.busy))
+        setTimeout(() => reconnectWhenClosed(socket), busyRetryDelayMs(editor.busy))
         editor.busy += 1
       },
       onStateless: ({ payload }) => {

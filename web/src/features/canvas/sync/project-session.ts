@@ -20,6 +20,7 @@ import { type ACCESS_TOASTS, accessChangeToast, isAccessChangedClose } from '../
 import { CHANGE_REFUSED_FALLBACK } from '../lib/canvas-messages'
 import { pendingStoreOf, readPendingChanges } from './pending-changes'
 import { PresenceChannel } from './presence-channel'
+import { reconnectWhenClosed } from './reconnect'
 import { parseSyncMessage, SaveTracker } from './save-tracker'
 import { isUpdateRefusedClose } from './sync-close'
 import { syncUrl } from './sync-url'
@@ -364,7 +365,7 @@ export class ProjectSession {
       if (run.busyRefusals === 0) events.onServerBusy?.()
       run.tracker.markBusy()
       socket.disconnect()
-      this.later(run, () => void socket.connect(), busyRetryDelayMs(run.busyRefusals))
+      this.later(run, () => reconnectWhenClosed(socket), busyRetryDelayMs(run.busyRefusals))
       run.busyRefusals += 1
       return
     }
@@ -390,7 +391,7 @@ export class ProjectSession {
     // copy and try again.
     run.tracker.markUnreachable()
     socket.disconnect()
-    this.later(run, () => void socket.connect(), SYNC_LOAD_RETRY_MS)
+    this.later(run, () => reconnectWhenClosed(socket), SYNC_LOAD_RETRY_MS)
   }
 
   private later(run: Connections, fn: () => void, ms: number): void {
