@@ -49,8 +49,9 @@ describe('reconnectWhenClosed (issue 23)', () => {
     for (const cleanup of cleanups.splice(0)) await cleanup()
   })
 
-  it('comes back on a new connection when the retry is due before the close completes', async () => {
-    const server = await slowClosingServer(300)
+  /** A server whose first connection holds its close `holdMs`, and the provider's socket on it, connected. */
+  async function connected(holdMs: number) {
+    const server = await slowClosingServer(holdMs)
     cleanups.push(server.close)
     const socket = new HocuspocusProviderWebsocket({
       url: server.url,
@@ -58,6 +59,11 @@ describe('reconnectWhenClosed (issue 23)', () => {
     })
     cleanups.push(() => socket.destroy())
     expect(await until(() => socket.status === WebSocketStatus.Connected, 5000)).toBe(true)
+    return { server, socket }
+  }
+
+  it('comes back on a new connection when the retry is due before the close completes', async () => {
+    const { server, socket } = await connected(300)
     // Refused as busy: the page closes the socket and retries before the close has completed.
     socket.disconnect()
     await new Promise((resolve) => setTimeout(resolve, 50))
@@ -68,14 +74,7 @@ describe('reconnectWhenClosed (issue 23)', () => {
   })
 
   it('connects at once a socket that has already closed', async () => {
-    const server = await slowClosingServer(0)
-    cleanups.push(server.close)
-    const socket = new HocuspocusProviderWebsocket({
-      url: server.url,
-      WebSocketPolyfill: WebSocket,
-    })
-    cleanups.push(() => socket.destroy())
-    expect(await until(() => socket.status === WebSocketStatus.Connected, 5000)).toBe(true)
+    const { server, socket } = await connected(0)
     socket.disconnect()
     expect(await until(() => socket.status === WebSocketStatus.Disconnected, 5000)).toBe(true)
     reconnectWhenClosed(socket)
