@@ -32,6 +32,12 @@ const rawGraphArb: fc.Arbitrary<Graph> = fc.record({
   }),
 })
 
+/**
+ * A graph as the API answers it: JSON, which has no -0 (a node at y -0 that a graph puts at 0
+ * is not written again: -0 !== 0 is false).
+ */
+const asSent = (graph: Graph) => JSON.parse(JSON.stringify(graph)) as Graph
+
 describe('graphAsApplied (issue 23)', () => {
   it('is what the doc answers right after the graph was applied to it, whatever it held', () => {
     fc.assert(
@@ -39,7 +45,7 @@ describe('graphAsApplied (issue 23)', () => {
         const doc = new Y.Doc()
         applyGraphToDoc(doc, before)
         applyGraphToDoc(doc, graph)
-        expect(graphAsApplied(graph)).toEqual(docToGraph(doc))
+        expect(asSent(graphAsApplied(graph))).toEqual(asSent(docToGraph(doc)))
       }),
       { numRuns: 300 },
     )
@@ -56,7 +62,7 @@ describe('graphAsApplied (issue 23)', () => {
         const graph = { nodes: [...again, ...after.nodes], connections: after.connections }
         applyGraphToDoc(doc, graph)
         const applied = graphAsApplied(graph, previous)
-        expect(applied).toEqual(docToGraph(doc))
+        expect(asSent(applied)).toEqual(asSent(docToGraph(doc)))
         const ids = new Set(after.nodes.map((n) => n.id))
         for (const node of again) {
           if (!ids.has(node.id)) expect(applied.nodes).toContain(node)
@@ -81,7 +87,7 @@ describe('graphAsApplied (issue 23)', () => {
           applyGraphToDoc(doc, before)
           const previous = graphAsApplied(before)
           const sent = previous.nodes.map((node, i) =>
-            picks[i] ? { ...node, position: { x: node.position.x + 1, y: 0 } } : node,
+            picks[i] ? { ...node, label: `${node.label}*` } : node,
           )
           if (reversed) sent.reverse()
           const connections = sameConnections
@@ -90,7 +96,7 @@ describe('graphAsApplied (issue 23)', () => {
           const graph = { nodes: sent, connections }
           applyGraphToDoc(doc, graph)
           const applied = graphAsApplied(graph, previous)
-          expect(applied).toEqual(docToGraph(doc))
+          expect(asSent(applied)).toEqual(asSent(docToGraph(doc)))
           previous.nodes.forEach((node, i) => {
             if (!picks[i]) expect(applied.nodes[i]).toBe(node)
           })
