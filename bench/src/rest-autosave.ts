@@ -15,11 +15,13 @@
  *   (Express, a session lookup per request, one whole-graph jsonb `UPDATE` per PATCH; see
  *   its comment for what it leaves out). Skipped without BENCH_DATABASE_URL (it needs
  *   Postgres).
- * Each server is warmed up first (WARM_UP_SAVES on projects of its own). Reported per K and stack: saves, saves/s (2xx answers per second of the run), request
+ * Each server is warmed up first (WARM_UP_SAVES on WARM_UP_PROJECTS projects of its own, so
+ * both a project's first save and the later ones have run), then left idle until its warm-up
+ * projects are compacted (LOG_COMPACT_IDLE_MS). Reported per K and stack: saves, saves/s (2xx answers per second of the run), request
  * p50/p99/max, the same without each editor's first save (Reelgraph reads the project's
  * stored document on its first PATCH), the same for saves sent after the first STEADY_AFTER_MS
- * (once the first saves' backlog has drained), failures, the server process's CPU (100 = one core), and the load average
- * before and after.
+ * (once the first saves' backlog has drained), failures, the server process's CPU (100 = one core), the CPU of
+ * this machine's Postgres processes in the run, and the load average before and after.
  *
  * With `--processes N` Reelgraph runs as N api processes on one Postgres (and REDIS_URL's
  * Redis when set), as the compose file runs `app` replicas behind its proxy; editor i talks
@@ -30,13 +32,14 @@
  *      BENCH_DATABASE_URL=postgres://... npm run rest-autosave -w bench -- --processes 2 200
  */
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createDb, migrateToLatest } from '@reelgraph/db'
 import type { Graph } from '@reelgraph/shared'
+import { LOG_COMPACT_IDLE_MS } from '../../sync-server/src/config.ts'
 import { seedState } from '../../sync-server/src/extensions/persistence.ts'
 import { createProject, createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
 import { freshDataDir, ROOT, startApp } from './app-process.ts'
@@ -52,9 +55,10 @@ const PORT = 3195
 /**
  * Before the run each server takes WARM_UP_SAVES PATCHes on WARM_UP_PROJECTS projects of
  * its own (not the editors'), so the run measures a server that has been up a while (its
- * code compiled, its database pool open) meeting K editors whose projects it has not seen.
+ * code compiled, first saves and later ones alike, its database pool open) meeting K editors
+ * whose projects it has not seen.
  */
-const WARM_UP_PROJECTS = 4
+const WARM_UP_PROJECTS = 60
 const WARM_UP_SAVES = 300
 /** Saves sent this long after the start are reported apart, as the steady state. */
 const STEADY_AFTER_MS = 5000
@@ -82,6 +86,26 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
+/**
+ * CPU seconds every `postgres` process on this machine has used so far (the database's
+ * share of a save, when BENCH_DATABASE_URL is this machine's server); processes gone since
+ * are not counted.
+ */
+function postgresCpuSeconds(): number {
+  let total = 0
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') {
+        total += cpuSeconds(Number(entry))
+      }
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return total
+}
+
 /** K editors autosaving against `url`; the figures of the run. */
 async function autosave(options: {
   /** The servers' URLs: editor i talks to urls[i % urls.length]. */
@@ -94,6 +118,7 @@ async function autosave(options: {
   const cpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
   const loadBefore = loadavg()
   const cpuBefore = cpu()
+  const postgresBefore = postgresCpuSeconds()
   const latencies: number[] = []
   /** The same without each editor's first save (its project's first read from the database). */
   const warm: number[] = []
@@ -150,6 +175,7 @@ async function autosave(options: {
     p99By5sWindow: windows.map((w) => round(quantile(w, 0.99))),
     failures,
     serverCpuPercent: round(((cpu() - cpuBefore) / runSeconds) * 100, 0),
+    postgresCpuPercent: round(((postgresCpuSeconds() - postgresBefore) / runSeconds) * 100, 0),
     loadavg: { before: loadBefore, after: loadavg() },
   }
 }
@@ -235,6 +261,8 @@ async function reelgraphRun(k: number, g: Graph) {
   try {
     const urls = apps.map((app) => app.url)
     await warmUp({ urls, cookie, projectIds: projectIds.slice(k) })
+    // The warm-up projects fall idle: their logs are compacted now, not during the run.
+    await sleep(LOG_COMPACT_IDLE_MS + 5000)
     return await autosave({
       urls,
       cookie,
