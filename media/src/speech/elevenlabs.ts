@@ -1,4 +1,5 @@
-import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js'
+import type * as ElevenLabsSdkModule from '@elevenlabs/elevenlabs-js'
+import type { ElevenLabsClient } from '@elevenlabs/elevenlabs-js'
 import { estimateWordTimings } from '@reelgraph/shared'
 import type { WordTiming } from '@reelgraph/shared'
 import { splitWords } from '@reelgraph/shared'
@@ -38,9 +39,26 @@ const LABEL = 'The ElevenLabs voice service'
 /** No SDK retries: the caller's timeout is the whole budget; the caller decides on retries. */
 const SDK_MAX_RETRIES = 0
 
-/** Maps an SDK failure to a SpeechError (status errors, bodies that are not the protocol). */
-function sdkError(error: unknown, signal: AbortSignal) {
-  if (error instanceof ElevenLabsError && typeof error.statusCode === 'number') {
+/** The ElevenLabs SDK module. */
+type ElevenLabsSdk = typeof ElevenLabsSdkModule
+
+let sdkImport: Promise<ElevenLabsSdk> | undefined
+
+/**
+ * The SDK, imported on first use: loading it takes about 0.9 s on this machine, which every
+ * start of the api and the worker waited for, configured or not.
+ */
+function loadSdk(): Promise<ElevenLabsSdk> {
+  sdkImport ??= import('@elevenlabs/elevenlabs-js')
+  return sdkImport
+}
+
+/**
+ * Maps an SDK failure to a SpeechError (status errors, bodies that are not the protocol);
+ * `sdk` is the SDK module when it loaded.
+ */
+function sdkError(error: unknown, signal: AbortSignal, sdk: ElevenLabsSdk | undefined) {
+  if (sdk && error instanceof sdk.ElevenLabsError && typeof error.statusCode === 'number') {
     // A 2xx whose body is not JSON.
     if (error.statusCode < 300) return malformedError(LABEL, error)
     return statusError(LABEL, error.statusCode, error)
@@ -59,12 +77,19 @@ function sdkError(error: unknown, signal: AbortSignal) {
  * @see issue 13 item 1
  */
 export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSettings): SpeechProvider {
-  const client = new ElevenLabsClient({
-    apiKey: settings.apiKey,
-    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
-    timeoutInSeconds: settings.timeoutMs / 1000,
-    maxRetries: SDK_MAX_RETRIES,
-  })
+  let sdk: ElevenLabsSdk | undefined
+  let client: ElevenLabsClient | undefined
+  /** The client, made once the SDK has loaded. */
+  const connect = async (): Promise<ElevenLabsClient> => {
+    sdk ??= await loadSdk()
+    client ??= new sdk.ElevenLabsClient({
+      apiKey: settings.apiKey,
+      ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+      timeoutInSeconds: settings.timeoutMs / 1000,
+      maxRetries: SDK_MAX_RETRIES,
+    })
+    return client
+  }
   const requestOptions = (signal: AbortSignal) => ({
     abortSignal: signal,
     timeoutInSeconds: settings.timeoutMs / 1000,
@@ -78,7 +103,8 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
     async listVoices(signal): Promise<SpeechVoice[]> {
       const limited = withTimeout(signal, settings.timeoutMs)
       try {
-        const page = await client.voices.search(
+        const elevenlabs = await connect()
+        const page = await elevenlabs.voices.search(
           { pageSize: VOICE_PAGE_SIZE },
           requestOptions(limited),
         )
@@ -88,7 +114,7 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
           language: voice.labels?.language ?? voice.verifiedLanguages?.[0]?.language,
         }))
       } catch (error) {
-        throw sdkError(error, limited)
+        throw sdkError(error, limited, sdk)
       }
     },
 
@@ -96,9 +122,10 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
       const words = requestWords(request)
       if (words.length === 0) return emptyNarration(settings.sampleRate, 'provider')
       const limited = withTimeout(signal, settings.timeoutMs)
-      let answer: Awaited<ReturnType<typeof client.textToSpeech.convertWithTimestamps>>
+      let answer: Awaited<ReturnType<ElevenLabsClient['textToSpeech']['convertWithTimestamps']>>
       try {
-        answer = await client.textToSpeech.convertWithTimestamps(
+        const elevenlabs = await connect()
+        answer = await elevenlabs.textToSpeech.convertWithTimestamps(
           request.voice ?? ELEVENLABS_DEFAULT_VOICE,
           {
             text: request.text,
@@ -108,7 +135,7 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
           requestOptions(limited),
         )
       } catch (error) {
-        throw sdkError(error, limited)
+        throw sdkError(error, limited, sdk)
       }
       const pcm = pcmFromBytes(Buffer.from(answer.audioBase64, 'base64'), settings.sampleRate)
       if (pcm.samples.length === 0) throw malformedError(LABEL, 'no audio')
