@@ -8,7 +8,8 @@
  * per move (mean, max), the log's size on disk per row (Postgres: the growth of the table
  * with its index and TOAST, divided by the rows), a load (read snapshot + log in one
  * statement, then `applyStoredDocument` to a new Y.Doc; median of LOADS runs, read and apply
- * apart) before and after one compaction, the
+ * apart) before and after one compaction, a catch-up read with the log (what the REST path
+ * asks before each autosave, by a reader holding every row: median of LOADS), the
  * compaction's time, and the load average. On BENCH_DATABASE_URL's Postgres, else PGlite.
  *
  * Run: BENCH_DATABASE_URL=postgres://... npm run document-log -w bench
@@ -23,6 +24,7 @@ import {
   createDb,
   migrateToLatest,
   readProjectDocument,
+  readProjectDocumentChanges,
 } from '@reelgraph/db'
 import { getNodesMap, moveNodes } from '@reelgraph/shared'
 import { sql } from 'kysely'
@@ -100,7 +102,24 @@ async function timeLoads() {
   return { read, apply, total: round(read + apply) }
 }
 
+/**
+ * Median ms of LOADS catch-up reads (`readProjectDocumentChanges`, what the REST path asks
+ * before each autosave) by a reader that holds the snapshot and every row of the log.
+ */
+async function timeCatchUpReads() {
+  const stored = (await readProjectDocument({ db, projectId }))!
+  const held = { snapshotAt: stored.snapshotAt ?? stored.savedAt, knownIds: new Set(stored.ids) }
+  const reads: number[] = []
+  for (let i = 0; i < LOADS; i++) {
+    const started = performance.now()
+    await readProjectDocumentChanges({ db, projectId, ...held })
+    reads.push(performance.now() - started)
+  }
+  return round(quantile(reads, 0.5))
+}
+
 const loadWithLogMs = await timeLoads()
+const catchUpReadWithLogMs = await timeCatchUpReads()
 const compactStarted = performance.now()
 const compaction = await compactProjectDocument({ db, projectId })
 const compactMs = round(performance.now() - compactStarted)
@@ -120,6 +139,7 @@ console.log(
       appendsPerSecondOneAtATime: round(LOG_UPDATES / (appendMs / 1000), 0),
       logUpdates: LOG_UPDATES,
       loadMs: { withLog: loadWithLogMs, afterCompaction: loadAfterCompactionMs },
+      catchUpReadHoldingEveryRowMs: catchUpReadWithLogMs,
       compaction: { ms: compactMs, ...compaction },
       loadavg: { before: loadBefore, after: loadavg() },
     },

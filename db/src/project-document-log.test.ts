@@ -17,6 +17,7 @@ import {
   mergeStoredDocument,
   projectDocumentIsStale,
   readProjectDocument,
+  readProjectDocumentChanges,
   type StoredProjectDocument,
 } from './project-document-log.ts'
 import type { DB } from './schema.ts'
@@ -271,6 +272,75 @@ describe.each(testDatabaseKinds())('the project document log on $name (issue 15)
     expect(stored.updates).toEqual([])
     expect(loadGraph(stored)).toEqual(docToGraph(editor))
     expect(docToGraph(editor).nodes).toHaveLength(31)
+  })
+
+  it('answers a reader only what it does not hold, and the whole log once a compaction replaced the snapshot (issue 23)', async () => {
+    const base = new Y.Doc()
+    addNode(base, textNode(0, 0))
+    const projectId = await newProject(Y.encodeStateAsUpdate(base))
+    // A snapshot written a while ago, as a seed or a compaction leaves it.
+    await db
+      .updateTable('project_documents')
+      .set({ updated_at: new Date(Date.now() - 60_000) })
+      .where('project_id', '=', projectId)
+      .execute()
+    const editor = new Y.Doc()
+    Y.applyUpdate(editor, Y.encodeStateAsUpdate(base))
+    const rowIds = async () =>
+      (
+        await db
+          .selectFrom('project_document_updates')
+          .select((eb) => eb.cast<string>('id', 'text').as('id'))
+          .where('project_id', '=', projectId)
+          .execute()
+      )
+        .map((row) => row.id)
+        .sort()
+    /** Appends the editor's next `count` nodes, one row each. */
+    const append = async (from: number, count: number) => {
+      for (let i = from; i < from + count; i++) {
+        const before = Y.encodeStateVector(editor)
+        addNode(editor, textNode(i, i * 10))
+        const update = Y.encodeStateAsUpdate(editor, before)
+        expect(await appendProjectUpdate({ db, projectId, update })).toBe(true)
+      }
+    }
+    // The reader: a copy, the snapshot it holds and the rows it holds.
+    const reader = new Y.Doc()
+    let held = { snapshotAt: new Date(0), ids: new Set<string>() }
+    const read = async () => {
+      const changes = (await readProjectDocumentChanges({
+        db,
+        projectId,
+        snapshotAt: held.snapshotAt,
+        knownIds: held.ids,
+      }))!
+      if (changes.snapshot) Y.applyUpdate(reader, changes.snapshot)
+      for (const { update } of changes.updates) Y.applyUpdate(reader, update)
+      held = { snapshotAt: changes.snapshotAt, ids: new Set(changes.ids) }
+      expect([...held.ids].sort()).toEqual(await rowIds())
+      expect(docToGraph(reader)).toEqual(docToGraph(editor))
+      return changes
+    }
+
+    await append(1, 5)
+    const first = await read()
+    expect(first.snapshot).not.toBeNull()
+    expect(first.updates).toHaveLength(5)
+    // The snapshot held: only the two new rows come back.
+    await append(6, 2)
+    const second = await read()
+    expect(second.snapshot).toBeNull()
+    expect(second.updates.map((u) => u.id).filter((id) => first.ids.includes(id))).toEqual([])
+    expect(second.updates).toHaveLength(2)
+    expect(await read()).toMatchObject({ snapshot: null, updates: [] })
+    // A compaction merged the rows (and so replaced the snapshot); one row came after it.
+    await compactProjectDocument({ db, projectId })
+    await append(8, 1)
+    const third = await read()
+    expect(third.snapshot).not.toBeNull()
+    expect(third.ids).toHaveLength(1)
+    expect(docToGraph(reader).nodes).toHaveLength(9)
   })
 
   it('appends nothing to a deleted project, and reports it', async () => {

@@ -152,6 +152,10 @@ export interface StoredDocumentChanges {
  * whose ids are not in `knownIds`; one statement, so one consistent view (as
  * {@link readProjectDocument}). Applying both to the reader's copy gives the stored
  * document: Yjs updates are idempotent.
+ *
+ * Only the rows the reader does not hold come back while the snapshot is the one it holds
+ * (rows leave the log only in a compaction, which replaces the snapshot): an autosave reads
+ * its one or two new rows, not the whole log of up to LOG_COMPACT_UPDATES rows (issue 23).
  * @returns null when the project has no stored document (never opened, or deleted)
  * @see issue 23 item 3 (REST PATCH against the document as stored, without loading it anew)
  */
@@ -161,8 +165,8 @@ export async function readProjectDocumentChanges(options: {
   snapshotAt: Date
   knownIds: ReadonlySet<string>
 }): Promise<StoredDocumentChanges | null> {
-  const { db, projectId, snapshotAt } = options
-  const known = [...options.knownIds].join(',')
+  const { db, projectId, snapshotAt, knownIds } = options
+  const known = [...knownIds].join(',')
   // Dates come back from the driver to the millisecond: compare at that precision.
   const { rows } = await sql<{
     part: number
@@ -170,24 +174,33 @@ export async function readProjectDocumentChanges(options: {
     data: Uint8Array | null
     at: Date
   }>`
+    with snapshot as (
+      select state, updated_at,
+          date_trunc('milliseconds', updated_at) <> ${snapshotAt} as replaced
+        from project_documents where project_id = ${projectId}
+    )
     select 0 as part, null::text as id,
-        case when date_trunc('milliseconds', updated_at) = ${snapshotAt} then null else state end
-          as data,
+        case when replaced then state else null end as data,
         updated_at as at
-      from project_documents where project_id = ${projectId}
+      from snapshot
     union all
     select 1, id::text,
         case when id = any(string_to_array(${known}, ',')::bigint[]) then null else update end,
         created_at
-      from project_document_updates where project_id = ${projectId}
+      from project_document_updates
+      where project_id = ${projectId}
+        and ((select replaced from snapshot)
+          or not (id = any(string_to_array(${known}, ',')::bigint[])))
     order by part, id`.execute(db)
   const [first, ...rest] = rows
   if (!first || Number(first.part) !== 0) return null
+  const listed = rest.map((row) => row.id ?? '')
   return {
     snapshot: first.data,
     snapshotAt: first.at,
     updates: rest.flatMap((row) => (row.data ? [{ id: row.id ?? '', update: row.data }] : [])),
-    ids: rest.map((row) => row.id ?? ''),
+    // The snapshot held: every known row is still in the log (only a compaction removes rows).
+    ids: first.data ? listed : [...knownIds, ...listed],
   }
 }
 
