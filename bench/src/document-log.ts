@@ -8,9 +8,9 @@
  * per move (mean, max), the log's size on disk per row (Postgres: the growth of the table
  * with its index and TOAST, divided by the rows), a load (read snapshot + log in one
  * statement, then `applyStoredDocument` to a new Y.Doc; median of LOADS runs, read and apply
- * apart) before and after one compaction, a catch-up read with the log (what the REST path
- * asks before each autosave, by a reader holding every row: median of LOADS), the
- * compaction's time, and the load average. On BENCH_DATABASE_URL's Postgres, else PGlite.
+ * apart) before and after one compaction, a catch-up read (what the REST path asks before
+ * each autosave, by a reader holding every row) with LOG_COMPACT_UPDATES rows in the log and
+ * with LOG_UPDATES, the compaction's time, and the load average. On BENCH_DATABASE_URL's Postgres, else PGlite.
  *
  * Run: BENCH_DATABASE_URL=postgres://... npm run document-log -w bench
  */
@@ -29,6 +29,7 @@ import {
 import { getNodesMap, moveNodes } from '@reelgraph/shared'
 import { sql } from 'kysely'
 import * as Y from 'yjs'
+import { LOG_COMPACT_UPDATES } from '../../sync-server/src/config.ts'
 import { seedState } from '../../sync-server/src/extensions/persistence.ts'
 import { createProject, createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
 import { freshDataDir } from './app-process.ts'
@@ -38,6 +39,8 @@ import { makeGraph, quantile, round } from './graph-fixture.ts'
 const LOG_UPDATES = 10_000
 /** Loads timed before and after compaction (median reported). */
 const LOADS = 5
+/** Catch-up reads timed with a LOG_COMPACT_UPDATES-row log (median reported). */
+const CATCH_UP_READS_SHORT_LOG = 200
 
 const databaseUrl = process.env.BENCH_DATABASE_URL
 const dataDir = freshDataDir()
@@ -70,14 +73,38 @@ const tableBytes = async () => {
   }>`select pg_total_relation_size('project_document_updates') as bytes`.execute(db)
   return Number(rows[0]?.bytes)
 }
-const bytesBefore = await tableBytes()
-const appendStarted = performance.now()
-for (let i = 0; i < LOG_UPDATES; i++) {
-  moveNodes(editor, new Map([[ids[i % ids.length]!, { x: i, y: i % 500 }]]))
-  sizes.push(last.byteLength)
-  await appendProjectUpdate({ db, projectId, update: last })
+/**
+ * Median ms of `runs` catch-up reads (`readProjectDocumentChanges`, what the REST path asks
+ * before each autosave) by a reader that holds the snapshot and every row of the log.
+ */
+async function timeCatchUpReads(runs = LOADS) {
+  const stored = (await readProjectDocument({ db, projectId }))!
+  const held = { snapshotAt: stored.snapshotAt ?? stored.savedAt, knownIds: new Set(stored.ids) }
+  const reads: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now()
+    await readProjectDocumentChanges({ db, projectId, ...held })
+    reads.push(performance.now() - started)
+  }
+  return round(quantile(reads, 0.5))
 }
-const appendMs = performance.now() - appendStarted
+
+const bytesBefore = await tableBytes()
+let appendMs = 0
+/** Appends the moves `from` to `to` (exclusive), one row each. */
+async function appendMoves(from: number, to: number) {
+  const started = performance.now()
+  for (let i = from; i < to; i++) {
+    moveNodes(editor, new Map([[ids[i % ids.length]!, { x: i, y: i % 500 }]]))
+    sizes.push(last.byteLength)
+    await appendProjectUpdate({ db, projectId, update: last })
+  }
+  appendMs += performance.now() - started
+}
+await appendMoves(0, LOG_COMPACT_UPDATES)
+// The longest log a compacted project keeps (the sync server compacts at this many rows).
+const catchUpReadAtCompactionMs = await timeCatchUpReads(CATCH_UP_READS_SHORT_LOG)
+await appendMoves(LOG_COMPACT_UPDATES, LOG_UPDATES)
 
 const diskBytesPerRow = databaseUrl
   ? round(((await tableBytes()) - bytesBefore) / LOG_UPDATES, 0)
@@ -102,22 +129,6 @@ async function timeLoads() {
   return { read, apply, total: round(read + apply) }
 }
 
-/**
- * Median ms of LOADS catch-up reads (`readProjectDocumentChanges`, what the REST path asks
- * before each autosave) by a reader that holds the snapshot and every row of the log.
- */
-async function timeCatchUpReads() {
-  const stored = (await readProjectDocument({ db, projectId }))!
-  const held = { snapshotAt: stored.snapshotAt ?? stored.savedAt, knownIds: new Set(stored.ids) }
-  const reads: number[] = []
-  for (let i = 0; i < LOADS; i++) {
-    const started = performance.now()
-    await readProjectDocumentChanges({ db, projectId, ...held })
-    reads.push(performance.now() - started)
-  }
-  return round(quantile(reads, 0.5))
-}
-
 const loadWithLogMs = await timeLoads()
 const catchUpReadWithLogMs = await timeCatchUpReads()
 const compactStarted = performance.now()
@@ -139,7 +150,10 @@ console.log(
       appendsPerSecondOneAtATime: round(LOG_UPDATES / (appendMs / 1000), 0),
       logUpdates: LOG_UPDATES,
       loadMs: { withLog: loadWithLogMs, afterCompaction: loadAfterCompactionMs },
-      catchUpReadHoldingEveryRowMs: catchUpReadWithLogMs,
+      catchUpReadHoldingEveryRowMs: {
+        [LOG_COMPACT_UPDATES]: catchUpReadAtCompactionMs,
+        [LOG_UPDATES]: catchUpReadWithLogMs,
+      },
       compaction: { ms: compactMs, ...compaction },
       loadavg: { before: loadBefore, after: loadavg() },
     },
