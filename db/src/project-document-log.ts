@@ -174,23 +174,21 @@ export async function readProjectDocumentChanges(options: {
     data: Uint8Array | null
     at: Date
   }>`
-    with snapshot as (
-      select state, updated_at,
-          date_trunc('milliseconds', updated_at) <> ${snapshotAt} as replaced
-        from project_documents where project_id = ${projectId}
-    )
     select 0 as part, null::text as id,
-        case when replaced then state else null end as data,
+        case when date_trunc('milliseconds', updated_at) = ${snapshotAt} then null else state end
+          as data,
         updated_at as at
-      from snapshot
+      from project_documents where project_id = ${projectId}
     union all
     select 1, id::text,
         case when id = any(string_to_array(${known}, ',')::bigint[]) then null else update end,
         created_at
       from project_document_updates
       where project_id = ${projectId}
-        and ((select replaced from snapshot)
-          or not (id = any(string_to_array(${known}, ',')::bigint[])))
+        and (not (id = any(string_to_array(${known}, ',')::bigint[]))
+          or exists (select from project_documents
+            where project_id = ${projectId}
+              and date_trunc('milliseconds', updated_at) <> ${snapshotAt}))
     order by part, id`.execute(db)
   const [first, ...rest] = rows
   if (!first || Number(first.part) !== 0) return null
