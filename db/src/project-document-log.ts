@@ -174,6 +174,7 @@ export async function readProjectDocumentChanges(options: {
     data: Uint8Array | null
     at: Date
   }>`
+    with known as (select string_to_array(${known}, ',')::bigint[] as ids)
     select 0 as part, null::text as id,
         case when date_trunc('milliseconds', updated_at) = ${snapshotAt} then null else state end
           as data,
@@ -181,11 +182,11 @@ export async function readProjectDocumentChanges(options: {
       from project_documents where project_id = ${projectId}
     union all
     select 1, id::text,
-        case when id = any(string_to_array(${known}, ',')::bigint[]) then null else update end,
+        case when id = any(known.ids) then null else update end,
         created_at
-      from project_document_updates
+      from project_document_updates, known
       where project_id = ${projectId}
-        and (not (id = any(string_to_array(${known}, ',')::bigint[]))
+        and (not (id = any(known.ids))
           or exists (select from project_documents
             where project_id = ${projectId}
               and date_trunc('milliseconds', updated_at) <> ${snapshotAt}))

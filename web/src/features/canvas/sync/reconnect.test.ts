@@ -1,6 +1,6 @@
 import type { AddressInfo, Socket } from 'node:net'
 import { HocuspocusProviderWebsocket, MessageType, WebSocketStatus } from '@hocuspocus/provider'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
 import { reconnectWhenClosed } from './reconnect'
 
@@ -34,14 +34,9 @@ async function slowClosingServer(holdMs: number) {
   }
 }
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) return false
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  return true
-}
+/** Waits until `check` holds (vitest's `vi.waitFor`), failing after 5 s. */
+const until = (check: () => boolean) =>
+  vi.waitFor(() => expect(check()).toBe(true), { timeout: 5000, interval: 10 })
 
 describe('reconnectWhenClosed (issue 23)', () => {
   const cleanups: (() => Promise<void> | void)[] = []
@@ -58,7 +53,7 @@ describe('reconnectWhenClosed (issue 23)', () => {
       WebSocketPolyfill: WebSocket,
     })
     cleanups.push(() => socket.destroy())
-    expect(await until(() => socket.status === WebSocketStatus.Connected, 5000)).toBe(true)
+    await until(() => socket.status === WebSocketStatus.Connected)
     return { server, socket }
   }
 
@@ -69,15 +64,15 @@ describe('reconnectWhenClosed (issue 23)', () => {
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(socket.status).toBe(WebSocketStatus.Connected)
     reconnectWhenClosed(socket)
-    expect(await until(() => server.connections() === 2, 5000)).toBe(true)
-    expect(await until(() => socket.status === WebSocketStatus.Connected, 5000)).toBe(true)
+    await until(() => server.connections() === 2)
+    await until(() => socket.status === WebSocketStatus.Connected)
   })
 
   it('connects at once a socket that has already closed', async () => {
     const { server, socket } = await connected(0)
     socket.disconnect()
-    expect(await until(() => socket.status === WebSocketStatus.Disconnected, 5000)).toBe(true)
+    await until(() => socket.status === WebSocketStatus.Disconnected)
     reconnectWhenClosed(socket)
-    expect(await until(() => server.connections() === 2, 5000)).toBe(true)
+    await until(() => server.connections() === 2)
   })
 })
