@@ -173,6 +173,40 @@ describe.each(testDatabaseKinds())(
       }
     })
 
+    it('writes its change over one made elsewhere meanwhile, to a node it does not touch', async () => {
+      const a = node(0, 'first')
+      const b = node(300, 'second')
+      const id = await project({ nodes: [a, b].sort(byId), connections: [] })
+      const first = { nodes: [{ ...a, position: { x: 10, y: 0 } }, b].sort(byId), connections: [] }
+      expect((await patch(id, first)).status).toBe(200)
+      // Someone edits the other node's text in the canvas and closes it (stored as they leave).
+      const editor = openEditor(id)
+      try {
+        await until(editor.synced, 'the editor synced')
+        const data = editor.doc.getMap<Y.Map<unknown>>('nodes').get(b.id)?.get('data')
+        ;(data as Y.Map<unknown>).set('content', 'edited elsewhere')
+      } finally {
+        editor.close()
+      }
+      const { hocuspocus } = t.sync
+      await until(
+        () => hocuspocus.getDocumentsCount() === 0 && hocuspocus.loadingDocuments.size === 0,
+        'the document stored and closed',
+      )
+      // The next autosave moves only the first node, and sends the other as it last saw it.
+      const graph = { nodes: [{ ...a, position: { x: 20, y: 0 } }, b].sort(byId), connections: [] }
+      const res = await patch(id, graph)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual(graph)
+      const read = openEditor(id)
+      try {
+        await until(read.synced, 'a reader synced')
+        expect(docToGraph(read.doc)).toEqual(graph)
+      } finally {
+        read.close()
+      }
+    })
+
     it('loads nothing into the sync server for a project nobody has open, and stores the change', async () => {
       const a = node(0, 'first')
       const id = await project({ nodes: [a], connections: [] })
