@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { MAX_AUDIO_UPLOAD_BYTES } from '@reelgraph/shared'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
@@ -27,6 +26,7 @@ import { userRoutes } from './features/user/user-routes.ts'
 import { webRoutes } from './features/web/web-routes.ts'
 import { AppError } from './lib/app-error.ts'
 import { errorHandler } from './middleware/error-handler.ts'
+import { limitBody } from './middleware/body-limit.ts'
 import { requireJsonBody } from './middleware/json-body.ts'
 import { requireUploadBody, UPLOAD_PATHS } from './middleware/upload-body.ts'
 import { originCheck } from './middleware/origin-check.ts'
@@ -65,19 +65,6 @@ function contentSecurityPolicy(allowedOrigins: readonly string[]) {
     baseUri: ["'self'"],
     formAction: ["'self'"],
   }
-}
-
-/** A request body limit of `maxSize` bytes, answering 413 with the limit. */
-function limitBody(maxSize: number) {
-  return bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new AppError(
-        'PAYLOAD_TOO_LARGE',
-        `The request body is larger than the ${maxSize / 1024 / 1024} MiB limit.`,
-      )
-    },
-  })
 }
 
 const defaultBodyLimit = limitBody(BODY_LIMIT_BYTES)
