@@ -117,6 +117,36 @@ describe.each(testDatabaseKinds())(
       }
     }
 
+    /**
+     * Someone makes `edit` in the canvas and closes it: resolves once the change is stored
+     * and the document closed here.
+     */
+    async function editElsewhere(projectId: number, edit: (nodes: Y.Map<Y.Map<unknown>>) => void) {
+      const editor = openEditor(projectId)
+      try {
+        await until(editor.synced, 'the editor synced')
+        edit(editor.doc.getMap<Y.Map<unknown>>('nodes'))
+      } finally {
+        editor.close()
+      }
+      const { hocuspocus } = t.sync
+      await until(
+        () => hocuspocus.getDocumentsCount() === 0 && hocuspocus.loadingDocuments.size === 0,
+        'the document stored and closed',
+      )
+    }
+
+    /** The project's graph as an editor who opens it now reads it. */
+    async function storedGraph(projectId: number): Promise<Graph> {
+      const read = openEditor(projectId)
+      try {
+        await until(read.synced, 'a reader synced')
+        return docToGraph(read.doc)
+      } finally {
+        read.close()
+      }
+    }
+
     it('reaches an editor who has the project open, live', async () => {
       const a = node(0, 'first')
       const id = await project({ nodes: [a], connections: [] })
@@ -147,30 +177,12 @@ describe.each(testDatabaseKinds())(
       const graph = { nodes: [{ ...a, position: { x: 10, y: 0 } }], connections: [] }
       expect((await patch(id, graph)).status).toBe(200)
       // Someone moves the node in the canvas and closes it (stored as they leave).
-      const editor = openEditor(id)
-      try {
-        await until(editor.synced, 'the editor synced')
-        const ynode = editor.doc.getMap<Y.Map<unknown>>('nodes').get(a.id)
-        ynode?.set('position', { x: 99, y: 0 })
-      } finally {
-        editor.close()
-      }
-      const { hocuspocus } = t.sync
-      await until(
-        () => hocuspocus.getDocumentsCount() === 0 && hocuspocus.loadingDocuments.size === 0,
-        'the document stored and closed',
-      )
+      await editElsewhere(id, (nodes) => nodes.get(a.id)?.set('position', { x: 99, y: 0 }))
       // The same autosave again: its node is the one answered last, but the document moved on.
       const res = await patch(id, graph)
       expect(res.status).toBe(200)
       expect(await res.json()).toEqual(graph)
-      const read = openEditor(id)
-      try {
-        await until(read.synced, 'a reader synced')
-        expect(docToGraph(read.doc).nodes[0]?.position).toEqual({ x: 10, y: 0 })
-      } finally {
-        read.close()
-      }
+      expect((await storedGraph(id)).nodes[0]?.position).toEqual({ x: 10, y: 0 })
     })
 
     it('writes its change over one made elsewhere meanwhile, to a node it does not touch', async () => {
@@ -180,31 +192,15 @@ describe.each(testDatabaseKinds())(
       const first = { nodes: [{ ...a, position: { x: 10, y: 0 } }, b].sort(byId), connections: [] }
       expect((await patch(id, first)).status).toBe(200)
       // Someone edits the other node's text in the canvas and closes it (stored as they leave).
-      const editor = openEditor(id)
-      try {
-        await until(editor.synced, 'the editor synced')
-        const data = editor.doc.getMap<Y.Map<unknown>>('nodes').get(b.id)?.get('data')
-        ;(data as Y.Map<unknown>).set('content', 'edited elsewhere')
-      } finally {
-        editor.close()
-      }
-      const { hocuspocus } = t.sync
-      await until(
-        () => hocuspocus.getDocumentsCount() === 0 && hocuspocus.loadingDocuments.size === 0,
-        'the document stored and closed',
-      )
+      await editElsewhere(id, (nodes) => {
+        ;(nodes.get(b.id)?.get('data') as Y.Map<unknown>).set('content', 'edited elsewhere')
+      })
       // The next autosave moves only the first node, and sends the other as it last saw it.
       const graph = { nodes: [{ ...a, position: { x: 20, y: 0 } }, b].sort(byId), connections: [] }
       const res = await patch(id, graph)
       expect(res.status).toBe(200)
       expect(await res.json()).toEqual(graph)
-      const read = openEditor(id)
-      try {
-        await until(read.synced, 'a reader synced')
-        expect(docToGraph(read.doc)).toEqual(graph)
-      } finally {
-        read.close()
-      }
+      expect(await storedGraph(id)).toEqual(graph)
     })
 
     it('loads nothing into the sync server for a project nobody has open, and stores the change', async () => {
@@ -232,14 +228,8 @@ describe.each(testDatabaseKinds())(
         opened.mockRestore()
       }
       // Stored: an editor who opens it now, and a GET, read the last PATCH.
-      const editor = openEditor(id)
-      try {
-        await until(editor.synced, 'the editor synced')
-        const position = docToGraph(editor.doc).nodes.find((n) => n.id === a.id)?.position
-        expect(position).toEqual({ x: 30, y: 0 })
-      } finally {
-        editor.close()
-      }
+      const stored = await storedGraph(id)
+      expect(stored.nodes.find((n) => n.id === a.id)?.position).toEqual({ x: 30, y: 0 })
       const read = await (await t.request('GET', `/api/projects/${id}`, { cookie })).json()
       expect(read.nodes.find((n: GraphNode) => n.id === a.id)?.position).toEqual({ x: 30, y: 0 })
     })
