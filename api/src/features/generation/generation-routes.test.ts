@@ -55,8 +55,11 @@ describe.each(testDatabaseKinds())('generation endpoints on $name (builtin provi
       expect(res.status).toBe(200)
       return ((await res.json()) as { script: string }).script
     }
-    const [first, second] = [await draft(), await draft()]
-    expect(second).not.toBe(first)
+    // The builtin drafter has 240 wordings of this input, so two calls agree 0.4% of the
+    // time by chance; three that all agree (1 in 56,000) mean the seed is not drawn per call.
+    const drafts = [await draft(), await draft(), await draft()]
+    expect(new Set(drafts).size).toBeGreaterThan(1)
+    const [first] = drafts
     // A given seed is the same draft.
     const seeded = async () =>
       (
