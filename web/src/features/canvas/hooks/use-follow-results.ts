@@ -39,11 +39,11 @@ interface Pending {
 interface Followed extends Pending {
   /** Width and height of each result, in flow units. */
   sizes: Map<string, { width: number; height: number }>
-  /** Checks left after growth: a bound, whatever the nodes do. */
+  /** Moves left for growth: a bound, whatever the nodes do. */
   checksLeft: number
 }
 
-/** How often the view follows the same results again as they grow. */
+/** How often the view moves again to follow the same results as they grow. */
 const GROWTH_CHECKS = 3
 
 const sizeOf = (node: CanvasNode | undefined) => ({
@@ -94,7 +94,7 @@ export function useFollowResults(): void {
       results: readonly CanvasNode[],
       sources: readonly CanvasNode[],
       from: Viewport,
-    ): void => {
+    ): boolean => {
       const next = followViewport(
         from,
         { width, height },
@@ -102,9 +102,52 @@ export function useFollowResults(): void {
       )
       if (next) void setViewport(next, { duration: FOLLOW_PAN_MS })
       left = next ? { view: next, at: Date.now() } : { view: from, at: 0 }
+      return next !== null
     }
 
-    return store.subscribe((state, previous) => {
+    // A growth seen mid-pan, checked again once the pan has settled.
+    let recheck: ReturnType<typeof setTimeout> | undefined
+
+    // The results followed last grew (a Video node gains its player, then its downloads, when
+    // its render ends): check the view again. Growth only, so nodes turning compact as the
+    // view zooms out and back never make the view chase them. A growth while the view is
+    // still on its way is checked when it arrives: clicks never land on moving nodes, and the
+    // last growth is not lost (the downloads came 100 ms after the player, mid-pan, and
+    // stayed under the minimap).
+    const checkGrowth = (): void => {
+      if (!followed || followed.checksLeft === 0 || movedByPerson()) return
+      if (inFlight()) {
+        if (recheck === undefined && left) {
+          const wait = left.at + FOLLOW_PAN_MS + FOLLOW_SETTLE_MS - Date.now()
+          recheck = setTimeout(() => {
+            recheck = undefined
+            checkGrowth()
+          }, wait)
+        }
+        return
+      }
+      const byId = new Map(store.getState().nodes.map((n) => [n.id, n]))
+      const now = followed.results
+        .map((id) => byId.get(id))
+        .filter((n): n is CanvasNode => n !== undefined)
+      if (now.length !== followed.results.length || !now.every(isMeasured)) return
+      if (store.getState().nodes.some((n) => n.dragging)) return
+      const sizes = followed.sizes
+      const grew = now.filter((n) => {
+        const was = sizes.get(n.id)!
+        const is = sizeOf(n)
+        return is.width > was.width + 1 || is.height > was.height + 1
+      })
+      if (grew.length === 0) return
+      for (const n of grew) sizes.set(n.id, sizeOf(n))
+      const sources = followed.sources
+        .map((id) => byId.get(id))
+        .filter((n): n is CanvasNode => n !== undefined)
+      // Only a growth that moved the view counts against the bound.
+      if (follow(now, sources, viewNow())) followed.checksLeft -= 1
+    }
+
+    const unsubscribe = store.subscribe((state, previous) => {
       if (state.nodes === previous.nodes) return
       const fresh = state.nodes.filter((n) => !known.has(n.id))
       for (const n of fresh) known.add(n.id)
@@ -118,22 +161,7 @@ export function useFollowResults(): void {
 
       if (fresh.length === 0) {
         if (!pending) {
-          // The results followed last grew (a Video node gains its player when its render
-          // ends): check the view again. Growth only, so nodes turning compact as the view
-          // zooms out and back never make the view chase them.
-          if (!followed || followed.checksLeft === 0 || inFlight() || movedByPerson()) return
-          const now = nodesOf(followed.results)
-          if (now.length !== followed.results.length || !now.every(isMeasured)) return
-          const sizes = followed.sizes
-          const grew = now.filter((n) => {
-            const was = sizes.get(n.id)!
-            const is = sizeOf(n)
-            return is.width > was.width + 1 || is.height > was.height + 1
-          })
-          if (grew.length === 0) return
-          for (const n of grew) sizes.set(n.id, sizeOf(n))
-          followed.checksLeft -= 1
-          follow(now, nodesOf(followed.sources), viewNow())
+          checkGrowth()
           return
         }
         // The results followed last have been measured: check the view with their real size.
@@ -173,5 +201,9 @@ export function useFollowResults(): void {
       pending = results.every(isMeasured) ? null : ids
       followed = pending ? null : followedAt(ids, results)
     })
+    return () => {
+      unsubscribe()
+      clearTimeout(recheck)
+    }
   }, [store, getViewport, setViewport, width, height])
 }
