@@ -51,6 +51,11 @@ const sizeOf = (node: CanvasNode | undefined) => ({
   height: node?.measured?.height ?? 0,
 })
 
+/** The nodes of `ids` that are on the canvas (`byId`), in that order. */
+function nodesIn(byId: ReadonlyMap<string, CanvasNode>, ids: readonly string[]): CanvasNode[] {
+  return ids.map((id) => byId.get(id)).filter((n): n is CanvasNode => n !== undefined)
+}
+
 function followedAt(ids: Pending, nodes: readonly CanvasNode[]): Followed {
   return { ...ids, sizes: new Map(nodes.map((n) => [n.id, sizeOf(n)])), checksLeft: GROWTH_CHECKS }
 }
@@ -127,9 +132,7 @@ export function useFollowResults(): void {
         return
       }
       const byId = new Map(store.getState().nodes.map((n) => [n.id, n]))
-      const now = followed.results
-        .map((id) => byId.get(id))
-        .filter((n): n is CanvasNode => n !== undefined)
+      const now = nodesIn(byId, followed.results)
       if (now.length !== followed.results.length || !now.every(isMeasured)) return
       if (store.getState().nodes.some((n) => n.dragging)) return
       const sizes = followed.sizes
@@ -140,9 +143,7 @@ export function useFollowResults(): void {
       })
       if (grew.length === 0) return
       for (const n of grew) sizes.set(n.id, sizeOf(n))
-      const sources = followed.sources
-        .map((id) => byId.get(id))
-        .filter((n): n is CanvasNode => n !== undefined)
+      const sources = nodesIn(byId, followed.sources)
       // Only a growth that moved the view counts against the bound.
       if (follow(now, sources, viewNow())) followed.checksLeft -= 1
     }
@@ -156,8 +157,7 @@ export function useFollowResults(): void {
         return
       }
       const byId = new Map(state.nodes.map((n) => [n.id, n]))
-      const nodesOf = (ids: readonly string[]) =>
-        ids.map((id) => byId.get(id)).filter((n): n is CanvasNode => n !== undefined)
+      const nodesOf = (ids: readonly string[]) => nodesIn(byId, ids)
 
       if (fresh.length === 0) {
         if (!pending) {
