@@ -1,0 +1,273 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { docCounts, validateDocChange } from './doc-validation.ts'
+import { type Connection, type Graph, type GraphNode, NODE_TYPES } from './graph.ts'
+import {
+  applyGraphChangeToDoc,
+  applyGraphToDoc,
+  docToGraph,
+  getNodesMap,
+  graphAsApplied,
+} from './graph-doc.ts'
+import {
+  decodeGraphIndex,
+  encodeGraphIndex,
+  type GraphIndex,
+  graphIndexOfDoc,
+  graphIndexWriteRefusal,
+  newClientId,
+  writeGraphToIndex,
+} from './graph-index.ts'
+
+const idArb = fc
+  .tuple(fc.constantFrom(...NODE_TYPES), fc.integer({ min: 0, max: 12 }))
+  .map(([type, n]) => `${type}-${1700000000000 + n}-a${n}`)
+
+const nodeArb: fc.Arbitrary<GraphNode> = fc.record({
+  id: idArb,
+  type: fc.constantFrom(...NODE_TYPES),
+  label: fc.constantFrom('', 'A', 'Scene', 'B'),
+  position: fc.record({
+    x: fc.integer({ min: -3, max: 3 }),
+    y: fc.integer({ min: -3, max: 3 }),
+  }),
+  data: fc.dictionary(
+    fc.constantFrom('topic', 'content', 'width', 'seed'),
+    fc.oneof(fc.constantFrom('a', 'b', ''), fc.integer({ min: 0, max: 3 }), fc.boolean()),
+    { maxKeys: 4 },
+  ),
+  connectionPoints: fc.constantFrom('input', 'output', 'both'),
+})
+
+const graphArb: fc.Arbitrary<Graph> = fc.record({
+  nodes: fc.array(nodeArb, { maxLength: 8 }),
+  connections: fc.array(fc.record({ source: idArb, target: idArb }) as fc.Arbitrary<Connection>, {
+    maxLength: 8,
+  }),
+})
+
+/**
+ * A stored document with a history: each graph applied in turn by one of two editors
+ * (two clients, so keys have been set, overwritten and deleted by several).
+ */
+function storedDoc(history: Graph[]): Y.Doc {
+  const editors = [new Y.Doc(), new Y.Doc()]
+  history.forEach((graph, i) => {
+    const editor = editors[i % 2]!
+    const other = editors[(i + 1) % 2]!
+    Y.applyUpdate(editor, Y.encodeStateAsUpdate(other))
+    applyGraphToDoc(editor, graph)
+    Y.applyUpdate(other, Y.encodeStateAsUpdate(editor))
+  })
+  const stored = new Y.Doc()
+  Y.applyUpdate(stored, Y.encodeStateAsUpdate(editors[0]!))
+  return stored
+}
+
+function copyOf(doc: Y.Doc): Y.Doc {
+  const copy = new Y.Doc()
+  Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc))
+  return copy
+}
+
+/** The index as what matters to a writer: each key's last id, kind and value (by key). */
+function shape(index: GraphIndex): unknown {
+  const parsed = JSON.parse(encodeGraphIndex(index, 'h')) as {
+    nodes: unknown
+    connections: unknown
+  }
+  const rows = (list: unknown): unknown =>
+    (list as unknown[][])
+      .map(([key, client, clock, length, kind, value]) => [
+        key,
+        client,
+        (clock as number) + (length as number) - 1,
+        kind,
+        kind === 2 ? rows(value) : value,
+      ])
+      .sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1))
+  return { nodes: rows(parsed.nodes), connections: rows(parsed.connections) }
+}
+
+/**
+ * An update as what it does, whoever wrote it: its deletions, and each item's origin (the
+ * writer's own items by their place in the update), parent, key and content.
+ */
+function effect(update: Uint8Array, writer: number, firstClock: number): unknown {
+  const { structs, ds } = Y.decodeUpdate(update)
+  const own = (id: Y.ID | null) =>
+    id && id.client === writer && id.clock >= firstClock
+      ? ['own', id.clock - firstClock]
+      : id && [id.client, id.clock]
+  const deleted = [...ds.clients].flatMap(([client, ranges]) =>
+    ranges.map((r) => ({ client, clock: r.clock, len: r.len })),
+  )
+  const isDeleted = ({ client, clock }: Y.ID) =>
+    deleted.some((r) => r.client === client && r.clock <= clock && clock < r.clock + r.len)
+  const items = structs.map((struct) => {
+    const item = struct as Y.Item
+    const parent = item.parent as unknown
+    return [
+      own(item.origin),
+      typeof parent === 'string' ? parent : own(parent as Y.ID | null),
+      item.origin ? null : item.parentSub,
+      // Yjs writes an item its own transaction deleted as deleted content.
+      isDeleted(item.id)
+        ? 'deleted'
+        : item.content instanceof Y.ContentType
+          ? 'a Yjs type'
+          : item.content.getContent(),
+    ]
+  })
+  const ranges = deleted.map((r) => [...own(Y.createID(r.client, r.clock))!, r.len])
+  return { items, deleted: ranges.sort() }
+}
+
+/** Writes through the index; checks the update against Yjs' own write to a copy. */
+function writeAndCompare(options: {
+  stored: Y.Doc
+  index: GraphIndex
+  graph: Graph
+  previous?: Graph
+  client: number
+  clock: number
+}) {
+  const { stored, index, graph, previous } = options
+  const write = writeGraphToIndex({ ...options, previous })
+  // Yjs' own write, on a copy of the stored document.
+  const expected = copyOf(stored)
+  const before = docCounts(expected)
+  let changed: Y.Transaction['changed'] = new Map()
+  expected.on('afterTransaction', (t: Y.Transaction) => {
+    changed = t.changed
+  })
+  let yjsUpdate: Uint8Array | null = null
+  expected.on('update', (u: Uint8Array) => {
+    yjsUpdate = u
+  })
+  if (previous) applyGraphChangeToDoc(expected, previous, graph)
+  else applyGraphToDoc(expected, graph)
+  // The index's update, on another copy.
+  const actual = copyOf(stored)
+  if (write.update) Y.applyUpdate(actual, write.update)
+  expect(actual.store.pendingStructs).toBeNull()
+  expect(actual.store.pendingDs).toBeNull()
+  expect(actual.getMap('nodes').toJSON()).toEqual(expected.getMap('nodes').toJSON())
+  expect(actual.getMap('connections').toJSON()).toEqual(expected.getMap('connections').toJSON())
+  expect(docToGraph(actual)).toEqual(docToGraph(expected))
+  // Nothing written exactly when Yjs writes nothing; else the same items and deletions.
+  expect(write.update === null).toBe(yjsUpdate === null)
+  if (write.update && yjsUpdate) {
+    expect(effect(write.update, options.client, options.clock)).toEqual(
+      effect(yjsUpdate, expected.clientID, 0),
+    )
+  }
+  // The index is now the document's.
+  expect(shape(index)).toEqual(shape(graphIndexOfDoc(actual)))
+  // The same rules' verdict as on the applied copy.
+  const refusal = graphIndexWriteRefusal(index, write)
+  const oracle = changed.size > 0 ? validateDocChange(expected, changed, before) : null
+  expect(refusal?.reason ?? null).toEqual(oracle?.reason ?? null)
+  return { write, actual }
+}
+
+describe('graph index (issue 23, decision 020)', () => {
+  it('writes a graph as applyGraphToDoc does, over any history', () => {
+    fc.assert(
+      fc.property(
+        fc.array(graphArb, { minLength: 1, maxLength: 4 }),
+        graphArb,
+        (history, graph) => {
+          const stored = storedDoc(history)
+          const index = graphIndexOfDoc(stored)
+          const client = newClientId(index.clients)
+          writeAndCompare({ stored, index, graph, client, clock: 0 })
+        },
+      ),
+      { numRuns: 400 },
+    )
+  })
+
+  it('writes only the change, as applyGraphChangeToDoc does, write after write', () => {
+    fc.assert(
+      fc.property(
+        fc.array(graphArb, { minLength: 1, maxLength: 3 }),
+        fc.array(graphArb, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.boolean(), { maxLength: 8 }),
+        (history, writes, picks) => {
+          let stored = storedDoc(history)
+          // Read back from its persisted form, as a process that has not seen the project does.
+          const index = decodeGraphIndex(encodeGraphIndex(graphIndexOfDoc(stored), 'h1'), 'h1')!
+          expect(index).not.toBeNull()
+          const client = newClientId(index.clients)
+          let clock = 0
+          let previous: Graph | undefined
+          for (const next of writes) {
+            // An autosave sends the nodes answered before again, some of them, with others.
+            const again = previous ? previous.nodes.filter((_, i) => picks[i]) : []
+            const body = { nodes: [...again, ...next.nodes], connections: next.connections }
+            const graph = graphAsApplied(body, previous)
+            const { write, actual } = writeAndCompare({
+              stored,
+              index,
+              graph: previous ? graph : body,
+              previous,
+              client,
+              clock,
+            })
+            clock = write.nextClock
+            stored = actual
+            previous = graph
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('moves one node of a stored project with one small update', () => {
+    const nodes = Array.from({ length: 50 }, (_, i) => ({
+      id: `editable-text-${1700000000000 + i}-n${i}`,
+      type: 'editable-text' as const,
+      label: `Text ${i}`,
+      position: { x: i, y: 0 },
+      data: { content: 'x'.repeat(200) },
+      connectionPoints: 'both' as const,
+    }))
+    const stored = storedDoc([{ nodes, connections: [] }])
+    const index = graphIndexOfDoc(stored)
+    const previous = graphAsApplied({ nodes, connections: [] })
+    const moved = { ...previous.nodes[7]!, position: { x: 70, y: 7 } }
+    const graph = graphAsApplied(
+      { nodes: previous.nodes.map((n, i) => (i === 7 ? moved : n)), connections: [] },
+      previous,
+    )
+    const { write, actual } = writeAndCompare({
+      stored,
+      index,
+      graph,
+      previous,
+      client: newClientId(index.clients),
+      clock: 0,
+    })
+    expect(write.touched.nodes).toEqual(new Set([moved.id]))
+    expect(write.update!.byteLength).toBeLessThan(40)
+    const ynode = getNodesMap(actual).get(moved.id)!
+    expect(ynode.get('position')).toEqual({ x: 70, y: 7 })
+  })
+
+  it('is not read for another snapshot, nor from text that is not an index', () => {
+    const stored = storedDoc([{ nodes: [], connections: [] }])
+    const text = encodeGraphIndex(graphIndexOfDoc(stored), 'abc')
+    expect(decodeGraphIndex(text, 'abc')).not.toBeNull()
+    expect(decodeGraphIndex(text, 'abd')).toBeNull()
+    expect(decodeGraphIndex('{"v":1,"state":"abc","nodes":[["x",1]]}', 'abc')).toBeNull()
+    expect(decodeGraphIndex('not json', 'abc')).toBeNull()
+  })
+
+  it('picks a client id the document has not used', () => {
+    const used = new Set([1, 2, 3])
+    for (let i = 0; i < 50; i++) expect(used.has(newClientId(used))).toBe(false)
+  })
+})
