@@ -37,10 +37,9 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { createDb, migrateToLatest } from '@reelgraph/db'
+import { createDb, migrateToLatest, seedSnapshot } from '@reelgraph/db'
 import type { Graph } from '@reelgraph/shared'
 import { LOG_COMPACT_IDLE_MS } from '../../sync-server/src/config.ts'
-import { seedState } from '../../sync-server/src/extensions/persistence.ts'
 import { createProject, createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
 import { freshDataDir, ROOT, startApp } from './app-process.ts'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
@@ -242,13 +241,14 @@ async function reelgraphRun(k: number, g: Graph) {
   await migrateToLatest(db)
   const { userId, cookie } = await createUser(db)
   const projectIds: number[] = []
-  // Projects opened before (an autosave edits an open project): their documents are stored.
-  const state = seedState(g)
+  // Projects opened before (an autosave edits an open project): their documents are stored,
+  // as the sync server seeds one (the snapshot and its graph index).
+  const snapshot = seedSnapshot(g)
   for (let i = 0; i < k + WARM_UP_PROJECTS; i++) {
     const id = await createProject(db, userId, g)
     await db
       .insertInto('project_documents')
-      .values({ project_id: id, state, updated_at: new Date() })
+      .values({ project_id: id, ...snapshot, updated_at: new Date() })
       .execute()
     projectIds.push(id)
   }

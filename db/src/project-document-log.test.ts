@@ -2,6 +2,9 @@ import {
   addConnection,
   addNode,
   docToGraph,
+  encodeGraphIndex,
+  type GraphIndex,
+  graphIndexOfDoc,
   type GraphNode,
   moveNodes,
   removeNodes,
@@ -20,6 +23,7 @@ import {
   readProjectDocumentChanges,
   type StoredProjectDocument,
 } from './project-document-log.ts'
+import { readProjectGraphIndex, storedGraphIndex } from './project-snapshot.ts'
 import type { DB } from './schema.ts'
 import { type TestDatabase, testDatabaseKinds } from './testing.ts'
 import type { Kysely } from 'kysely'
@@ -341,6 +345,41 @@ describe.each(testDatabaseKinds())('the project document log on $name (issue 15)
     expect(third.snapshot).not.toBeNull()
     expect(third.ids).toHaveLength(1)
     expect(docToGraph(reader).nodes).toHaveLength(9)
+  })
+
+  it('writes the graph index with the compacted snapshot, read only for that snapshot', async () => {
+    /** An index as persisted, without the id each written text has. */
+    const plain = (index: GraphIndex) => ({ ...JSON.parse(encodeGraphIndex(index)), written: 0 })
+    const projectId = await newProject(Y.encodeStateAsUpdate(new Y.Doc()))
+    const indexOf = async () => {
+      const alone = await readProjectGraphIndex({ db, projectId })
+      const whole = storedGraphIndex((await readProjectDocument({ db, projectId }))!)
+      expect(alone && plain(alone.index)).toEqual(whole && plain(whole))
+      return whole
+    }
+    // The snapshot written before graph indexes: none to read.
+    expect(await indexOf()).toBeNull()
+    const { updates, final } = edit(
+      [1, 2, 3].map((n) => ({ op: { kind: 'add', id: n, x: n }, editor: 0, sync: true }) as const),
+    )
+    for (const update of updates) await appendProjectUpdate({ db, projectId, update })
+    await compactProjectDocument({ db, projectId })
+    expect(plain((await indexOf())!)).toEqual(plain(graphIndexOfDoc(final)))
+    // Rows not yet compacted: the index does not stand for the document.
+    await appendProjectUpdate({ db, projectId, update: updates[0]! })
+    expect(await indexOf()).toBeNull()
+    // A snapshot written by anything that did not write its index: the database clears it.
+    await compactProjectDocument({ db, projectId })
+    expect(await indexOf()).not.toBeNull()
+    const doc = new Y.Doc()
+    Y.applyUpdate(doc, mergeStoredDocument((await readProjectDocument({ db, projectId }))!))
+    addNode(doc, textNode(4, 4))
+    await db
+      .updateTable('project_documents')
+      .set({ state: Y.encodeStateAsUpdate(doc) })
+      .where('project_id', '=', projectId)
+      .execute()
+    expect(await indexOf()).toBeNull()
   })
 
   it('appends nothing to a deleted project, and reports it', async () => {

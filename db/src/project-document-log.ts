@@ -1,6 +1,7 @@
 import { docToGraph } from '@reelgraph/shared'
 import { type Kysely, sql } from 'kysely'
 import * as Y from 'yjs'
+import { snapshotOfDoc } from './project-snapshot.ts'
 import type { DB } from './schema.ts'
 
 /**
@@ -22,6 +23,8 @@ export interface StoredProjectDocument {
   logBytes: number
   /** When the snapshot itself was written (absent: not read, as for a seed made in memory). */
   snapshotAt?: Date
+  /** The snapshot's graph index as stored (`project-snapshot.ts`); null or absent: none. */
+  graphIndex?: string | null
 }
 
 interface StoredRow {
@@ -29,6 +32,7 @@ interface StoredRow {
   id: string | null
   data: Uint8Array
   at: Date
+  graph_index: string | null
 }
 
 /**
@@ -42,10 +46,10 @@ export async function readProjectDocument(options: {
 }): Promise<StoredProjectDocument | null> {
   const { db, projectId } = options
   const { rows } = await sql<StoredRow>`
-    select 0 as part, null::text as id, state as data, updated_at as at
+    select 0 as part, null::text as id, state as data, updated_at as at, graph_index
       from project_documents where project_id = ${projectId}
     union all
-    select 1, id::text, update, created_at
+    select 1, id::text, update, created_at, null
       from project_document_updates where project_id = ${projectId}
     order by part, id`.execute(db)
   const [first, ...rest] = rows
@@ -60,7 +64,15 @@ export async function readProjectDocument(options: {
     logBytes += row.data.byteLength
     if (row.at > savedAt) savedAt = row.at
   }
-  return { snapshot: first.data, updates, ids, savedAt, logBytes, snapshotAt: first.at }
+  return {
+    snapshot: first.data,
+    updates,
+    ids,
+    savedAt,
+    logBytes,
+    snapshotAt: first.at,
+    graphIndex: first.graph_index,
+  }
 }
 
 /**
@@ -240,7 +252,7 @@ export async function compactProjectDocument(options: {
     const doc = new Y.Doc()
     try {
       applyStoredDocument(doc, stored)
-      const state = Y.encodeStateAsUpdate(doc)
+      const { state, graph_index } = snapshotOfDoc(doc)
       const graph = docToGraph(doc)
       await trx
         .updateTable('projects')
@@ -253,7 +265,7 @@ export async function compactProjectDocument(options: {
         .execute()
       await trx
         .updateTable('project_documents')
-        .set({ state, updated_at: stored.savedAt })
+        .set({ state, graph_index, updated_at: stored.savedAt })
         .where('project_id', '=', projectId)
         .execute()
       // Exactly the merged rows: one appended meanwhile may have a smaller id (ids are

@@ -105,6 +105,11 @@ export interface ProjectDocumentsTable {
   state: Uint8Array
   /** When the snapshot was last written (seeded or compacted). */
   updated_at: Timestamp
+  /**
+   * The snapshot's graph index (`encodeGraphIndex`, tied to `state` by its digest), or null
+   * for a snapshot written before it existed (issue 23, decision 020).
+   */
+  graph_index: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /**

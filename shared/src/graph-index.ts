@@ -29,7 +29,7 @@ import { DOC_TIMELINES_KEY } from './timeline.ts'
  * else changes the document: its holder reads it anew after any other change.
  *
  * Persisted beside the snapshot (`project_documents.graph_index`, {@link encodeGraphIndex}),
- * so a process that has not seen a project reads this instead of the snapshot's structs.
+ * so a process that has not seen a project reads this instead of the snapshot.
  */
 
 /** A value the index cannot compare: a Yjs type other than a map of entries, or a non-JSON value. */
@@ -187,13 +187,14 @@ function mapOfRows(rows: unknown, parent: string | Y.ID): IndexedMap {
 }
 
 /**
- * The persisted form of `index`, tied to the snapshot it was made from by `stateHash` (any
- * digest of the snapshot's bytes; {@link decodeGraphIndex} answers null for another).
+ * The persisted form of `index` (`project_documents.graph_index`, written in the same
+ * statement as the snapshot it was made from). Each text is unique (`written`), so the
+ * database can tell a statement that wrote a new index from one that kept the old.
  */
-export function encodeGraphIndex(index: GraphIndex, stateHash: string): string {
+export function encodeGraphIndex(index: GraphIndex): string {
   return JSON.stringify({
     v: 1,
-    state: stateHash,
+    written: crypto.randomUUID(),
     clients: [...index.clients],
     timelineRegisters: index.timelineRegisters,
     nodes: keyRows(index.nodes),
@@ -201,14 +202,11 @@ export function encodeGraphIndex(index: GraphIndex, stateHash: string): string {
   })
 }
 
-/**
- * Reads {@link encodeGraphIndex}'s text; null when it was made from another snapshot than
- * the one whose digest is `stateHash`, or is not an index (then the snapshot is decoded).
- */
-export function decodeGraphIndex(text: string, stateHash: string): GraphIndex | null {
+/** Reads {@link encodeGraphIndex}'s text; null when it is not an index (then the snapshot is decoded). */
+export function decodeGraphIndex(text: string): GraphIndex | null {
   try {
     const parsed = JSON.parse(text) as Record<string, unknown>
-    if (parsed.v !== 1 || parsed.state !== stateHash) return null
+    if (parsed.v !== 1) return null
     const { clients, timelineRegisters } = parsed
     if (!Array.isArray(clients) || !clients.every((c) => Number.isSafeInteger(c))) return null
     if (!Number.isSafeInteger(timelineRegisters)) return null
@@ -400,8 +398,13 @@ function writeNode(w: UpdateBuilder, nodes: IndexedMap, node: GraphNode): void {
     changed = 'all'
   }
   if (w.writes > writes) {
+    // A repeated id: what the earlier write of it changed stays changed.
+    const was = w.touched.nodeData.get(node.id)
     w.touched.nodes.add(node.id)
-    w.touched.nodeData.set(node.id, changed)
+    w.touched.nodeData.set(
+      node.id,
+      was === 'all' || changed === 'all' ? 'all' : new Set([...(was ?? []), ...changed]),
+    )
   }
 }
 

@@ -175,6 +175,7 @@ export function createSyncServer(options: SyncServerOptions): SyncServer {
     budget,
     logger,
     redis,
+    metrics,
     readStored: (projectId) => persistence.storedDocument(projectId),
     noteAppended: (projectId, bytes) => persistence.noteAppended(projectId, bytes),
   })

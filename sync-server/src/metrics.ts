@@ -9,6 +9,12 @@ import type { MemoryBudget } from './load/memory-budget.ts'
 export type BusyReason = 'memory' | 'heap' | 'load-queue'
 
 /**
+ * How the REST autosave read a project's stored document it kept no copy of: the `via` label
+ * of `reelgraph_rest_document_reads_total` (decision 020's second amendment).
+ */
+export type RestReadVia = 'graph-index' | 'document'
+
+/**
  * The sync server's metrics (issue 23 item 4), registered in the process's prom-client
  * registry and served as Prometheus text at `/metrics` (the api's in `npm start`, the
  * standalone server's own): open documents, their estimated bytes against the budget,
@@ -18,6 +24,7 @@ export type BusyReason = 'memory' | 'heap' | 'load-queue'
 export class SyncMetrics {
   readonly refused: Counter<'reason'>
   readonly storeSeconds: Histogram
+  readonly restReads: Counter<'via'>
 
   constructor(options: {
     registry: Registry
@@ -88,6 +95,15 @@ export class SyncMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     })
+    this.restReads = new Counter({
+      name: 'reelgraph_rest_document_reads_total',
+      help: "Stored documents the REST autosave read, by how: graph-index (the snapshot's index, nothing decoded) or document (decoded: log rows not yet compacted, or no index).",
+      labelNames: ['via'],
+      registers,
+    })
+    for (const via of ['graph-index', 'document'] satisfies RestReadVia[]) {
+      this.restReads.inc({ via }, 0)
+    }
     new Gauge({
       name: 'reelgraph_document_log_rows',
       help: 'Rows in the project document logs awaiting compaction (all projects, all processes).',

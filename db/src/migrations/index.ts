@@ -13,6 +13,7 @@ import * as projectDocumentUpdates from './0011-project-document-updates.ts'
 import * as openJobKinds from './0012-open-job-kinds.ts'
 import * as narrationCache from './0013-narration-cache.ts'
 import * as providerSlots from './0014-provider-slots.ts'
+import * as graphIndex from './0015-graph-index.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0012-open-job-kinds': openJobKinds,
   '0013-narration-cache': narrationCache,
   '0014-provider-slots': providerSlots,
+  '0015-graph-index': graphIndex,
 }

@@ -14,10 +14,10 @@ import {
   type DB,
   readProjectDocument,
   readProjectDocumentChanges,
+  seedSnapshot,
   type StoredProjectDocument,
 } from '@reelgraph/db'
 import {
-  applyGraphToDoc,
   type Graph,
   encodeSavedSnapshot,
   PERSIST_THROTTLE_MS,
@@ -501,22 +501,23 @@ export class PersistenceExtension implements Extension {
       .where('id', '=', projectId)
       .executeTakeFirst()
     if (!project) return null
-    const state = seedState(graphFromStoredJson(project.nodes, project.connections))
+    const snapshot = seedSnapshot(graphFromStoredJson(project.nodes, project.connections))
     const savedAt = new Date()
     const inserted = await this.db
       .insertInto('project_documents')
-      .values({ project_id: projectId, state, updated_at: savedAt })
+      .values({ project_id: projectId, ...snapshot, updated_at: savedAt })
       .onConflict((oc) => oc.column('project_id').doNothing())
       .returning('project_id')
       .executeTakeFirst()
     if (inserted) {
       const stored = {
-        snapshot: state,
+        snapshot: snapshot.state,
         updates: [],
         ids: [],
         savedAt,
         logBytes: 0,
         snapshotAt: savedAt,
+        graphIndex: snapshot.graph_index,
       }
       return { stored, savedAt, seeded: true, logUpdates: 0, logBytes: 0 }
     }
@@ -546,13 +547,7 @@ interface Loaded {
   logBytes: number
 }
 
-/** The Yjs state of a new document holding `graph`. */
+/** The Yjs state of a new document holding `graph` (benchmarks seed stored documents with it). */
 export function seedState(graph: Graph): Uint8Array {
-  const doc = new Y.Doc()
-  try {
-    applyGraphToDoc(doc, graph)
-    return Y.encodeStateAsUpdate(doc)
-  } finally {
-    doc.destroy()
-  }
+  return seedSnapshot(graph).state
 }

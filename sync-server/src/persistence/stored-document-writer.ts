@@ -4,6 +4,8 @@ import {
   applyStoredDocument,
   type DB,
   readProjectDocumentChanges,
+  readProjectGraphIndex,
+  storedGraphIndex,
   type StoredProjectDocument,
 } from '@reelgraph/db'
 import {
@@ -11,12 +13,17 @@ import {
   applyGraphToDoc,
   type ChangedTypes,
   docCounts,
+  type DocRefusal,
   type Graph,
   graphAsApplied,
+  type GraphIndex,
+  graphIndexWriteRefusal,
   type KnownNodes,
+  newClientId,
   projectDocumentName,
   SYNC_CLOSE_REASONS,
   validateDocChange,
+  writeGraphToIndex,
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import * as Y from 'yjs'
@@ -25,6 +32,7 @@ import { STORED_ORIGIN } from '../extensions/persistence.ts'
 import type { ReelgraphRedis } from '../extensions/redis.ts'
 import type { MemoryBudget } from '../load/memory-budget.ts'
 import type { SyncLogger } from '../logger.ts'
+import type { SyncMetrics } from '../metrics.ts'
 
 /** What the gateway says when a project has no document (as for one it cannot open). */
 function notFound(projectId: number): Error {
@@ -36,9 +44,25 @@ function notFound(projectId: number): Error {
 /** The origin of the writer's own transactions on its copies. */
 const WRITE_ORIGIN = Symbol('reelgraph-rest-write')
 
-/** A project's stored document as this process last read it (a copy, never live). */
+/**
+ * The stored document's graph index standing for it (decision 020's second amendment): what
+ * a write needs, without the document decoded. `client` is this copy's own Yjs client and
+ * `clock` its next clock.
+ */
+interface IndexCopy {
+  graph: GraphIndex
+  client: number
+  clock: number
+}
+
+/**
+ * A project's stored document as this process last read it (a copy, never live): its graph
+ * index while nothing but this writer changed the document since the snapshot's compaction,
+ * else the document decoded.
+ */
 interface StoredCopy {
-  doc: Y.Doc
+  doc: Y.Doc | null
+  index: IndexCopy | null
   /** When the snapshot it holds was written, and the ids of the log rows it holds. */
   snapshotAt: Date
   ids: Set<string>
@@ -64,6 +88,8 @@ export interface StoredDocumentWriterOptions {
   hocuspocus: Hocuspocus
   budget: MemoryBudget
   logger: SyncLogger
+  /** Counts how each stored document was read (`reelgraph_rest_document_reads_total`). */
+  metrics?: SyncMetrics | undefined
   /** Reads (or seeds) a project's stored document; null when there is no project. */
   readStored: (projectId: number) => Promise<StoredProjectDocument | null>
   /** Counts a row appended to a project's log, for the background compaction. */
@@ -150,33 +176,17 @@ export class StoredDocumentWriter {
 
   private async write(projectId: number, graph: Graph): Promise<Graph> {
     const copy = await this.current(projectId)
-    const { doc } = copy
     const previous = copy.answered?.graph
     const applied = graphAsApplied(graph, previous)
-    const holdsPrevious = copy.holdsAnswered
+    // Nothing else changed the copy since the last answer: write only what the body changed.
+    const change = previous && copy.holdsAnswered ? previous : undefined
     copy.holdsAnswered = false
-    const before = docCounts(doc)
-    const updates: Uint8Array[] = []
-    let changed: ChangedTypes | null = null
-    const onUpdate = (u: Uint8Array) => updates.push(u)
-    const onTransaction = (t: Y.Transaction) => {
-      if (t.origin === WRITE_ORIGIN) changed = t.changed
-    }
-    doc.on('update', onUpdate)
-    doc.on('afterTransaction', onTransaction)
-    try {
-      // Nothing else changed the copy since the last answer: write only what the body changed.
-      if (previous && holdsPrevious) applyGraphChangeToDoc(doc, previous, applied, WRITE_ORIGIN)
-      else applyGraphToDoc(doc, graph, WRITE_ORIGIN)
-    } finally {
-      doc.off('update', onUpdate)
-      doc.off('afterTransaction', onTransaction)
-    }
-    const update = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates)
-    if (updates.length === 0 || !changed) return this.answer(projectId, copy, applied)
+    const { update, refusal } = copy.index
+      ? writeToIndex(copy.index, graph, applied, change)
+      : writeToDoc(copy.doc!, graph, applied, change)
+    if (!update) return this.answer(projectId, copy, applied)
     // The same rules as every sync update (the copy is this writer's own: a refused change
     // is dropped with it).
-    const refusal = validateDocChange(doc, changed, before)
     if (refusal) {
       this.drop(projectId)
       throw new Error(`The graph of project ${projectId} breaks a document rule: ${refusal.detail}`)
@@ -213,7 +223,7 @@ export class StoredDocumentWriter {
 
   /** The project's stored document: the kept copy brought up to date, or read anew. */
   private async current(projectId: number): Promise<StoredCopy> {
-    const { db, budget } = this.options
+    const { db } = this.options
     const kept = this.copies.get(projectId)
     if (kept) {
       const changes = await readProjectDocumentChanges({
@@ -226,16 +236,23 @@ export class StoredDocumentWriter {
         this.drop(projectId)
         throw notFound(projectId)
       }
+      const changedElsewhere = changes.snapshot !== null || changes.updates.length > 0
+      if (kept.index && !changedElsewhere) {
+        kept.ids = new Set(changes.ids)
+        return kept
+      }
+      if (kept.index) return this.readAnew(projectId)
+      const doc = kept.doc!
       let added = 0
       // Changed by someone else: compare every node with the doc again.
-      if (changes.snapshot || changes.updates.length > 0) kept.holdsAnswered = false
-      kept.doc.transact(() => {
+      if (changedElsewhere) kept.holdsAnswered = false
+      doc.transact(() => {
         if (changes.snapshot) {
-          Y.applyUpdate(kept.doc, changes.snapshot)
+          Y.applyUpdate(doc, changes.snapshot)
           added += changes.snapshot.byteLength
         }
         for (const { update } of changes.updates) {
-          Y.applyUpdate(kept.doc, update)
+          Y.applyUpdate(doc, update)
           added += update.byteLength
         }
       })
@@ -244,19 +261,35 @@ export class StoredDocumentWriter {
       this.grew(projectId, kept, added)
       return kept
     }
-    const stored = await this.options.readStored(projectId)
-    if (!stored) throw notFound(projectId)
-    const doc = new Y.Doc()
-    applyStoredDocument(doc, stored)
-    const copy: StoredCopy = {
-      doc,
-      snapshotAt: stored.snapshotAt ?? stored.savedAt,
-      ids: new Set(stored.ids),
-      encodedBytes: stored.snapshot.byteLength + stored.logBytes,
-      idle: null,
-      answered: null,
-      holdsAnswered: false,
+    return this.readAnew(projectId)
+  }
+
+  /**
+   * Reads the project's stored document: its graph index when that stands for it (a
+   * compacted snapshot, as a project not edited for LOG_COMPACT_IDLE_MS has), else the
+   * document decoded. Kept while there is room.
+   */
+  private async readAnew(projectId: number): Promise<StoredCopy> {
+    this.drop(projectId)
+    const { db, budget, metrics } = this.options
+    let copy: StoredCopy
+    const indexed = await readProjectGraphIndex({ db, projectId })
+    if (indexed) copy = newCopy(indexed.index, indexed.snapshotAt, [], indexed.snapshotBytes)
+    else {
+      const stored = await this.options.readStored(projectId)
+      if (!stored) throw notFound(projectId)
+      // A document seeded just now comes with its index.
+      const index = storedGraphIndex(stored)
+      const snapshotAt = stored.snapshotAt ?? stored.savedAt
+      const bytes = stored.snapshot.byteLength + stored.logBytes
+      if (index) copy = newCopy(index, snapshotAt, stored.ids, bytes)
+      else {
+        const doc = new Y.Doc()
+        applyStoredDocument(doc, stored)
+        copy = { ...newCopy(null, snapshotAt, stored.ids, bytes), doc }
+      }
     }
+    metrics?.restReads.inc({ via: copy.index ? 'graph-index' : 'document' })
     // Kept only while there is room: an open document comes first.
     if (budget.reserve(cacheKey(projectId)) === null) {
       this.copies.set(projectId, copy)
@@ -320,6 +353,71 @@ export class StoredDocumentWriter {
     this.drop(oldest.value)
     return true
   }
+}
+
+/** A new copy of a stored document: its graph index, or none (then `doc` is set after). */
+function newCopy(
+  index: GraphIndex | null,
+  snapshotAt: Date,
+  ids: string[],
+  encodedBytes: number,
+): StoredCopy {
+  return {
+    doc: null,
+    index: index && { graph: index, client: newClientId(index.clients), clock: 0 },
+    snapshotAt,
+    ids: new Set(ids),
+    encodedBytes,
+    idle: null,
+    answered: null,
+    holdsAnswered: false,
+  }
+}
+
+/** One write into a copy: the update (null: the document already held the graph) and the rules' verdict. */
+interface Written {
+  update: Uint8Array | null
+  refusal: DocRefusal | null
+}
+
+/**
+ * Writes `graph` into the decoded copy: `applied` over `previous` (the copy holding exactly
+ * that answer) as only the change, else the whole graph compared.
+ */
+function writeToDoc(doc: Y.Doc, graph: Graph, applied: Graph, previous?: Graph): Written {
+  const before = docCounts(doc)
+  const updates: Uint8Array[] = []
+  let changed: ChangedTypes | null = null
+  const onUpdate = (u: Uint8Array) => updates.push(u)
+  const onTransaction = (t: Y.Transaction) => {
+    if (t.origin === WRITE_ORIGIN) changed = t.changed
+  }
+  doc.on('update', onUpdate)
+  doc.on('afterTransaction', onTransaction)
+  try {
+    if (previous) applyGraphChangeToDoc(doc, previous, applied, WRITE_ORIGIN)
+    else applyGraphToDoc(doc, graph, WRITE_ORIGIN)
+  } finally {
+    doc.off('update', onUpdate)
+    doc.off('afterTransaction', onTransaction)
+  }
+  if (updates.length === 0 || !changed) return { update: null, refusal: null }
+  const update = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates)
+  return { update, refusal: validateDocChange(doc, changed, before) }
+}
+
+/** {@link writeToDoc} through the graph index: the same update, without the document. */
+function writeToIndex(index: IndexCopy, graph: Graph, applied: Graph, previous?: Graph): Written {
+  const write = writeGraphToIndex({
+    index: index.graph,
+    graph: previous ? applied : graph,
+    previous,
+    client: index.client,
+    clock: index.clock,
+  })
+  index.clock = write.nextClock
+  if (!write.update) return { update: null, refusal: null }
+  return { update: write.update, refusal: graphIndexWriteRefusal(index.graph, write) }
 }
 
 /** The budget's key of a project's kept copy. */

@@ -203,6 +203,40 @@ describe.each(testDatabaseKinds())(
       expect(await storedGraph(id)).toEqual(graph)
     })
 
+    /** How many stored documents the REST path read through the graph index, and decoded. */
+    async function restReads() {
+      const { values } = await t.sync.metrics.restReads.get()
+      const of = (via: string) => values.find((v) => v.labels.via === via)?.value ?? 0
+      return { index: of('graph-index'), decoded: of('document') }
+    }
+
+    it('writes a stored project through its graph index, decoding nothing, until someone else edits it', async () => {
+      const a = node(0, 'indexed')
+      const b = node(300, 'other')
+      const id = await project({ nodes: [a, b].sort(byId), connections: [] })
+      const before = await restReads()
+      let graph: Graph = { nodes: [], connections: [] }
+      for (const x of [10, 20, 30]) {
+        graph = { nodes: [{ ...a, position: { x, y: 0 } }, b].sort(byId), connections: [] }
+        const res = await patch(id, graph)
+        expect(res.status).toBe(200)
+        expect(await res.json()).toEqual(graph)
+      }
+      // One read of the stored document (the seed's snapshot and its index), nothing decoded.
+      expect(await restReads()).toEqual({ index: before.index + 1, decoded: before.decoded })
+      expect(await storedGraph(id)).toEqual(graph)
+      // Someone else's change (a log row the index does not know): the document is decoded.
+      await editElsewhere(id, (nodes) =>
+        (nodes.get(b.id)!.get('data') as Y.Map<unknown>).set('content', 'theirs'),
+      )
+      const moved = { nodes: [{ ...a, position: { x: 40, y: 0 } }, b].sort(byId), connections: [] }
+      const res = await patch(id, moved)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual(moved)
+      expect(await restReads()).toEqual({ index: before.index + 1, decoded: before.decoded + 1 })
+      expect(await storedGraph(id)).toEqual(moved)
+    })
+
     it('loads nothing into the sync server for a project nobody has open, and stores the change', async () => {
       const a = node(0, 'first')
       const id = await project({ nodes: [a], connections: [] })
