@@ -8,7 +8,6 @@ import {
 } from '@reelgraph/shared'
 import { type Kysely, sql } from 'kysely'
 import * as Y from 'yjs'
-import type { StoredProjectDocument } from './project-document-log.ts'
 import type { DB } from './schema.ts'
 
 /**
@@ -40,11 +39,15 @@ export function seedSnapshot(graph: Graph): ProjectSnapshot {
 }
 
 /**
- * The graph index of a stored document read whole, or null when it cannot stand for the
+ * The graph index of a stored document read whole (`StoredProjectDocument`), or null when it cannot stand for the
  * document: log rows not yet compacted, or no index (a snapshot written before indexes).
  * Null means: decode the document instead.
  */
-export function storedGraphIndex(stored: StoredProjectDocument): GraphIndex | null {
+export function storedGraphIndex(stored: {
+  /** The log's updates (`StoredProjectDocument.updates`). */
+  updates: readonly unknown[]
+  graphIndex?: string | null | undefined
+}): GraphIndex | null {
   if (stored.updates.length > 0 || !stored.graphIndex) return null
   return decodeGraphIndex(stored.graphIndex)
 }
