@@ -1,36 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { type Connection, type Graph, type GraphNode, NODE_TYPES } from './graph.ts'
+import type { Graph } from './graph.ts'
 import { applyGraphChangeToDoc, applyGraphToDoc, docToGraph, graphAsApplied } from './graph-doc.ts'
-
-const idArb = fc
-  .tuple(fc.constantFrom(...NODE_TYPES), fc.integer({ min: 0, max: 30 }))
-  .map(([type, n]) => `${type}-${1700000000000 + n}-a${n}`)
-
-const nodeArb: fc.Arbitrary<GraphNode> = fc.record({
-  id: idArb,
-  type: fc.constantFrom(...NODE_TYPES),
-  label: fc.string({ maxLength: 12 }),
-  position: fc.record({
-    x: fc.double({ noNaN: true, noDefaultInfinity: true }),
-    y: fc.double({ noNaN: true, noDefaultInfinity: true }),
-  }),
-  data: fc.dictionary(
-    fc.constantFrom('topic', 'content', 'width', 'seed'),
-    fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean()),
-    { maxKeys: 4 },
-  ),
-  connectionPoints: fc.constantFrom('input', 'output', 'both'),
-})
+import { graphArbitraries } from './testing/graph-arbitraries.ts'
 
 /** Any graph a caller may hand the gateway: unsorted, repeated ids and connections, loose ends. */
-const rawGraphArb: fc.Arbitrary<Graph> = fc.record({
-  nodes: fc.array(nodeArb, { maxLength: 10 }),
-  connections: fc.array(fc.record({ source: idArb, target: idArb }) as fc.Arbitrary<Connection>, {
-    maxLength: 12,
-  }),
-})
+const { graph: rawGraphArb } = graphArbitraries()
 
 /**
  * A graph as the API answers it: JSON, which has no -0 (a node at y -0 that a graph puts at 0

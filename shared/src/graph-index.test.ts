@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { docCounts, validateDocChange } from './doc-validation.ts'
-import { type Connection, type Graph, type GraphNode, NODE_TYPES } from './graph.ts'
+import type { Graph, GraphNode } from './graph.ts'
 import {
   applyGraphChangeToDoc,
   applyGraphToDoc,
@@ -19,33 +19,9 @@ import {
   newClientId,
   writeGraphToIndex,
 } from './graph-index.ts'
+import { graphArbitraries } from './testing/graph-arbitraries.ts'
 
-const idArb = fc
-  .tuple(fc.constantFrom(...NODE_TYPES), fc.integer({ min: 0, max: 12 }))
-  .map(([type, n]) => `${type}-${1700000000000 + n}-a${n}`)
-
-const nodeArb: fc.Arbitrary<GraphNode> = fc.record({
-  id: idArb,
-  type: fc.constantFrom(...NODE_TYPES),
-  label: fc.constantFrom('', 'A', 'Scene', 'B'),
-  position: fc.record({
-    x: fc.integer({ min: -3, max: 3 }),
-    y: fc.integer({ min: -3, max: 3 }),
-  }),
-  data: fc.dictionary(
-    fc.constantFrom('topic', 'content', 'width', 'seed'),
-    fc.oneof(fc.constantFrom('a', 'b', ''), fc.integer({ min: 0, max: 3 }), fc.boolean()),
-    { maxKeys: 4 },
-  ),
-  connectionPoints: fc.constantFrom('input', 'output', 'both'),
-})
-
-const graphArb: fc.Arbitrary<Graph> = fc.record({
-  nodes: fc.array(nodeArb, { maxLength: 8 }),
-  connections: fc.array(fc.record({ source: idArb, target: idArb }) as fc.Arbitrary<Connection>, {
-    maxLength: 8,
-  }),
-})
+const { graph: graphArb } = graphArbitraries({ narrow: true })
 
 /**
  * A stored document with a history: each graph applied in turn by one of two editors
