@@ -12,7 +12,7 @@ import type { DB } from './schema.ts'
 
 /**
  * A project's snapshot row as written (seeded or compacted): the Yjs state and its graph
- * index (issue 23, decision 020's second amendment), always in one statement (the database
+ * index (issue 23, decision 021), always in one statement (the database
  * clears an index whose snapshot changed without it: migration 0015).
  */
 export interface ProjectSnapshot {

@@ -10,7 +10,7 @@ export type BusyReason = 'memory' | 'heap' | 'load-queue'
 
 /**
  * How the REST autosave read a project's stored document it kept no copy of: the `via` label
- * of `reelgraph_rest_document_reads_total` (decision 020's second amendment).
+ * of `reelgraph_rest_document_reads_total` (decision 021).
  */
 export type RestReadVia = 'graph-index' | 'document'
 

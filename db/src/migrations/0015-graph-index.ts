@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 
 /**
- * The graph index beside each snapshot (issue 23, decision 020's second amendment): the last
+ * The graph index beside each snapshot (issue 23, decision 021): the last
  * Yjs item of every key of the snapshot's graph maps, as `encodeGraphIndex` writes it. A REST
  * autosave on a project this process has not seen reads it instead of the snapshot.
  *

@@ -45,7 +45,7 @@ function notFound(projectId: number): Error {
 const WRITE_ORIGIN = Symbol('reelgraph-rest-write')
 
 /**
- * The stored document's graph index standing for it (decision 020's second amendment): what
+ * The stored document's graph index standing for it (decision 021): what
  * a write needs, without the document decoded. `client` is this copy's own Yjs client and
  * `clock` its next clock.
  */
@@ -109,9 +109,11 @@ export interface StoredDocumentWriterOptions {
  * autosave every second keeps it); each later PATCH first reads only what changed in the
  * database since (`readProjectDocumentChanges`: the log rows it does not hold, the snapshot
  * if a compaction replaced it), so the copy is the stored document whatever other processes
- * appended, and nothing here breaks with several processes. Copies count against the memory
- * budget, are dropped after REST_DOCUMENT_CACHE_IDLE_MS unused, and are the first thing
- * given up when an open document needs the room.
+ * appended, and nothing here breaks with several processes. A compacted project's copy is
+ * its snapshot's graph index, written through without decoding the document, until anyone
+ * else changes the document (decision 021). Copies count against the memory budget, are
+ * dropped after REST_DOCUMENT_CACHE_IDLE_MS unused, and are the first thing given up when an
+ * open document needs the room.
  *
  * Editors see the change: a document loaded in this process (or loading, which may have
  * read the log before the append) gets the update at once; with Redis it is published to
