@@ -23,7 +23,10 @@ export interface StoredProjectDocument {
   logBytes: number
   /** When the snapshot itself was written (absent: not read, as for a seed made in memory). */
   snapshotAt?: Date
-  /** The snapshot's graph index as stored (`project-snapshot.ts`); null or absent: none. */
+  /**
+   * The snapshot's graph index, set only for a document seeded just now (a read leaves it
+   * out: `readProjectGraphIndex` reads it alone, and loads do not need its 300 KB).
+   */
   graphIndex?: string | null
 }
 
@@ -32,7 +35,6 @@ interface StoredRow {
   id: string | null
   data: Uint8Array
   at: Date
-  graph_index: string | null
 }
 
 /**
@@ -46,10 +48,10 @@ export async function readProjectDocument(options: {
 }): Promise<StoredProjectDocument | null> {
   const { db, projectId } = options
   const { rows } = await sql<StoredRow>`
-    select 0 as part, null::text as id, state as data, updated_at as at, graph_index
+    select 0 as part, null::text as id, state as data, updated_at as at
       from project_documents where project_id = ${projectId}
     union all
-    select 1, id::text, update, created_at, null
+    select 1, id::text, update, created_at
       from project_document_updates where project_id = ${projectId}
     order by part, id`.execute(db)
   const [first, ...rest] = rows
@@ -64,15 +66,7 @@ export async function readProjectDocument(options: {
     logBytes += row.data.byteLength
     if (row.at > savedAt) savedAt = row.at
   }
-  return {
-    snapshot: first.data,
-    updates,
-    ids,
-    savedAt,
-    logBytes,
-    snapshotAt: first.at,
-    graphIndex: first.graph_index,
-  }
+  return { snapshot: first.data, updates, ids, savedAt, logBytes, snapshotAt: first.at }
 }
 
 /**

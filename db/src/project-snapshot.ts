@@ -39,9 +39,9 @@ export function seedSnapshot(graph: Graph): ProjectSnapshot {
 }
 
 /**
- * The graph index of a stored document read whole (`StoredProjectDocument`), or null when it cannot stand for the
- * document: log rows not yet compacted, or no index (a snapshot written before indexes).
- * Null means: decode the document instead.
+ * The graph index of a `StoredProjectDocument` that carries one (a document seeded just
+ * now), or null when it cannot stand for the document: log rows, or no index. Null means:
+ * decode the document instead.
  */
 export function storedGraphIndex(stored: {
   /** The log's updates (`StoredProjectDocument.updates`). */

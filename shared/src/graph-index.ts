@@ -177,7 +177,8 @@ function mapOfRows(rows: unknown, parent: string | Y.ID): IndexedMap {
           ? mapOfRows(value, Y.createID(client, clock))
           : kind === KIND_OTHER
             ? OTHER_VALUE
-            : kind === KIND_VALUE && isJsonValue(value)
+            : // JSON.parse gives JSON values only.
+              kind === KIND_VALUE && value !== undefined
               ? value
               : null
     if (read === null) throw new Error('not a key row')
