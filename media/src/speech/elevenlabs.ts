@@ -22,7 +22,7 @@ export interface ElevenLabsSpeechSettings {
   model: string
   /** Samples per second of the PCM asked for; 24000 (every plan) by default. */
   sampleRate: ElevenLabsSampleRate
-  /** Longest call, milliseconds. */
+  /** Longest call to the service, milliseconds, counted once the SDK has loaded. */
   timeoutMs: number
 }
 
@@ -101,9 +101,12 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
     identity: `elevenlabs ${settings.model} pcm_${settings.sampleRate} ${settings.baseUrl ?? 'api.elevenlabs.io'}`,
 
     async listVoices(signal): Promise<SpeechVoice[]> {
-      const limited = withTimeout(signal, settings.timeoutMs)
+      // The timeout is the service's: it starts once the SDK has loaded (seconds on a busy
+      // machine, which made a first call time out before it was sent).
+      let limited = signal
       try {
         const elevenlabs = await connect()
+        limited = withTimeout(signal, settings.timeoutMs)
         const page = await elevenlabs.voices.search(
           { pageSize: VOICE_PAGE_SIZE },
           requestOptions(limited),
@@ -121,10 +124,11 @@ export function createElevenLabsSpeechProvider(settings: ElevenLabsSpeechSetting
     async synthesize(request: SpeechRequest, signal: AbortSignal): Promise<Narration> {
       const words = requestWords(request)
       if (words.length === 0) return emptyNarration(settings.sampleRate, 'provider')
-      const limited = withTimeout(signal, settings.timeoutMs)
+      let limited = signal
       let answer: Awaited<ReturnType<ElevenLabsClient['textToSpeech']['convertWithTimestamps']>>
       try {
         const elevenlabs = await connect()
+        limited = withTimeout(signal, settings.timeoutMs)
         answer = await elevenlabs.textToSpeech.convertWithTimestamps(
           request.voice ?? ELEVENLABS_DEFAULT_VOICE,
           {
