@@ -7,8 +7,14 @@ import { useCanvasStoreApi } from './use-canvas-store'
 
 /** How long the view takes to pan to a new result, in ms: quick, but followable by eye. */
 export const FOLLOW_PAN_MS = 400
-/** Time after a follow's animation during which the view still counts as on its way, in ms. */
-const FOLLOW_SETTLE_MS = 100
+/**
+ * How long a follow's pan counts as on its way at most, in ms, when React Flow never says it
+ * ended: a pan the person interrupts (grabbing the canvas) never does. A pan that completes
+ * says so when it does, however long a busy page takes to draw it (under load its last
+ * frame came after FOLLOW_PAN_MS + 100 ms, and the view, still short of where the follow
+ * sent it, read as moved by the person: CI's newcomer run found the Video node off screen).
+ */
+const FOLLOW_PAN_LIMIT_MS = 3_000
 
 /** A node's box in flow coordinates: as measured, else its type's nominal footprint. */
 function boxOf(node: CanvasNode): FlowBox {
@@ -41,6 +47,15 @@ interface Followed extends Pending {
   sizes: Map<string, { width: number; height: number }>
   /** Moves left for growth: a bound, whatever the nodes do. */
   checksLeft: number
+}
+
+/** Where a follow left the view, and whether its pan there has ended. */
+interface Trip {
+  view: Viewport
+  /** When the pan started (Date.now()); 0 when the view stayed. */
+  at: number
+  /** The pan has ended (or there was none). */
+  ended: boolean
 }
 
 /** How often the view moves again to follow the same results as they grow. */
@@ -84,12 +99,15 @@ export function useFollowResults(): void {
     const known = new Set(store.getState().nodes.map((n) => n.id))
     let pending: Pending | null = null
     let followed: Followed | null = null
-    // The results followed since this person last moved the view, and where the view was
-    // left (`at`: when an animated move to it started; 0 when the view stayed).
+    // The results followed since this person last moved the view, and where the view was left.
     let trail = new Set<string>()
-    let left: { view: Viewport; at: number } | null = null
+    let left: Trip | null = null
+    // A growth seen mid-pan, checked once the pan ends; the bound on a pan that never ends.
+    let growthWaiting = false
+    let panLimit: ReturnType<typeof setTimeout> | undefined
 
-    const inFlight = () => left !== null && Date.now() - left.at < FOLLOW_PAN_MS + FOLLOW_SETTLE_MS
+    const inFlight = () =>
+      left !== null && !left.ended && Date.now() - left.at < FOLLOW_PAN_LIMIT_MS
     // Where the view is: while it is on its way to where a follow sent it, there.
     const viewNow = () => (left && inFlight() ? left.view : getViewport())
     // The person moved the view after the last follow.
@@ -105,13 +123,26 @@ export function useFollowResults(): void {
         { width, height },
         { results: results.map(boxOf), sources: sources.map(boxOf) },
       )
-      if (next) void setViewport(next, { duration: FOLLOW_PAN_MS })
-      left = next ? { view: next, at: Date.now() } : { view: from, at: 0 }
-      return next !== null
+      if (!next) {
+        left = { view: from, at: 0, ended: true }
+        return false
+      }
+      const trip: Trip = { view: next, at: Date.now(), ended: false }
+      left = trip
+      // React Flow resolves the pan's promise when its last frame is drawn; a pan that a
+      // newer one or the person interrupts never resolves it, so a timer bounds the wait.
+      const end = () => {
+        if (trip.ended) return
+        trip.ended = true
+        if (left !== trip || !growthWaiting) return
+        growthWaiting = false
+        checkGrowth()
+      }
+      void setViewport(next, { duration: FOLLOW_PAN_MS }).then(end)
+      clearTimeout(panLimit)
+      panLimit = setTimeout(end, FOLLOW_PAN_LIMIT_MS)
+      return true
     }
-
-    // A growth seen mid-pan, checked again once the pan has settled.
-    let recheck: ReturnType<typeof setTimeout> | undefined
 
     // The results followed last grew (a Video node gains its player, then its downloads, when
     // its render ends): check the view again. Growth only, so nodes turning compact as the
@@ -122,13 +153,7 @@ export function useFollowResults(): void {
     const checkGrowth = (): void => {
       if (!followed || followed.checksLeft === 0 || movedByPerson()) return
       if (inFlight()) {
-        if (recheck === undefined && left) {
-          const wait = left.at + FOLLOW_PAN_MS + FOLLOW_SETTLE_MS - Date.now()
-          recheck = setTimeout(() => {
-            recheck = undefined
-            checkGrowth()
-          }, wait)
-        }
+        growthWaiting = true
         return
       }
       const byId = new Map(store.getState().nodes.map((n) => [n.id, n]))
@@ -203,7 +228,7 @@ export function useFollowResults(): void {
     })
     return () => {
       unsubscribe()
-      clearTimeout(recheck)
+      clearTimeout(panLimit)
     }
   }, [store, getViewport, setViewport, width, height])
 }

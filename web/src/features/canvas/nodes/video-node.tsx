@@ -249,6 +249,9 @@ export const VideoNode = memo(function VideoNode({ id, selected }: NodeProps<Vid
             controls
             preload="metadata"
             src={current.mp4Url}
+            // The take's frame shape from the first paint: the node does not grow again
+            // when the video's metadata arrives.
+            style={{ aspectRatio: current.preset.replace(':', ' / ') }}
             className="nodrag nowheel w-full rounded-md border bg-black"
           >
             {current.vttUrl ? (
