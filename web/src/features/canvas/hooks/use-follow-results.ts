@@ -1,5 +1,5 @@
 import { NODE_FOOTPRINTS } from '@reelgraph/shared'
-import { useReactFlow, useStore } from '@xyflow/react'
+import { useReactFlow, useStore, useStoreApi } from '@xyflow/react'
 import { useEffect } from 'react'
 import type { CanvasNode } from '../lib/node-types'
 import { type FlowBox, followViewport, isOnScreen, type Viewport } from '../lib/viewport'
@@ -9,7 +9,7 @@ import { useCanvasStoreApi } from './use-canvas-store'
 export const FOLLOW_PAN_MS = 400
 /**
  * How long a follow's pan counts as on its way at most, in ms, when React Flow never says it
- * ended: a pan the person interrupts (grabbing the canvas) never does. A pan that completes
+ * ended: a pan interrupted (by a newer one, a zoom button, the wheel) never does. A pan that completes
  * says so when it does, however long a busy page takes to draw it (under load its last
  * frame came after FOLLOW_PAN_MS + 100 ms, and the view, still short of where the follow
  * sent it, read as moved by the person: CI's newcomer run found the Video node off screen).
@@ -92,6 +92,7 @@ function followedAt(ids: Pending, nodes: readonly CanvasNode[]): Followed {
 export function useFollowResults(): void {
   const store = useCanvasStoreApi()
   const { getViewport, setViewport } = useReactFlow()
+  const flow = useStoreApi<CanvasNode>()
   const width = useStore((s) => s.width)
   const height = useStore((s) => s.height)
 
@@ -226,9 +227,15 @@ export function useFollowResults(): void {
       pending = results.every(isMeasured) ? null : ids
       followed = pending ? null : followedAt(ids, results)
     })
+    // The person grabbed the canvas: a pan on its way stops there and never says it ended,
+    // and the view is theirs from now on.
+    const unsubscribeFlow = flow.subscribe((state, previous) => {
+      if (state.paneDragging && !previous.paneDragging && left) left.ended = true
+    })
     return () => {
       unsubscribe()
+      unsubscribeFlow()
       clearTimeout(panLimit)
     }
-  }, [store, getViewport, setViewport, width, height])
+  }, [store, flow, getViewport, setViewport, width, height])
 }
