@@ -9,10 +9,11 @@ import { useCanvasStoreApi } from './use-canvas-store'
 export const FOLLOW_PAN_MS = 400
 /**
  * How long a follow's pan counts as on its way at most, in ms, when React Flow never says it
- * ended: a pan interrupted (by a newer one, a zoom button, the wheel) never does. A pan that completes
- * says so when it does, however long a busy page takes to draw it (under load its last
- * frame came after FOLLOW_PAN_MS + 100 ms, and the view, still short of where the follow
- * sent it, read as moved by the person: CI's newcomer run found the Video node off screen).
+ * ended: a pan interrupted (by a newer one, a zoom button, the wheel) never does. A pan that
+ * completes says so when it does, however long a busy page takes to draw it (under load its
+ * last frame came after FOLLOW_PAN_MS + 100 ms, and the view, still short of where the
+ * follow sent it, read as moved by the person: CI's newcomer run found the Video node off
+ * screen).
  */
 const FOLLOW_PAN_LIMIT_MS = 3_000
 
@@ -130,8 +131,8 @@ export function useFollowResults(): void {
       }
       const trip: Trip = { view: next, at: Date.now(), ended: false }
       left = trip
-      // React Flow resolves the pan's promise when its last frame is drawn; a pan that a
-      // newer one or the person interrupts never resolves it, so a timer bounds the wait.
+      // React Flow resolves the pan's promise when its last frame is drawn; an interrupted
+      // pan never resolves it, so a timer bounds the wait.
       const end = () => {
         if (trip.ended) return
         trip.ended = true
