@@ -20,7 +20,7 @@ import {
   writeGraphToIndex,
 } from '@reelgraph/shared'
 import * as Y from 'yjs'
-import { makeGraph, quantile, round } from './graph-fixture.ts'
+import { makeGraph, meanAndP99, round } from './graph-fixture.ts'
 
 const NODES = Number(process.argv[2] ?? 300)
 const SEED = Number(process.argv[3] ?? 7)
@@ -58,8 +58,7 @@ function measure<C>(step: (context: C) => unknown, prepare: () => C) {
     step(context)
     if (n >= WARMUP) times.push(performance.now() - started)
   }
-  const mean = times.reduce((a, b) => a + b, 0) / times.length
-  return { meanMs: round(mean, 3), p99Ms: round(quantile(times, 0.99), 3) }
+  return meanAndP99(times)
 }
 
 /** Heap per copy in KB with KEPT copies made by `make` alive, after a collection. */

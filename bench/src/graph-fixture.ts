@@ -34,3 +34,9 @@ export function round(value: number, digits = 2): number {
   const f = 10 ** digits
   return Math.round(value * f) / f
 }
+
+/** Mean and p99 of `times` (ms), to three decimals, as the micro-benchmarks print them. */
+export function meanAndP99(times: number[]): { meanMs: number; p99Ms: number } {
+  const mean = times.reduce((a, b) => a + b, 0) / times.length
+  return { meanMs: round(mean, 3), p99Ms: round(quantile(times, 0.99), 3) }
+}
