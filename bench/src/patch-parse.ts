@@ -3,7 +3,9 @@
  * `PATCH /api/projects/:id` body of the whole graph (`make-graph.mjs NODES SEED`, default
  * 300 7) with one node moved, read by `JSON.parse`, then by `patchProjectInput` (every node
  * parsed) and by `parsePatchProjectInput` with the graph written before as its known nodes
- * (only the moved node parsed), then checked for text hygiene (the api's `findTextProblems`,
+ * (only the moved node parsed), and, as a project's first save does, with the nodes of its
+ * stored document as known, read from its graph index (`graphIndexNodes`, `storedKnownNodes`,
+ * then the parse; issue 23), then checked for text hygiene (the api's `findTextProblems`,
  * all of it or all but the known nodes). Then the writer's steps, autosave after autosave on
  * one doc: the graph written into the doc whole (`applyGraphToDoc`, every node compared) or as
  * the change from the last answer (`applyGraphChangeToDoc`, with `graphAsApplied`), and the
@@ -21,8 +23,11 @@ import {
   findTextProblems,
   type Graph,
   graphAsApplied,
+  graphIndexNodes,
+  graphIndexOfDoc,
   parsePatchProjectInput,
   patchProjectInput,
+  storedKnownNodes,
 } from '@reelgraph/shared'
 import * as Y from 'yjs'
 import { makeGraph, meanAndP99, round } from './graph-fixture.ts'
@@ -37,6 +42,12 @@ const written = patchProjectInput.parse(graph)
 if (written.kind !== 'graph') throw new Error('the fixture is not a graph')
 const known = new Map(written.nodes.map((node) => [node.id, node]))
 const writtenGraph: Graph = { nodes: written.nodes, connections: written.connections }
+/** The graph index of the stored document (as a first save reads it). */
+const storedIndex = (() => {
+  const doc = new Y.Doc()
+  applyGraphToDoc(doc, writtenGraph)
+  return graphIndexOfDoc(doc)
+})()
 
 /** The body of autosave `n`: the graph with node n mod NODES moved, as JSON text. */
 function bodyText(n: number): string {
@@ -92,6 +103,9 @@ const result = {
   jsonParse: measure(() => JSON.parse(texts[Math.floor(Math.random() * texts.length)]!)),
   patchProjectInput: measure((body) => patchProjectInput.safeParse(body)),
   withKnownNodes: measure((body) => parsePatchProjectInput(body, known)),
+  withStoredNodes: measure((body) =>
+    parsePatchProjectInput(body, storedKnownNodes(graphIndexNodes(storedIndex))),
+  ),
   textHygieneAll: measure((body) => findTextProblems(body)),
   textHygieneButKnown: measure(
     (body, taken: Set<object>) => findTextProblems(body, 20, taken),

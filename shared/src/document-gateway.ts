@@ -26,6 +26,15 @@ export interface DocumentGateway {
    */
   knownNodes(projectId: number): KnownNodes | undefined
   /**
+   * {@link knownNodes}, or when there are none the nodes of the project's stored document
+   * (read now, and kept for the {@link applyGraph} that follows), or undefined (the project
+   * has no stored document, or is open here and written live): what a project's first PATCH
+   * compares its body with instead of parsing every node (issue 23). Reads the document:
+   * call it once the caller is known to be an editor of the project.
+   * @throws Error when the database fails
+   */
+  readKnownNodes(projectId: number): Promise<KnownNodes | undefined>
+  /**
    * Runs `change` on the project's live document (loaded if no one has it open), which must
    * pass `origin` (a server-side origin: such writes skip the client-update validation, so
    * they must write valid nodes) to every transaction it makes; open editors see the change

@@ -60,23 +60,34 @@ function isDataValue(v: unknown): v is NodeDataValue {
  */
 export function readNode(id: string, ynode: unknown): GraphNode | null {
   if (!(ynode instanceof Y.Map)) return null
-  const type = ynode.get('type')
-  const position = ynode.get('position') as { x?: unknown; y?: unknown } | undefined
+  const ydata = ynode.get('data')
+  return readNodeFields(id, ynode, ydata instanceof Y.Map ? ydata.entries() : null)
+}
+
+/**
+ * {@link readNode} over any reading of a stored node: `fields` answers its keys as a Y.Map's
+ * `get` would, `data` lists its data map's entries (null when it has none). The graph index
+ * reads its nodes through it too (`graphIndexNodes`), so both read a node alike.
+ */
+export function readNodeFields(
+  id: string,
+  fields: { get(key: string): unknown },
+  data: Iterable<[string, unknown]> | null,
+): GraphNode | null {
+  const type = fields.get('type')
+  const position = fields.get('position') as { x?: unknown; y?: unknown } | undefined
   if (typeof type !== 'string' || !(NODE_TYPES as readonly string[]).includes(type)) return null
   if (!position || typeof position.x !== 'number' || typeof position.y !== 'number') return null
-  const data: NodeData = {}
-  const ydata = ynode.get('data')
-  if (ydata instanceof Y.Map) {
-    for (const [key, value] of ydata.entries()) if (isDataValue(value)) data[key] = value
-  }
-  const label = ynode.get('label')
-  const points = ynode.get('connectionPoints')
+  const values: NodeData = {}
+  for (const [key, value] of data ?? []) if (isDataValue(value)) values[key] = value
+  const label = fields.get('label')
+  const points = fields.get('connectionPoints')
   return {
     id,
     type: type as NodeType,
     label: typeof label === 'string' ? label : '',
     position: { x: position.x, y: position.y },
-    data,
+    data: values,
     connectionPoints: (CONNECTION_POINTS as readonly string[]).includes(points as string)
       ? (points as ConnectionPoints)
       : 'both',

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { docCounts, validateDocChange } from './doc-validation.ts'
-import type { Graph, GraphNode } from './graph.ts'
+import { type Graph, type GraphNode, storedKnownNodes } from './graph.ts'
 import {
   applyGraphChangeToDoc,
   applyGraphToDoc,
@@ -14,6 +14,7 @@ import {
   decodeGraphIndex,
   encodeGraphIndex,
   type GraphIndex,
+  graphIndexNodes,
   graphIndexOfDoc,
   graphIndexWriteRefusal,
   newClientId,
@@ -259,6 +260,48 @@ describe('graph index (issue 23, decision 020)', () => {
       decodeGraphIndex('{"v":1,"clients":[],"timelineRegisters":0,"nodes":[["x",1]]}'),
     ).toBeNull()
     expect(decodeGraphIndex('not json')).toBeNull()
+  })
+
+  it('reads the nodes docToGraph reads, from the persisted index, over any history', () => {
+    fc.assert(
+      fc.property(fc.array(graphArb, { minLength: 1, maxLength: 4 }), (history) => {
+        const stored = storedDoc(history)
+        const index = decodeGraphIndex(encodeGraphIndex(graphIndexOfDoc(stored)))!
+        const byId = (a: GraphNode, b: GraphNode) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+        expect(graphIndexNodes(index).sort(byId)).toEqual(docToGraph(stored).nodes)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('offers a stored node as known only when its data reads for its type, frozen', () => {
+    const [readable, unreadable] = graphAsApplied({
+      nodes: [
+        {
+          id: 'video-1-a',
+          type: 'video',
+          label: 'Video',
+          position: { x: 0, y: 0 },
+          data: { subtitles: true },
+          connectionPoints: 'both',
+        },
+        {
+          id: 'video-1-b',
+          type: 'video',
+          label: 'Video',
+          position: { x: 0, y: 0 },
+          // Stored when another type had this field, or by a change the rules did not re-check.
+          data: { subtitles: 'yes' },
+          connectionPoints: 'both',
+        },
+      ],
+      connections: [],
+    }).nodes.map((n) => ({ ...n, data: { ...n.data } }))
+    const known = storedKnownNodes([readable!, unreadable!])
+    expect([...known.keys()]).toEqual(['video-1-a'])
+    expect(known.get('video-1-a')).toEqual(readable)
+    expect(Object.isFrozen(known.get('video-1-a'))).toBe(true)
+    expect(Object.isFrozen(known.get('video-1-a')!.data)).toBe(true)
   })
 
   it('picks a client id the document has not used', () => {

@@ -10,7 +10,7 @@ import {
   type TouchedEntries,
 } from './doc-validation.ts'
 import { type Connection, connectionKey, type Graph, type GraphNode } from './graph.ts'
-import { DOC_CONNECTIONS_KEY, DOC_NODES_KEY } from './graph-doc.ts'
+import { DOC_CONNECTIONS_KEY, DOC_NODES_KEY, readNodeFields } from './graph-doc.ts'
 import { DOC_TIMELINES_KEY } from './timeline.ts'
 
 /**
@@ -220,6 +220,28 @@ export function decodeGraphIndex(text: string): GraphIndex | null {
   } catch {
     return null
   }
+}
+
+/**
+ * The nodes of the document `index` describes, as `docToGraph` reads them (the same nodes
+ * and values, a node whose stored shape is not a node left out), in the index's key order:
+ * what a REST autosave's first save on a project compares its body with (issue 23).
+ */
+export function graphIndexNodes(index: GraphIndex): GraphNode[] {
+  const nodes: GraphNode[] = []
+  for (const id of index.nodes.keys()) {
+    const value = index.nodes.get(id)
+    if (!(value instanceof IndexedMap)) continue
+    const data = value.get('data')
+    const node = readNodeFields(id, value, data instanceof IndexedMap ? presentEntries(data) : null)
+    if (node) nodes.push(node)
+  }
+  return nodes
+}
+
+/** The present keys of `map` with their values. */
+function* presentEntries(map: IndexedMap): Generator<[string, unknown]> {
+  for (const key of map.keys()) yield [key, map.get(key)]
 }
 
 /** A client id the document has not used (Yjs' own are random 32-bit numbers too). */

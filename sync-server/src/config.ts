@@ -97,3 +97,12 @@ export const LOAD_QUEUE_MAX = 256
  * soon after.
  */
 export const REST_DOCUMENT_CACHE_IDLE_MS = 30_000
+
+/**
+ * How long after reading a project's stored document to check a PATCH body against it (a
+ * project's first save in this process) the write may take that read as current without
+ * asking the log again (issue 23): the write follows the body's parse at once, and a read
+ * this recent is as current as the one the write would make (another process's append in
+ * between is caught by the next write, as after any write).
+ */
+export const REST_READ_FRESH_MS = 1000

@@ -105,6 +105,13 @@ export function createDocumentGateway(options: DocumentGatewayOptions): Document
 
     knownNodes: (projectId) => options.writer?.knownNodes(projectId),
 
+    // A document open here is written live, as a whole: it has no stored nodes to offer.
+    readKnownNodes: async (projectId) => {
+      const name = projectDocumentName(projectId)
+      const open = hocuspocus.documents.has(name) || hocuspocus.loadingDocuments.has(name)
+      return open ? undefined : options.writer?.readKnownNodes(projectId)
+    },
+
     transact: (projectId, run) => change(projectId, (document) => run(document, JOB_ORIGIN)),
 
     closeDocument: (projectId) => changeAccess(options, { projectId }, unloadTimeoutMs),

@@ -35,7 +35,8 @@ export function validate<S extends z.ZodType, T extends keyof ValidationTargets>
 /**
  * {@link validate} for a JSON body whose parse needs the request: `parse` answers exactly
  * what `schema.safeParse` would (faster, with what the request knows: a project's nodes
- * known valid, issue 23); `schema` documents the body. The same 400s as `validate`, malformed
+ * known valid, issue 23), and may wait for what it needs (or throw the request's own
+ * error, a 404 for a project the caller may not write); `schema` documents the body. The same 400s as `validate`, malformed
  * JSON and a wrong content type included.
  */
 export function validateJson<S extends z.ZodType, E extends Env>(
@@ -44,12 +45,16 @@ export function validateJson<S extends z.ZodType, E extends Env>(
    * Parses the body; may add to `clean` the body's objects whose text it knows to be clean
    * (the text hygiene check then skips them).
    */
-  parse: (body: unknown, c: Context<E>, clean: Set<object>) => z.ZodSafeParseResult<z.output<S>>,
+  parse: (
+    body: unknown,
+    c: Context<E>,
+    clean: Set<object>,
+  ) => z.ZodSafeParseResult<z.output<S>> | Promise<z.ZodSafeParseResult<z.output<S>>>,
   options: ValidateOptions = {},
 ) {
-  const middleware = bodyValidator('json', (body, c: Context<E>): z.output<S> => {
+  const middleware = bodyValidator('json', async (body, c: Context<E>): Promise<z.output<S>> => {
     const clean = new Set<object>()
-    const result = parse(body, c, clean)
+    const result = await parse(body, c, clean)
     refuseInvalid(body, result.success ? [] : result.error.issues, options, clean)
     return result.data as z.output<S>
   })

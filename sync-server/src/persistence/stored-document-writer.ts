@@ -14,29 +14,35 @@ import {
   type ChangedTypes,
   docCounts,
   type DocRefusal,
+  docToGraph,
   type Graph,
   graphAsApplied,
   type GraphIndex,
+  graphIndexNodes,
   graphIndexWriteRefusal,
   type KnownNodes,
   newClientId,
   projectDocumentName,
+  storedKnownNodes,
   SYNC_CLOSE_REASONS,
   validateDocChange,
   writeGraphToIndex,
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import * as Y from 'yjs'
-import { REST_DOCUMENT_CACHE_IDLE_MS } from '../config.ts'
+import { REST_DOCUMENT_CACHE_IDLE_MS, REST_READ_FRESH_MS } from '../config.ts'
 import { STORED_ORIGIN } from '../extensions/persistence.ts'
 import type { ReelgraphRedis } from '../extensions/redis.ts'
 import type { MemoryBudget } from '../load/memory-budget.ts'
 import type { SyncLogger } from '../logger.ts'
 import type { SyncMetrics } from '../metrics.ts'
 
+/** A project without a stored document (never opened, or deleted). */
+class NotFoundError extends Error {}
+
 /** What the gateway says when a project has no document (as for one it cannot open). */
 function notFound(projectId: number): Error {
-  return new Error(
+  return new NotFoundError(
     `The document of project ${projectId} could not be opened (${SYNC_CLOSE_REASONS.notFound}).`,
   )
 }
@@ -81,6 +87,13 @@ interface StoredCopy {
    * it given again needs no comparison with the doc (an autosave moves one node).
    */
   holdsAnswered: boolean
+  /** The stored document's own nodes as known nodes (`storedKnownNodes`), once asked for. */
+  storedNodes: KnownNodes | null
+  /**
+   * Until when (ms since the epoch) the next write may take the copy as the stored document
+   * without asking the log (`readKnownNodes` read it anew just before): 0 when it must ask.
+   */
+  freshUntil: number
 }
 
 export interface StoredDocumentWriterOptions {
@@ -144,17 +157,36 @@ export class StoredDocumentWriter {
    *   validates the same rules first, so this is a defect), or the database fails.
    */
   applyGraph(projectId: number, graph: Graph): Promise<Graph> {
-    const previous = this.chains.get(projectId) ?? Promise.resolve()
-    const next = previous.then(
-      () => this.write(projectId, graph),
-      () => this.write(projectId, graph),
-    )
-    this.chains.set(projectId, next)
-    const clear = () => {
-      if (this.chains.get(projectId) === next) this.chains.delete(projectId)
-    }
-    next.then(clear, clear)
-    return next
+    return this.inTurn(projectId, () => this.write(projectId, graph))
+  }
+
+  /**
+   * The nodes a PATCH body of the project need not parse, reading the stored document when
+   * no copy is kept (a project's first save here; the copy is kept for the write that
+   * follows, which then need not ask the log again if it comes within REST_READ_FRESH_MS):
+   * {@link knownNodes} when there are any, else the stored document's own nodes
+   * (`storedKnownNodes`). Call it for an editor of the project only: it reads the document.
+   * @returns undefined when the project has no stored document
+   * @throws Error when the database fails
+   */
+  readKnownNodes(projectId: number): Promise<KnownNodes | undefined> {
+    return this.inTurn(projectId, async () => {
+      let copy = this.copies.get(projectId)
+      if (!copy) {
+        try {
+          copy = await this.readAnew(projectId)
+        } catch (err) {
+          if (err instanceof NotFoundError) return undefined
+          throw err
+        }
+        copy.freshUntil = Date.now() + REST_READ_FRESH_MS
+      }
+      if (copy.answered) return copy.answered.nodes
+      copy.storedNodes ??= storedKnownNodes(
+        copy.index ? graphIndexNodes(copy.index.graph) : docToGraph(copy.doc!).nodes,
+      )
+      return copy.storedNodes
+    })
   }
 
   /** Drops every copy (shutdown). */
@@ -176,8 +208,21 @@ export class StoredDocumentWriter {
     return this.copies.size
   }
 
+  /** Runs `task` after every earlier read and write of the project here has settled. */
+  private inTurn<T>(projectId: number, task: () => Promise<T>): Promise<T> {
+    const previous = this.chains.get(projectId) ?? Promise.resolve()
+    const next = previous.then(task, task)
+    this.chains.set(projectId, next)
+    const clear = () => {
+      if (this.chains.get(projectId) === next) this.chains.delete(projectId)
+    }
+    next.then(clear, clear)
+    return next
+  }
+
   private async write(projectId: number, graph: Graph): Promise<Graph> {
     const copy = await this.current(projectId)
+    copy.freshUntil = 0
     const previous = copy.answered?.graph
     const applied = graphAsApplied(graph, previous)
     // Nothing else changed the copy since the last answer: write only what the body changed.
@@ -227,6 +272,8 @@ export class StoredDocumentWriter {
   private async current(projectId: number): Promise<StoredCopy> {
     const { db } = this.options
     const kept = this.copies.get(projectId)
+    // Read anew a moment ago, for this write (`readKnownNodes`).
+    if (kept && kept.freshUntil > Date.now()) return kept
     if (kept) {
       const changes = await readProjectDocumentChanges({
         db,
@@ -373,6 +420,8 @@ function newCopy(
     idle: null,
     answered: null,
     holdsAnswered: false,
+    storedNodes: null,
+    freshUntil: 0,
   }
 }
 

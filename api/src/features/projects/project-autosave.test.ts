@@ -237,6 +237,43 @@ describe.each(testDatabaseKinds())(
       expect(await storedGraph(id)).toEqual(moved)
     })
 
+    it('reads a stored project for its first save only once the caller may write it', async () => {
+      const a = node(0, 'kept from strangers')
+      const id = await project({ nodes: [a], connections: [] })
+      // Another person: first a stranger to the project, then one of its viewers.
+      const res = await t.request('POST', '/api/register', {
+        body: {
+          name: 'Other',
+          email: `autosave-other-${++counter}-${Date.now()}@example.com`,
+          password: 'paper lantern river',
+        },
+      })
+      const other = sessionCookieFrom(res)
+      const otherId = (await (await t.request('GET', '/api/user', { cookie: other })).json()).id
+      const moved = { nodes: [{ ...a, position: { x: 5, y: 5 } }], connections: [] }
+      const before = await restReads()
+      const stranger = await t.request('PATCH', `/api/projects/${id}`, {
+        body: moved,
+        cookie: other,
+      })
+      expect(stranger.status).toBe(404)
+      await t.deps.db
+        .insertInto('project_members')
+        .values({ project_id: id, user_id: otherId, role: 'viewer', created_at: new Date() })
+        .execute()
+      const viewer = await t.request('PATCH', `/api/projects/${id}`, { body: moved, cookie: other })
+      expect(viewer.status).toBe(403)
+      // Neither read the stored document nor kept a copy of it.
+      expect(await restReads()).toEqual(before)
+      expect(t.sync.writer.knownNodes(id)).toBeUndefined()
+      // The editor's first save reads it once, takes its nodes as they are, and writes.
+      const res2 = await patch(id, moved)
+      expect(res2.status).toBe(200)
+      expect(await res2.json()).toEqual(moved)
+      expect(await restReads()).toEqual({ index: before.index + 1, decoded: before.decoded })
+      expect(await storedGraph(id)).toEqual(moved)
+    })
+
     it('loads nothing into the sync server for a project nobody has open, and stores the change', async () => {
       const a = node(0, 'first')
       const id = await project({ nodes: [a], connections: [] })

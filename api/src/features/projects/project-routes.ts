@@ -21,12 +21,18 @@ import {
   createProject,
   deleteProject,
   getProject,
+  knownNodesForGraph,
   listProjects,
   renameProject,
   replaceProjectGraph,
 } from './project-service.ts'
 
 const TAG = 'Projects'
+
+/** Whether a PATCH body means to replace the graph (has `nodes`), not to rename. */
+function isGraphBody(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'nodes' in body
+}
 
 /**
  * The projects REST API (spec §7; issue 3 item 1), by role (issue 6 item 1): any member
@@ -78,16 +84,18 @@ export const projectRoutes = new Hono<AppEnv>()
       response: z.union([renamedProjectSchema, updatedGraphSchema]),
     }),
     validateProjectParams(),
-    // An autosave sends the whole graph with one node moved: the nodes this process wrote last
-    // are not parsed again (issue 23).
+    // An autosave sends the whole graph with one node moved: the nodes the project holds are
+    // not parsed again (issue 23). A graph body is judged once the caller may write it.
     // (The id was checked by validateProjectParams above.)
-    validateJson(patchProjectInput, (body, c: Context<AppEnv>, clean) =>
-      parsePatchProjectInput(
-        body,
-        c.var.deps.documents.knownNodes(Number(c.req.param('id'))),
-        clean,
-      ),
-    ),
+    validateJson(patchProjectInput, async (body, c: Context<AppEnv>, clean) => {
+      const known = isGraphBody(body)
+        ? await knownNodesForGraph(c.var.db, c.var.deps.documents, {
+            userId: requireAuth(c).user.id,
+            projectId: Number(c.req.param('id')),
+          })
+        : undefined
+      return parsePatchProjectInput(body, known, clean)
+    }),
     async (c) => {
       const { user } = requireAuth(c)
       const { id } = c.req.valid('param')

@@ -10,6 +10,7 @@ import {
   defaultProjectDescription,
   type DocumentGateway,
   type Graph,
+  type KnownNodes,
   MAX_PROJECT_BYTES,
   type Project,
   type ProjectSummary,
@@ -237,6 +238,25 @@ export async function replaceProjectGraph(
   await requireProjectRole(db, { userId, projectId, needed: 'editor' })
   assertProjectSize(graph)
   return documents.applyGraph(projectId, graph)
+}
+
+/**
+ * The nodes a PATCH replacing the project's graph need not parse (`parsePatchProjectInput`;
+ * issue 23): those this process wrote last, else, the caller being an editor, the nodes of
+ * the project's stored document (read now and kept for the write that follows), or
+ * undefined when there are none.
+ * @throws AppError 404 NOT_FOUND when it does not exist or the user is not a member;
+ *   403 FORBIDDEN for a viewer (when the document must be read)
+ */
+export async function knownNodesForGraph(
+  db: Kysely<DB>,
+  documents: DocumentGateway,
+  { userId, projectId }: ProjectCaller,
+): Promise<KnownNodes | undefined> {
+  const kept = documents.knownNodes(projectId)
+  if (kept) return kept
+  await requireProjectRole(db, { userId, projectId, needed: 'editor' })
+  return documents.readKnownNodes(projectId)
 }
 
 /**
