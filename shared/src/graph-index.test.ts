@@ -275,29 +275,19 @@ describe('graph index (issue 23, decision 020)', () => {
   })
 
   it('offers a stored node as known only when its data reads for its type, frozen', () => {
-    const [readable, unreadable] = graphAsApplied({
-      nodes: [
-        {
-          id: 'video-1-a',
-          type: 'video',
-          label: 'Video',
-          position: { x: 0, y: 0 },
-          data: { subtitles: true },
-          connectionPoints: 'both',
-        },
-        {
-          id: 'video-1-b',
-          type: 'video',
-          label: 'Video',
-          position: { x: 0, y: 0 },
-          // Stored when another type had this field, or by a change the rules did not re-check.
-          data: { subtitles: 'yes' },
-          connectionPoints: 'both',
-        },
-      ],
-      connections: [],
-    }).nodes.map((n) => ({ ...n, data: { ...n.data } }))
-    const known = storedKnownNodes([readable!, unreadable!])
+    const video = (id: string, subtitles: unknown) =>
+      ({
+        id,
+        type: 'video',
+        label: 'Video',
+        position: { x: 0, y: 0 },
+        data: { subtitles },
+        connectionPoints: 'both',
+      }) as GraphNode
+    const readable = video('video-1-a', true)
+    // Stored when the node had another type, or by a change the rules did not check again.
+    const unreadable = video('video-1-b', 'yes')
+    const known = storedKnownNodes([readable, unreadable])
     expect([...known.keys()]).toEqual(['video-1-a'])
     expect(known.get('video-1-a')).toEqual(readable)
     expect(Object.isFrozen(known.get('video-1-a'))).toBe(true)
