@@ -35,9 +35,9 @@ export function validate<S extends z.ZodType, T extends keyof ValidationTargets>
 /**
  * {@link validate} for a JSON body whose parse needs the request: `parse` answers exactly
  * what `schema.safeParse` would (faster, with what the request knows: a project's nodes
- * known valid, issue 23), and may wait for what it needs (or throw the request's own
- * error, a 404 for a project the caller may not write); `schema` documents the body. The same 400s as `validate`, malformed
- * JSON and a wrong content type included.
+ * known valid, issue 23), and may wait for what it needs or throw the request's own error
+ * (a 404 or 403 for a project the caller may not write); `schema` documents the body. The
+ * same 400s as `validate`, malformed JSON and a wrong content type included.
  */
 export function validateJson<S extends z.ZodType, E extends Env>(
   schema: S,
