@@ -164,14 +164,14 @@ export type KnownNodes = ReadonlyMap<string, GraphNode>
 
 /**
  * The nodes of a project's stored document (`docToGraph`, `graphIndexNodes`) as
- * {@link KnownNodes}, frozen: a REST autosave's first save on a project compares its body
+ * {@link KnownNodes}, frozen in place (they are the caller's fresh reads): a REST autosave's first save on a project compares its body
  * with them instead of parsing every node (issue 23). They passed the document rules when
  * they were written (decision 011), which refuse field by field what
  * {@link graphNodeSchema} refuses; those rules check a data value against its node type
  * (`nodeDataProblem`) only for the keys a change wrote, so that check is made again here,
  * and a node that fails it is left out (the body's copy of it gets the full parse).
  */
-export function storedKnownNodes(nodes: readonly GraphNode[]): KnownNodes {
+export function storedKnownNodes(nodes: GraphNode[]): KnownNodes {
   const known = new Map<string, GraphNode>()
   for (const node of nodes) {
     let readable = true
@@ -179,14 +179,9 @@ export function storedKnownNodes(nodes: readonly GraphNode[]): KnownNodes {
       if (nodeDataProblem(node.type, key, node.data[key])) readable = false
     }
     if (!readable) continue
-    known.set(
-      node.id,
-      Object.freeze({
-        ...node,
-        position: Object.freeze({ x: node.position.x, y: node.position.y }),
-        data: Object.freeze({ ...node.data }),
-      }),
-    )
+    Object.freeze(node.position)
+    Object.freeze(node.data)
+    known.set(node.id, Object.freeze(node))
   }
   return known
 }

@@ -90,13 +90,19 @@ export function createDocumentGateway(options: DocumentGatewayOptions): Document
     return result
   }
 
+  /** Whether the project's document is open (or opening) in this process's Hocuspocus. */
+  const isOpenHere = (projectId: number) => {
+    const name = projectDocumentName(projectId)
+    return hocuspocus.documents.has(name) || hocuspocus.loadingDocuments.has(name)
+  }
+
   return {
     // A document open (or opening) here takes the change live; any other is written as
     // stored, without opening it (issue 23 item 3).
     applyGraph: (projectId, graph) => {
-      const name = projectDocumentName(projectId)
-      const open = hocuspocus.documents.has(name) || hocuspocus.loadingDocuments.has(name)
-      if (!open && options.writer) return options.writer.applyGraph(projectId, graph)
+      if (!isOpenHere(projectId) && options.writer) {
+        return options.writer.applyGraph(projectId, graph)
+      }
       return change(projectId, (document) => {
         applyGraphToDoc(document, graph, REST_ORIGIN)
         return docToGraph(document)
@@ -106,11 +112,8 @@ export function createDocumentGateway(options: DocumentGatewayOptions): Document
     knownNodes: (projectId) => options.writer?.knownNodes(projectId),
 
     // A document open here is written live, as a whole: it has no stored nodes to offer.
-    readKnownNodes: async (projectId) => {
-      const name = projectDocumentName(projectId)
-      const open = hocuspocus.documents.has(name) || hocuspocus.loadingDocuments.has(name)
-      return open ? undefined : options.writer?.readKnownNodes(projectId)
-    },
+    readKnownNodes: async (projectId) =>
+      isOpenHere(projectId) ? undefined : options.writer?.readKnownNodes(projectId),
 
     transact: (projectId, run) => change(projectId, (document) => run(document, JOB_ORIGIN)),
 

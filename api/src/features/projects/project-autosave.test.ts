@@ -56,16 +56,21 @@ describe.each(testDatabaseKinds())(
     let port: number
     let counter = 0
 
-    beforeAll(async () => {
-      t = await createTestApp(kind)
+    /** Registers a new person; their session cookie. */
+    async function register(name: string) {
       const res = await t.request('POST', '/api/register', {
         body: {
-          name: 'Editor',
+          name,
           email: `autosave-${++counter}-${Date.now()}@example.com`,
           password: 'paper lantern river',
         },
       })
-      cookie = sessionCookieFrom(res)
+      return sessionCookieFrom(res)
+    }
+
+    beforeAll(async () => {
+      t = await createTestApp(kind)
+      cookie = await register('Editor')
       // The app's sync server on a socket, for an editor's provider.
       http = createServer()
       attachment = attachSyncServer(http, t.sync.hocuspocus)
@@ -241,14 +246,7 @@ describe.each(testDatabaseKinds())(
       const a = node(0, 'kept from strangers')
       const id = await project({ nodes: [a], connections: [] })
       // Another person: first a stranger to the project, then one of its viewers.
-      const res = await t.request('POST', '/api/register', {
-        body: {
-          name: 'Other',
-          email: `autosave-other-${++counter}-${Date.now()}@example.com`,
-          password: 'paper lantern river',
-        },
-      })
-      const other = sessionCookieFrom(res)
+      const other = await register('Other')
       const otherId = (await (await t.request('GET', '/api/user', { cookie: other })).json()).id
       const moved = { nodes: [{ ...a, position: { x: 5, y: 5 } }], connections: [] }
       const before = await restReads()
