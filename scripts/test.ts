@@ -1,5 +1,6 @@
 // `npm test`: every unit and integration test (Vitest), then the browser tests (Playwright),
-// then one closing line totalled over both: `N passed, N failed[, N skipped]`.
+// then a summary that names every failed test with the first line of its error, and one
+// closing line totalled over both: `N passed, N failed[, N skipped]`.
 // Playwright runs even when Vitest failed, so one run shows everything. Exits 1 when a test
 // failed, a runner crashed, or a runner ran no test. Takes no arguments: run a runner
 // directly to filter (see e2e/CONTEXT.md).
@@ -8,6 +9,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { stripVTControlCharacters } from 'node:util'
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 const VITEST_JSON = join(root, 'test-results', 'vitest.json')
@@ -53,7 +55,42 @@ interface VitestReport {
   numFailedTests: number
   numPendingTests: number
   numTodoTests: number
-  testResults: { status: string; assertionResults: { status: string }[] }[]
+  testResults: {
+    name: string
+    status: string
+    message?: string
+    assertionResults: {
+      status: string
+      ancestorTitles: string[]
+      title: string
+      failureMessages: string[]
+    }[]
+  }[]
+}
+
+/** The first line of a failure message, short enough for a summary line. */
+function firstLine(message: string | undefined): string {
+  const text =
+    stripVTControlCharacters(message ?? '')
+      .trim()
+      .split('\n')[0] ?? ''
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text
+}
+
+/** `file › test: first line of its failure`, for every failed test and failed file. */
+function vitestFailures(report: VitestReport | undefined): string[] {
+  if (!report) return []
+  return report.testResults.flatMap((file) => {
+    const path = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name
+    const failed = file.assertionResults.filter((t) => t.status === 'failed')
+    if (failed.length === 0 && file.status === 'failed') {
+      return [`${path}: ${firstLine(file.message)}`]
+    }
+    return failed.map(
+      (t) =>
+        `${[path, ...t.ancestorTitles, t.title].join(' › ')}: ${firstLine(t.failureMessages[0])}`,
+    )
+  })
 }
 
 function vitestCounts(report: VitestReport | undefined): Counts | undefined {
@@ -69,9 +106,36 @@ function vitestCounts(report: VitestReport | undefined): Counts | undefined {
   }
 }
 
-interface PlaywrightReport {
+interface PlaywrightSuite {
+  suites?: PlaywrightSuite[]
+  specs?: {
+    title: string
+    file: string
+    line: number
+    tests: { status: string; results: { error?: { message?: string } }[] }[]
+  }[]
+}
+
+interface PlaywrightReport extends PlaywrightSuite {
   stats: { expected: number; unexpected: number; flaky: number; skipped: number }
-  errors: unknown[]
+  errors: { message?: string }[]
+}
+
+/** `file:line › title: first line of its error`, for every unexpected test and run error. */
+function playwrightFailures(report: PlaywrightReport | undefined): string[] {
+  if (!report) return []
+  const walk = (suite: PlaywrightSuite): string[] => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === 'unexpected')
+        .map((test) => {
+          const error = test.results.findLast((result) => result.error)?.error
+          return `${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error?.message)}`
+        }),
+    ),
+    ...(suite.suites ?? []).flatMap(walk),
+  ]
+  return [...walk(report), ...report.errors.map((error) => firstLine(error.message))]
 }
 
 function playwrightCounts(report: PlaywrightReport | undefined): Counts | undefined {
@@ -110,18 +174,12 @@ const vitestCode = await run('vitest', [
   '--reporter=json',
   `--outputFile.json=${VITEST_JSON}`,
 ])
-const vitest = judge(
-  'vitest',
-  vitestCounts(readJson(VITEST_JSON) as VitestReport | undefined),
-  vitestCode,
-)
+const vitestReport = readJson(VITEST_JSON) as VitestReport | undefined
+const vitest = judge('vitest', vitestCounts(vitestReport), vitestCode)
 
 const playwrightCode = await run('playwright', ['test', '-c', 'e2e'])
-const playwright = judge(
-  'playwright',
-  playwrightCounts(readJson(PLAYWRIGHT_JSON) as PlaywrightReport | undefined),
-  playwrightCode,
-)
+const playwrightReport = readJson(PLAYWRIGHT_JSON) as PlaywrightReport | undefined
+const playwright = judge('playwright', playwrightCounts(playwrightReport), playwrightCode)
 
 const total: Counts = {
   passed: vitest.passed + playwright.passed,
@@ -129,11 +187,13 @@ const total: Counts = {
   skipped: vitest.skipped + playwright.skipped,
 }
 console.log('\nTest summary')
-for (const [name, counts] of [
-  ['vitest', vitest],
-  ['playwright', playwright],
+for (const [name, counts, failures] of [
+  ['vitest', vitest, vitestFailures(vitestReport)],
+  ['playwright', playwright, playwrightFailures(playwrightReport)],
 ] as const) {
   console.log(`  ${name}: ${line(counts)}${counts.problem ? ` (${counts.problem})` : ''}`)
+  // Named here, near the end, so a CI log that keeps only its tail still says what failed.
+  for (const failure of failures) console.log(`    ✘ ${failure}`)
 }
 console.log(line(total))
 process.exitCode = total.failed > 0 ? 1 : 0
