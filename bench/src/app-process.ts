@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +14,17 @@ export interface AppProcess {
   /** Milliseconds from spawn to the first 200 from /healthz. */
   readyAfterMs: number
   stop(): Promise<void>
+}
+
+/** CPU seconds (user + system) process `pid` has used so far (Linux, 100 ticks a second). */
+export function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** The machine's load averages over 1, 5 and 15 minutes, as `/proc/loadavg` prints them. */
+export function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 }
 
 /** A fresh, empty data directory in the system temp folder. */

@@ -14,7 +14,6 @@
  *
  * Run: BENCH_DATABASE_URL=postgres://... npm run document-log -w bench
  */
-import { readFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
@@ -32,7 +31,7 @@ import * as Y from 'yjs'
 import { LOG_COMPACT_UPDATES } from '../../sync-server/src/config.ts'
 import { seedState } from '../../sync-server/src/extensions/persistence.ts'
 import { createProject, createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
-import { freshDataDir } from './app-process.ts'
+import { freshDataDir, loadAverage } from './app-process.ts'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
 
 /** Updates in the log before compaction (the 10,000). */
@@ -46,8 +45,7 @@ const databaseUrl = process.env.BENCH_DATABASE_URL
 const dataDir = freshDataDir()
 const db = createDb({ databaseUrl, pgliteDir: join(dataDir, 'pg') })
 await migrateToLatest(db)
-const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
-const loadBefore = loadavg()
+const loadBefore = loadAverage()
 
 const graph = makeGraph(300, 7)
 const { userId } = await createUser(db)
@@ -155,7 +153,7 @@ console.log(
         [LOG_UPDATES]: catchUpReadWithLogMs,
       },
       compaction: { ms: compactMs, ...compaction },
-      loadavg: { before: loadBefore, after: loadavg() },
+      loadavg: { before: loadBefore, after: loadAverage() },
     },
     null,
     2,

@@ -74,7 +74,7 @@ import {
   type SyncServerProcess,
   waitFor,
 } from '../../sync-server/src/testing/sync-test-kit.ts'
-import { freshDataDir } from './app-process.ts'
+import { freshDataDir, loadAverage, processCpuSeconds } from './app-process.ts'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
 import { sleep } from './write-latency.ts'
 
@@ -128,14 +128,6 @@ function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
   return round(kb / 1024, 1)
 }
-
-/** CPU seconds (user + system) process `pid` has used so far (Linux, 100 ticks a second). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
-const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 
 /** The server's metrics (Prometheus text), as numbers by series. */
 async function serverMetrics(server: SyncServerProcess): Promise<Map<string, number>> {
@@ -256,7 +248,7 @@ async function measureMemory(k: number) {
     return { rss: rssMb(pid), metrics: await serverMetrics(server) }
   }
   await sleep(1000)
-  const loadBefore = loadavg()
+  const loadBefore = loadAverage()
   const idle = await settle()
   const editors = openEditors(server, projectIds, () => {})
   await waitFor(() => editors.every((e) => e.synced), `${k} editors synced`, CONNECT_TIMEOUT_MS)
@@ -286,7 +278,7 @@ async function measureMemory(k: number) {
         2,
       ),
     },
-    loadavg: { before: loadBefore, after: loadavg() },
+    loadavg: { before: loadBefore, after: loadAverage() },
   }
   for (const e of editors) closeEditor(e)
   await server.stop()
@@ -374,9 +366,9 @@ async function editorsRun(k: number) {
   const admittedAfterMs = round(lastAdmission - connectStarted, 0)
   await sleep(2000)
   const admittedAtStart = editors.filter((e) => e.synced).length
-  const loadBefore = loadavg()
+  const loadBefore = loadAverage()
 
-  const cpuBefore = cpuSeconds(pid)
+  const cpuBefore = processCpuSeconds(pid)
   // This process's own lag: its edits and `saved` messages wait for it as for the server.
   const clientLag = monitorEventLoopDelay({ resolution: 10 })
   clientLag.enable()
@@ -387,8 +379,8 @@ async function editorsRun(k: number) {
   const runSeconds = (performance.now() - started) / 1000
   clientLag.disable()
   const storesPerSecond = savedMessages / runSeconds
-  const serverCpuPercent = round(((cpuSeconds(pid) - cpuBefore) / runSeconds) * 100, 0)
-  const loadAfter = loadavg()
+  const serverCpuPercent = round(((processCpuSeconds(pid) - cpuBefore) / runSeconds) * 100, 0)
+  const loadAfter = loadAverage()
   await sleep(SETTLE_MS)
   const admittedUnsaved = editors
     .filter((e) => e.synced)

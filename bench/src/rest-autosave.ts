@@ -41,7 +41,7 @@ import { createDb, migrateToLatest, seedSnapshot } from '@reelgraph/db'
 import type { Graph } from '@reelgraph/shared'
 import { LOG_COMPACT_IDLE_MS } from '../../sync-server/src/config.ts'
 import { createProject, createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
-import { freshDataDir, ROOT, startApp } from './app-process.ts'
+import { freshDataDir, loadAverage, processCpuSeconds, ROOT, startApp } from './app-process.ts'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
 import { setupSeedStack } from './seed-stack.ts'
 import { sleep } from './write-latency.ts'
@@ -76,14 +76,7 @@ if (PROCESSES > 1 && !databaseUrl) {
   process.exit(2)
 }
 const dataDir = freshDataDir()
-const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 const graph = makeGraph(300, 7)
-
-/** CPU seconds (user + system) process `pid` has used so far (Linux, 100 ticks a second). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
 
 /**
  * CPU seconds every `postgres` process on this machine has used so far (the database's
@@ -96,7 +89,7 @@ function postgresCpuSeconds(): number {
     if (!/^\d+$/.test(entry)) continue
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') {
-        total += cpuSeconds(Number(entry))
+        total += processCpuSeconds(Number(entry))
       }
     } catch {
       // Exited meanwhile.
@@ -114,8 +107,8 @@ async function autosave(options: {
   pids: number[]
 }) {
   const { urls, cookie, projectIds, pids } = options
-  const cpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
-  const loadBefore = loadavg()
+  const cpu = () => pids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0)
+  const loadBefore = loadAverage()
   const cpuBefore = cpu()
   const postgresBefore = postgresCpuSeconds()
   const latencies: number[] = []
@@ -175,7 +168,7 @@ async function autosave(options: {
     failures,
     serverCpuPercent: round(((cpu() - cpuBefore) / runSeconds) * 100, 0),
     postgresCpuPercent: round(((postgresCpuSeconds() - postgresBefore) / runSeconds) * 100, 0),
-    loadavg: { before: loadBefore, after: loadavg() },
+    loadavg: { before: loadBefore, after: loadAverage() },
   }
 }
 
