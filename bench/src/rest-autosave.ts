@@ -37,13 +37,14 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { createDb, migrateToLatest, seedSnapshot } from '@reelgraph/db'
+import { createDb, migrateToLatest } from '@reelgraph/db'
 import type { Graph } from '@reelgraph/shared'
 import { LOG_COMPACT_IDLE_MS } from '../../sync-server/src/config.ts'
-import { createProject, createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
+import { createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
 import { freshDataDir, loadAverage, processCpuSeconds, ROOT, startApp } from './app-process.ts'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
 import { setupSeedStack } from './seed-stack.ts'
+import { createStoredProjects } from './stored-projects.ts'
 import { sleep } from './write-latency.ts'
 
 /** How long each editor autosaves (as the editors-per-box run). */
@@ -270,18 +271,13 @@ async function reelgraphRun(k: number, g: Graph) {
   const db = createDb({ databaseUrl, pgliteDir: join(dataDir, 'pg') })
   await migrateToLatest(db)
   const { userId, cookie } = await createUser(db)
-  const projectIds: number[] = []
-  // Projects opened before (an autosave edits an open project): their documents are stored,
-  // as the sync server seeds one (the snapshot and its graph index).
-  const snapshot = seedSnapshot(g)
-  for (let i = 0; i < k + WARM_UP_PROJECTS; i++) {
-    const id = await createProject(db, userId, g)
-    await db
-      .insertInto('project_documents')
-      .values({ project_id: id, ...snapshot, updated_at: new Date() })
-      .execute()
-    projectIds.push(id)
-  }
+  // Projects opened before (an autosave edits an open project).
+  const projectIds = await createStoredProjects({
+    db,
+    userId,
+    graph: g,
+    count: k + WARM_UP_PROJECTS,
+  })
   await db.destroy()
   const apps = await Promise.all(
     Array.from({ length: PROCESSES }, (_, i) =>

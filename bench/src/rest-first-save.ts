@@ -16,11 +16,12 @@
  */
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createDb, migrateToLatest, seedSnapshot } from '@reelgraph/db'
+import { createDb, migrateToLatest } from '@reelgraph/db'
 import type { Graph } from '@reelgraph/shared'
-import { createProject, createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
+import { createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
 import { freshDataDir, loadAverage, processCpuSeconds, startApp } from './app-process.ts'
 import { makeGraph, round } from './graph-fixture.ts'
+import { createStoredProjects } from './stored-projects.ts'
 
 const K = Number(process.argv[2]) || 100
 const ROUNDS = ['first', 'second', 'third'] as const
@@ -39,16 +40,7 @@ function bodyWithMove(g: Graph, index: number, position: { x: number; y: number 
 const db = createDb({ databaseUrl: process.env.BENCH_DATABASE_URL, pgliteDir: join(dataDir, 'pg') })
 await migrateToLatest(db)
 const { userId, cookie } = await createUser(db)
-const snapshot = seedSnapshot(graph)
-const projectIds: number[] = []
-for (let i = 0; i < 2 * K; i++) {
-  const id = await createProject(db, userId, graph)
-  await db
-    .insertInto('project_documents')
-    .values({ project_id: id, ...snapshot, updated_at: new Date() })
-    .execute()
-  projectIds.push(id)
-}
+const projectIds = await createStoredProjects({ db, userId, graph, count: 2 * K })
 await db.destroy()
 
 const app = await startApp({ port: PORT, dataDir, env: { JOB_WORKERS: 'false' } })
