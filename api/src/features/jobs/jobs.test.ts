@@ -91,9 +91,8 @@ describe.each(testDatabaseKinds())('jobs with builtin providers on $name', (kind
     const res = await t.request('POST', '/api/ai/generate-script', { body, cookie: owner.cookie })
     expect(res.status).toBe(202)
     const accepted = await res.json()
-    // Answered at once (JOB_WAIT_MS 0): an idle worker may already have claimed it.
-    expect(accepted).toEqual({ jobId: expect.any(String), status: expect.any(String) })
-    expect(['queued', 'running']).toContain(accepted.status)
+    // Answered at once, as enqueued (JOB_WAIT_MS 0), whatever an idle worker did meanwhile.
+    expect(accepted).toEqual({ jobId: expect.any(String), status: 'queued' })
 
     const done = await until(
       () => job(t, owner, accepted.jobId),
