@@ -133,7 +133,7 @@ async function latency(db: Kysely<DB>, dataDir: string) {
     const t0 = performance.now()
     const row = await submit(deps, userId!)
     const enqueued = performance.now()
-    const done = await waitForJob(deps, row.id, 10_000)
+    const done = await waitForJob(deps, row, 10_000)
     if (done.status !== 'succeeded') throw new Error(`job ${row.id} ended ${done.status}`)
     if (i >= 20) {
       samples.push(lastStart - t0)

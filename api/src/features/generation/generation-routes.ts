@@ -43,13 +43,11 @@ const JOB_CALL_DESCRIPTION =
 /**
  * The answer of a generation call: waits for `job` up to JOB_WAIT_MS, then answers its
  * result (spec §7 shape), its failure (thrown), or 202 `{ jobId, status }` while it runs.
- * With JOB_WAIT_MS 0 it answers `job` as it was enqueued (a repeated Idempotency-Key's
- * finished job with its result), never reading it again: a worker that finished it meanwhile
- * does not turn the promised 202 into a 200.
+ * With JOB_WAIT_MS 0 it answers `job` as enqueued (`waitForJob`; a repeated
+ * Idempotency-Key's finished job with its result).
  */
 async function answerJob(c: Context<AppEnv>, job: JobRow) {
-  const waitMs = c.var.deps.env.JOB_WAIT_MS
-  const row = waitMs > 0 ? await waitForJob(c.var.deps, job.id, waitMs) : job
+  const row = await waitForJob(c.var.deps, job, c.var.deps.env.JOB_WAIT_MS)
   if (row.status === 'queued' || row.status === 'running') {
     return c.json({ jobId: row.id, status: row.status }, 202)
   }

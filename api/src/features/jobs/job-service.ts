@@ -164,15 +164,19 @@ function expiryOf<Input>(kind: JobKind<Input>, input: Input): number {
 }
 
 /**
- * Waits until job `id` has finished or `timeoutMs` passed: told at once when it finishes in
- * this process, else by reading the row every JOB_POLL_MS.
+ * Waits until `job` has finished or `timeoutMs` passed: told at once when it finishes in
+ * this process, else by reading the row every JOB_POLL_MS. With no time to wait (0) it
+ * answers `job` as given, never reading it again: a caller that promised an answer at once
+ * gets the job as it enqueued it, whatever a worker did meanwhile.
  * @returns the job's row as it is then (finished, or still queued / running).
  */
 export async function waitForJob(
   deps: Pick<JobServiceDeps, 'db' | 'jobs'>,
-  id: string,
+  job: JobRow,
   timeoutMs: number,
 ): Promise<JobRow> {
+  if (timeoutMs <= 0) return job
+  const { id } = job
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const row = await findJob(deps.db, id)

@@ -259,7 +259,7 @@ export async function previewSceneNarration(
     cost: 0,
     description: `Narration preview of scene ${readNodeData('scene', scene.data).sceneNumber}`,
   })
-  const row = await waitForJob(deps, job.id, NARRATION_PREVIEW_WAIT_MS)
+  const row = await waitForJob(deps, job, NARRATION_PREVIEW_WAIT_MS)
   if (row.status === 'queued' || row.status === 'running') {
     throw new AppError('PROVIDER_TIMEOUT', 'The voice is taking long to make. Please try again.')
   }
