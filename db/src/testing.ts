@@ -17,6 +17,18 @@ export interface TestDatabaseKind {
 }
 
 /**
+ * Whether a test whose cost is rendering media (ffmpeg encodes, speech) runs on `kind`: on one
+ * database kind only, Postgres when `TEST_DATABASE_URL` is set (the engine deployments run),
+ * else PGlite. What such a test asks of the database (a job, its charge and refund, the
+ * document written) lighter tests check on every kind, and the app on PGlite renders end to
+ * end in the browser tests (`e2e/` runs it on PGlite). Running the renders once keeps the
+ * whole suite within its 25 minutes on two cores.
+ */
+export function rendersOn(kind: TestDatabaseKind): boolean {
+  return kind.name === (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite')
+}
+
+/**
  * The databases integration tests run on: in-memory PGlite always, and Postgres too when
  * `TEST_DATABASE_URL` is set. Each `create()` makes a fresh database (on Postgres a new
  * database named `reelgraph_test_<random>`, dropped by `dispose()`), so test files can run

@@ -14,6 +14,7 @@ import { until } from '../../testing/until.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { solidPng } from './providers/testing/images.ts'
 import { resultFile } from './video-providers/testing/result-file.ts'
+import { itRendersOn } from '../../testing/renders.ts'
 import { FAL_TEST_KEY, type FalFake, startFalFake } from './video-providers/testing/fal-fake.ts'
 
 const run = promisify(execFile)
@@ -29,6 +30,8 @@ const MODEL = 'fal:fal-ai/kling-video/v2.5-turbo/standard/image-to-video'
 const JOB_MS = 60_000
 
 describe.each(testDatabaseKinds())('clips on $name', (kind) => {
+  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  const itRenders = itRendersOn(kind)
   let t: TestApp
   let fal: FalFake
   let dir: string
@@ -113,7 +116,7 @@ describe.each(testDatabaseKinds())('clips on $name', (kind) => {
     return modelCredits(model, 5)
   }
 
-  it(
+  itRenders(
     'makes a clip from a scene image through fal, stores it, reads it with ffmpeg and places a Clip node; a second one is its newest take',
     async () => {
       fal.reset()
@@ -220,88 +223,97 @@ describe.each(testDatabaseKinds())('clips on $name', (kind) => {
     expect(await balance(t, owner.id)).toBe(before)
   })
 
-  it('fails a provider answer that is not the clip asked for, in words, and refunds it', async () => {
-    const cases: [string, Uint8Array, string, RegExp][] = [
-      [
-        'an HTML page',
-        new TextEncoder().encode('<!doctype html><p>Oops</p>'),
-        'text/html',
-        /not a video/,
-      ],
-      ['a picture', await solidPng(320, 180), 'image/png', /not a video/],
-      [
-        'a truncated clip',
-        clip.subarray(0, Math.floor(clip.length / 3)),
-        'video/mp4',
-        /not a video|cut off/,
-      ],
-    ]
-    for (const [, bytes, type, words] of cases) {
-      fal.reset(resultFile(bytes, type))
-      const before = await balance(t, owner.id)
+  itRenders(
+    'fails a provider answer that is not the clip asked for, in words, and refunds it',
+    async () => {
+      const cases: [string, Uint8Array, string, RegExp][] = [
+        [
+          'an HTML page',
+          new TextEncoder().encode('<!doctype html><p>Oops</p>'),
+          'text/html',
+          /not a video/,
+        ],
+        ['a picture', await solidPng(320, 180), 'image/png', /not a video/],
+        [
+          'a truncated clip',
+          clip.subarray(0, Math.floor(clip.length / 3)),
+          'video/mp4',
+          /not a video|cut off/,
+        ],
+      ]
+      for (const [, bytes, type, words] of cases) {
+        fal.reset(resultFile(bytes, type))
+        const before = await balance(t, owner.id)
+        const done = await finished((await (await submit()).json()).jobId)
+        expect(done).toMatchObject({ status: 'failed', refunded: price() })
+        expect(done.message).toMatch(words)
+        expect(await balance(t, owner.id)).toBe(before)
+      }
+    },
+  )
+
+  itRenders(
+    'a result URL that answers once is fetched once, and the clip is served afterwards all the same',
+    async () => {
+      const once = resultFile(clip)
+      once.once = true
+      fal.reset(once)
       const done = await finished((await (await submit()).json()).jobId)
-      expect(done).toMatchObject({ status: 'failed', refunded: price() })
-      expect(done.message).toMatch(words)
-      expect(await balance(t, owner.id)).toBe(before)
-    }
-  })
+      expect(done, done.message).toMatchObject({ status: 'succeeded' })
+      expect(once.served).toBe(1)
+      const url = (done.result as { videoUrl: string }).videoUrl
+      for (let i = 0; i < 2; i++) {
+        const video = await t.request('GET', url, { cookie: owner.cookie })
+        expect(video.status).toBe(200)
+      }
+    },
+  )
 
-  it('a result URL that answers once is fetched once, and the clip is served afterwards all the same', async () => {
-    const once = resultFile(clip)
-    once.once = true
-    fal.reset(once)
-    const done = await finished((await (await submit()).json()).jobId)
-    expect(done, done.message).toMatchObject({ status: 'succeeded' })
-    expect(once.served).toBe(1)
-    const url = (done.result as { videoUrl: string }).videoUrl
-    for (let i = 0; i < 2; i++) {
-      const video = await t.request('GET', url, { cookie: owner.cookie })
-      expect(video.status).toBe(200)
-    }
-  })
-
-  it('a clip in another container (a WebM) is stored as an H.264 MP4 that browsers play', async () => {
-    const webm = join(dir, 'clip.webm')
-    await run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=320x180:rate=25:duration=5',
-      '-c:v',
-      'libvpx-vp9',
-      '-b:v',
-      '200k',
-      '-deadline',
-      'realtime',
-      webm,
-    ])
-    fal.reset(resultFile(await readFile(webm), 'video/webm'))
-    const done = await finished((await (await submit()).json()).jobId)
-    expect(done, done.message).toMatchObject({ status: 'succeeded' })
-    const video = await t.request('GET', (done.result as { videoUrl: string }).videoUrl, {
-      cookie: owner.cookie,
-    })
-    const stored = join(dir, 'stored.mp4')
-    await writeFile(stored, new Uint8Array(await video.arrayBuffer()))
-    const { stdout } = await run('ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'format=format_name:stream=codec_name',
-      '-of',
-      'json',
-      stored,
-    ])
-    const probe = JSON.parse(stdout) as {
-      format: { format_name: string }
-      streams: { codec_name: string }[]
-    }
-    expect(probe.format.format_name).toContain('mp4')
-    expect(probe.streams.map((s) => s.codec_name)).toContain('h264')
-  })
+  itRenders(
+    'a clip in another container (a WebM) is stored as an H.264 MP4 that browsers play',
+    async () => {
+      const webm = join(dir, 'clip.webm')
+      await run('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x180:rate=25:duration=5',
+        '-c:v',
+        'libvpx-vp9',
+        '-b:v',
+        '200k',
+        '-deadline',
+        'realtime',
+        webm,
+      ])
+      fal.reset(resultFile(await readFile(webm), 'video/webm'))
+      const done = await finished((await (await submit()).json()).jobId)
+      expect(done, done.message).toMatchObject({ status: 'succeeded' })
+      const video = await t.request('GET', (done.result as { videoUrl: string }).videoUrl, {
+        cookie: owner.cookie,
+      })
+      const stored = join(dir, 'stored.mp4')
+      await writeFile(stored, new Uint8Array(await video.arrayBuffer()))
+      const { stdout } = await run('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=format_name:stream=codec_name',
+        '-of',
+        'json',
+        stored,
+      ])
+      const probe = JSON.parse(stdout) as {
+        format: { format_name: string }
+        streams: { codec_name: string }[]
+      }
+      expect(probe.format.format_name).toContain('mp4')
+      expect(probe.streams.map((s) => s.codec_name)).toContain('h264')
+    },
+  )
 
   it('a cancel reaches fal (PUT cancel_url) and refunds the clip', async () => {
     fal.reset()

@@ -16,6 +16,7 @@ import { addMember, addUser, createProjectAs, type TestUser } from '../../testin
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { until as poll } from '../../testing/until.ts'
 import { renderDirs } from './render-scenes.ts'
+import { itRendersOn } from '../../testing/renders.ts'
 
 /**
  * "Make video" (issue 13 item 6) end to end on each database, with the builtin providers:
@@ -73,6 +74,8 @@ function overlapping(nodes: readonly GraphNode[]): [string, string][] {
 }
 
 describe.each(testDatabaseKinds())('make video on $name', (kind) => {
+  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  const itRenders = itRendersOn(kind)
   let t: TestApp
   let workDir: string
   beforeAll(async () => {
@@ -81,7 +84,7 @@ describe.each(testDatabaseKinds())('make video on $name', (kind) => {
   })
   afterAll(() => t.close())
 
-  it(
+  itRenders(
     'turns a topic into a script, scenes, an image each and a rendered video, charged once, laid out without overlaps',
     async () => {
       const owner = await addUser(t, 'Ada', { credits: 20 })
@@ -287,7 +290,7 @@ describe.each(testDatabaseKinds())('make video on $name', (kind) => {
     expect((await empty.json()).error.message).toContain('no narration')
   })
 
-  it(
+  itRenders(
     'animates each scene with the offline motion draft: a Video Generator and a Clip per scene, priced in the one total, rendered from the clips (issue 22 item 4)',
     async () => {
       const owner = await addUser(t, 'Lumiere', { credits: 80 })

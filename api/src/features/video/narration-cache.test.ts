@@ -25,6 +25,7 @@ import {
 } from '../generation/providers/testing/http-server.ts'
 import { solidPng } from '../generation/providers/testing/images.ts'
 import { pruneNarrationCache } from './narration-cache.ts'
+import { itRendersOn } from '../../testing/renders.ts'
 import { renderDirs } from './render-scenes.ts'
 
 /**
@@ -50,6 +51,8 @@ function toneWav(toneMs: number): Uint8Array {
 }
 
 describe.each(testDatabaseKinds())('narration cached by its content, on $name', (kind) => {
+  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  const itRenders = itRendersOn(kind)
   let t: TestApp
   let speech: TestServer
   let owner: TestUser
@@ -146,7 +149,7 @@ describe.each(testDatabaseKinds())('narration cached by its content, on $name', 
     }
   }
 
-  it(
+  itRenders(
     'one changed narration speaks, charges and renders one scene (and its two transitions); nothing changed speaks and charges no voice',
     async () => {
       const { projectId, video, scenes } = await project()

@@ -21,6 +21,7 @@ import { addUser, createProjectAs, type TestUser } from '../../testing/members.t
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { until as poll } from '../../testing/until.ts'
 import { storeGeneratedImage, storeMediaAsset } from '../assets/asset-service.ts'
+import { itRendersOn } from '../../testing/renders.ts'
 
 /**
  * Issue 24 items 1 and 4 through the API: a render takes what the Video node's timeline says
@@ -155,13 +156,15 @@ async function colourSequence(path: string): Promise<string[]> {
 }
 
 describe.each(testDatabaseKinds())('renders from the timeline on $name', (kind) => {
+  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  const itRenders = itRendersOn(kind)
   let t: TestApp
   beforeAll(async () => {
     t = await createTestApp(kind, undefined, { JOB_WAIT_MS: '0' })
   })
   afterAll(() => t.close())
 
-  it(
+  itRenders(
     'renders the timeline’s order and title card, with word-highlight captions asked by the render',
     async () => {
       const owner = await addUser(t, 'Tess', { credits: 50 })
@@ -209,7 +212,7 @@ describe.each(testDatabaseKinds())('renders from the timeline on $name', (kind) 
     RENDER_DONE_MS + 30_000,
   )
 
-  it(
+  itRenders(
     'plays the timeline’s uploaded music from this project’s own asset; another project’s fails in words, refunded',
     async () => {
       const owner = await addUser(t, 'Mo', { credits: 50 })

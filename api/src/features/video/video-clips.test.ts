@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { until as poll } from '../../testing/until.ts'
 import { storeGeneratedImage, storeMediaAsset } from '../assets/asset-service.ts'
 import { solidPng } from '../generation/providers/testing/images.ts'
+import { itRendersOn } from '../../testing/renders.ts'
 import { renderDirs } from './render-scenes.ts'
 
 /**
@@ -68,6 +69,8 @@ async function bandLevelDb(path: string, hz: number, from: number, seconds: numb
 }
 
 describe.each(testDatabaseKinds())('video renders with clips on $name', (kind) => {
+  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  const itRenders = itRendersOn(kind)
   let t: TestApp
   let dir: string
   let workDir: string
@@ -154,7 +157,7 @@ describe.each(testDatabaseKinds())('video renders with clips on $name', (kind) =
     )
   }
 
-  it(
+  itRenders(
     'renders the clip as its scene’s picture (no image needed) with its sound mixed under the narration',
     async () => {
       const owner = await addUser(t, 'Cora', { credits: 20 })

@@ -19,6 +19,7 @@ import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { solidPng } from '../generation/providers/testing/images.ts'
 import { until as poll } from '../../testing/until.ts'
 import { renderDirs } from './render-scenes.ts'
+import { itRendersOn } from '../../testing/renders.ts'
 
 /**
  * Video renders as jobs (issue 13 item 4), end to end on each database: the route collects
@@ -74,6 +75,8 @@ async function project(t: TestApp, owner: TestUser, withImages = [1, 2, 3], word
 }
 
 describe.each(testDatabaseKinds())('video renders on $name', (kind) => {
+  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  const itRenders = itRendersOn(kind)
   let t: TestApp
   let workDir: string
   beforeAll(async () => {
@@ -82,7 +85,7 @@ describe.each(testDatabaseKinds())('video renders on $name', (kind) => {
   })
   afterAll(() => t.close())
 
-  it(
+  itRenders(
     'renders three scenes in sceneNumber order into an H.264/AAC MP4 with SRT and VTT on the Video node; strangers get 404, Range 206',
     async () => {
       const owner = await addUser(t, 'Olive', { credits: 20 })
@@ -234,7 +237,7 @@ describe.each(testDatabaseKinds())('video renders on $name', (kind) => {
     expect(notVideo.status).toBe(404)
   })
 
-  it(
+  itRenders(
     'a cancel mid-render stops it, refunds it whole and leaves no temporary files',
     async () => {
       const owner = await addUser(t, 'Cal', { credits: 20 })
