@@ -278,6 +278,31 @@ describe('ComfyUI video provider (a local server speaking ComfyUI’s routes)', 
     expect(fake.interrupts).toEqual([])
   })
 
+  it('deletes a prompt queued while the job was being cancelled: the queueing ends, then the delete', async () => {
+    fake.ahead = 1
+    fake.pendingPolls = 1000
+    const controller = new AbortController()
+    // The job is cancelled while ComfyUI is queueing the prompt (its id is on the way).
+    fake.server.handle(async (req, res) => {
+      if (req.method === 'POST' && req.pathname === '/prompt') {
+        controller.abort()
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      await fake.protocol(req, res)
+    })
+    const provider = createComfyuiVideoProvider(settings, [wan])
+    const error = await rejection(
+      provider.generateClip(clipRequest(wan.definition, { startImage: await startImage() }), {
+        signal: controller.signal,
+        onProgress: () => {},
+      }),
+    )
+    expect(error.kind).toBe('unavailable')
+    expect(fake.deletes).toHaveLength(1)
+    expect(fake.interrupts).toEqual([])
+    expect(fake.server.requests.filter((r) => r.pathname.startsWith('/history/'))).toEqual([])
+  })
+
   it('saves an output that is no real video as it is (the clip job checks it)', async () => {
     fake.reset(resultFile(clip.subarray(0, 100)))
     const provider = createComfyuiVideoProvider(settings, [wan])

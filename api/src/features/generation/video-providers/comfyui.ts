@@ -25,6 +25,7 @@ import {
   type ProviderWords,
   type RetryPolicy,
   sleep,
+  startGeneration,
   unknownModel,
 } from './provider-http.ts'
 
@@ -250,20 +251,28 @@ export function comfyuiClient(settings: ComfyuiSettings) {
       setInput(workflow, inputs.frameRate, values.framesPerSecond)
 
     // A 400 is ComfyUI refusing the workflow (a missing model file, a wrong input): in words.
-    const response = await providerFetch(
-      COMFYUI_WORDS,
-      `${base}/prompt`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ prompt: workflow, client_id: clientId }),
-        signal,
+    const promptId = await startGeneration({
+      words: COMFYUI_WORDS,
+      signal,
+      submit: async (submitSignal) => {
+        const response = await providerFetch(
+          COMFYUI_WORDS,
+          `${base}/prompt`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ prompt: workflow, client_id: clientId }),
+            signal: submitSignal,
+          },
+          retry,
+        )
+        const body: unknown = await response.json().catch(() => undefined)
+        const parsed = comfyuiProtocol.queued.safeParse(body)
+        if (!parsed.success) throw malformedAnswer(COMFYUI_WORDS, parsed.error)
+        return parsed.data.prompt_id
       },
-      retry,
-    )
-    const parsed = comfyuiProtocol.queued.safeParse(await response.json().catch(() => undefined))
-    if (!parsed.success) throw malformedAnswer(COMFYUI_WORDS, parsed.error)
-    const promptId = parsed.data.prompt_id
+      cancel: (started) => cancel(started),
+    })
     try {
       for (;;) {
         const history = await providerJson(

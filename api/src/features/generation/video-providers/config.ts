@@ -29,6 +29,14 @@ export const CLIP_POLL_INTERVAL_MS = 2_000
 export const PROVIDER_CANCEL_TIMEOUT_MS = 5_000
 
 /**
+ * How long the call that starts a generation (fal's submit, Replicate's prediction, ComfyUI's
+ * prompt) may take, in ms, its retries included (PROVIDER_HTTP_ATTEMPTS with waits of up to
+ * PROVIDER_RETRY_MAX_MS). A cancelled job lets it finish within this: the provider may have
+ * taken it, and only its answer says how to cancel it there.
+ */
+export const PROVIDER_SUBMIT_TIMEOUT_MS = 120_000
+
+/**
  * Replicate: start images up to this many bytes go in the input as data URIs, larger ones
  * through Replicate's file upload (`POST /v1/files`): Replicate recommends data URIs only
  * under 1 MB.

@@ -233,6 +233,45 @@ describe('fal video provider (a local server speaking fal’s queue protocol)', 
     expect(cancel!.headers.authorization).toBe(`Key ${FAL_TEST_KEY}`)
   })
 
+  it('cancels at fal a request whose submit the job was cancelled during: the submit ends, then PUT cancel_url', async () => {
+    const controller = new AbortController()
+    // The job is cancelled while fal is taking the submit (it has it; its answer is on the way).
+    fake.server.handle(async (req, res) => {
+      if (req.method === 'POST') {
+        controller.abort()
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      await fake.protocol(req, res)
+    })
+    try {
+      const provider = createFalVideoProvider(settings, FAL_DEFAULT_MODELS)
+      const error = await rejection(
+        provider.generateClip(clipRequest(VEO), {
+          signal: controller.signal,
+          onProgress: () => {},
+        }),
+      )
+      expect(error.kind).toBe('unavailable')
+      expect(fake.submits).toHaveLength(1)
+      expect(fake.cancelled).toHaveLength(1)
+      // Not followed once cancelled.
+      expect(fake.server.requests.filter((r) => r.pathname.endsWith('/status'))).toEqual([])
+    } finally {
+      fake.server.handle(fake.protocol)
+    }
+  })
+
+  it('submits nothing for a job cancelled before its turn', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    const provider = createFalVideoProvider(settings, FAL_DEFAULT_MODELS)
+    const error = await rejection(
+      provider.generateClip(clipRequest(VEO), { signal: controller.signal, onProgress: () => {} }),
+    )
+    expect(error.kind).toBe('unavailable')
+    expect(fake.server.requests.filter((r) => r.method === 'POST')).toEqual([])
+  })
+
   it('saves whatever the result URL answers, even a page that is no video (the clip job checks)', async () => {
     const page = new TextEncoder().encode('<html><body>Not found</body></html>')
     fake.reset(resultFile(page, 'text/html'))

@@ -30,6 +30,7 @@ import {
   type RetryPolicy,
   safetyRefusal,
   sleep,
+  startGeneration,
   unknownModel,
 } from './provider-http.ts'
 
@@ -121,18 +122,26 @@ async function runQueued(
   const auth = { authorization: `Key ${settings.key}` }
   const retry = settings.retry ? { retry: settings.retry } : {}
   const queue = settings.queueUrl.replace(/\/+$/, '')
-  const submitted = await providerJson(
-    FAL_WORDS,
-    `${queue}/${modelPath}`,
-    {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify(input),
-      signal,
-    },
-    falProtocol.submitted,
-    retry,
-  )
+  const cancelAtFal = (cancelUrl: string, cancelSignal: AbortSignal) =>
+    fetch(cancelUrl, { method: 'PUT', headers: auth, signal: cancelSignal })
+  const submitted = await startGeneration({
+    words: FAL_WORDS,
+    signal,
+    submit: (submitSignal) =>
+      providerJson(
+        FAL_WORDS,
+        `${queue}/${modelPath}`,
+        {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify(input),
+          signal: submitSignal,
+        },
+        falProtocol.submitted,
+        retry,
+      ),
+    cancel: (started, cancelSignal) => cancelAtFal(started.cancel_url, cancelSignal),
+  })
   try {
     const statusUrl = new URL(submitted.status_url)
     statusUrl.searchParams.set('logs', '1')
@@ -186,8 +195,7 @@ async function runQueued(
   } catch (error) {
     if (signal.aborted) {
       await bestEffort(
-        (cancelSignal) =>
-          fetch(submitted.cancel_url, { method: 'PUT', headers: auth, signal: cancelSignal }),
+        (cancelSignal) => cancelAtFal(submitted.cancel_url, cancelSignal),
         PROVIDER_CANCEL_TIMEOUT_MS,
       )
       throw abortError(FAL_WORDS, signal)

@@ -6,11 +6,13 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import type { z } from 'zod'
 import { ProviderError } from '../../../lib/provider-error.ts'
 import {
+  PROVIDER_CANCEL_TIMEOUT_MS,
   PROVIDER_DETAIL_MAX_CHARS,
   PROVIDER_HTTP_ATTEMPTS,
   PROVIDER_LOG_BODY_CHARS,
   PROVIDER_RETRY_BASE_MS,
   PROVIDER_RETRY_MAX_MS,
+  PROVIDER_SUBMIT_TIMEOUT_MS,
 } from './config.ts'
 
 /**
@@ -353,6 +355,35 @@ export async function bestEffort(
   } catch {
     // The provider may have finished or be unreachable: nothing more to do.
   }
+}
+
+/**
+ * Starts a generation at a provider so that a cancel cannot leave it running there unseen.
+ * Once sent, `submit` is not aborted by `signal` (the provider may have taken it, and only its
+ * answer says how to cancel it); it gets `submitSignal`, which ends only at
+ * PROVIDER_SUBMIT_TIMEOUT_MS. Nothing is sent when `signal` has aborted already. When it
+ * aborted during the submit, `cancel` is sent for what was started (best effort, within
+ * PROVIDER_CANCEL_TIMEOUT_MS) and the abort's words are thrown.
+ * @returns what `submit` answered: the started generation
+ * @throws ProviderError the submit's own failure, or the abort's words (`abortError`)
+ */
+export async function startGeneration<T>(options: {
+  words: ProviderWords
+  signal: AbortSignal
+  submit: (submitSignal: AbortSignal) => Promise<T>
+  cancel: (started: T, cancelSignal: AbortSignal) => Promise<unknown>
+}): Promise<T> {
+  const { words, signal } = options
+  if (signal.aborted) throw abortError(words, signal)
+  const started = await options.submit(AbortSignal.timeout(PROVIDER_SUBMIT_TIMEOUT_MS))
+  if (signal.aborted) {
+    await bestEffort(
+      (cancelSignal) => options.cancel(started, cancelSignal),
+      PROVIDER_CANCEL_TIMEOUT_MS,
+    )
+    throw abortError(words, signal)
+  }
+  return started
 }
 
 /** A model the provider does not know (the catalog changed under a queued job). */

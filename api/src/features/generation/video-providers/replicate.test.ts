@@ -203,6 +203,30 @@ describe('Replicate video provider (a local server speaking the predictions API)
     expect(cancel.headers.authorization).toBe(`Bearer ${REPLICATE_TEST_TOKEN}`)
   })
 
+  it('cancels a prediction whose creation the job was cancelled during: the create ends, then urls.cancel', async () => {
+    fake.processingLogs = Array.from({ length: 1000 }, (_, i) => `step ${i}`)
+    const controller = new AbortController()
+    // The job is cancelled while Replicate is creating the prediction (its answer is on the way).
+    fake.server.handle(async (req, res) => {
+      if (req.method === 'POST' && req.pathname.endsWith('/predictions')) {
+        controller.abort()
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      await fake.protocol(req, res)
+    })
+    const provider = createReplicateVideoProvider(settings, REPLICATE_DEFAULT_MODELS)
+    const error = await rejection(
+      provider.generateClip(clipRequest(SEEDANCE), {
+        signal: controller.signal,
+        onProgress: () => {},
+      }),
+    )
+    expect(error.kind).toBe('unavailable')
+    expect(fake.cancelled).toHaveLength(1)
+    // Not followed once cancelled: the create and the cancel, nothing else of the prediction.
+    expect(fake.server.requests.filter((r) => r.method === 'GET')).toEqual([])
+  })
+
   it('saves an output that is no video as it is (the clip job checks it)', async () => {
     fake.reset(resultFile(await solidPng(64, 64), 'image/png'))
     const provider = createReplicateVideoProvider(settings, REPLICATE_DEFAULT_MODELS)

@@ -36,6 +36,7 @@ import {
   safetyRefusal,
   sameOrigin,
   sleep,
+  startGeneration,
   unknownModel,
 } from './provider-http.ts'
 
@@ -132,18 +133,28 @@ export function replicateClient(settings: ReplicateSettings) {
     const create = version
       ? { url: `${base}/v1/predictions`, body: { version, input } }
       : { url: `${base}/v1/models/${name}/predictions`, body: { input } }
-    let prediction: Prediction = await providerJson(
-      REPLICATE_WORDS,
-      create.url,
-      {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify(create.body),
-        signal,
-      },
-      replicateProtocol.prediction,
-      retry,
-    )
+    const cancelAtReplicate = (started: Prediction, cancelSignal: AbortSignal) =>
+      started.urls.cancel
+        ? fetch(started.urls.cancel, { method: 'POST', headers: auth, signal: cancelSignal })
+        : Promise.resolve()
+    let prediction: Prediction = await startGeneration({
+      words: REPLICATE_WORDS,
+      signal,
+      submit: (submitSignal) =>
+        providerJson(
+          REPLICATE_WORDS,
+          create.url,
+          {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify(create.body),
+            signal: submitSignal,
+          },
+          replicateProtocol.prediction,
+          retry,
+        ),
+      cancel: cancelAtReplicate,
+    })
     try {
       for (;;) {
         switch (prediction.status) {
@@ -176,15 +187,12 @@ export function replicateClient(settings: ReplicateSettings) {
         )
       }
     } catch (error) {
-      const cancelUrl = prediction.urls.cancel
       if (signal.aborted) {
-        if (cancelUrl) {
-          await bestEffort(
-            (cancelSignal) =>
-              fetch(cancelUrl, { method: 'POST', headers: auth, signal: cancelSignal }),
-            PROVIDER_CANCEL_TIMEOUT_MS,
-          )
-        }
+        const started = prediction
+        await bestEffort(
+          (cancelSignal) => cancelAtReplicate(started, cancelSignal),
+          PROVIDER_CANCEL_TIMEOUT_MS,
+        )
         throw abortError(REPLICATE_WORDS, signal)
       }
       throw error
