@@ -128,16 +128,6 @@ const chromium = {
   },
 }
 
-/**
- * The same browser asking for reduced motion, for every spec but the newcomer's: the app then
- * runs no CSS animation (web/src/index.css), so a waiting spinner does not make headless
- * Chromium composite the page in software every frame, which took as much CPU as the ffmpeg
- * render the test waited for (make-video's three clicks: 1.5 min against 42 s). Contexts a
- * spec opens itself get it too (Playwright applies `use` to `browser.newContext`). The
- * newcomer's spec keeps a browser's default motion.
- */
-const chromiumReducedMotion = { ...chromium, reducedMotion: 'reduce' as const }
-
 /** The spec that starts the app the README's way, in a project of its own. */
 const NEWCOMER_SPEC = /newcomer\.spec\.ts$/
 
@@ -158,7 +148,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'chromium', testIgnore: NEWCOMER_SPEC, use: chromiumReducedMotion },
+    { name: 'chromium', testIgnore: NEWCOMER_SPEC, use: chromium },
     // The newcomer's path (issue 20 item 2): the spec starts `npm start` itself, as the
     // README tells a newcomer, with a relative data folder and no other settings.
     { name: 'newcomer', testMatch: NEWCOMER_SPEC, use: chromium },
