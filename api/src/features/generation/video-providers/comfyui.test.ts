@@ -2,6 +2,7 @@ import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { abortingDuring, type RecordedRequest } from '../providers/testing/http-server.ts'
 import { describeImage, solidPng } from '../providers/testing/images.ts'
 import { rejection } from '../providers/testing/rejection.ts'
 import {
@@ -282,14 +283,8 @@ describe('ComfyUI video provider (a local server speaking ComfyUI’s routes)', 
     fake.ahead = 1
     fake.pendingPolls = 1000
     const controller = new AbortController()
-    // The job is cancelled while ComfyUI is queueing the prompt (its id is on the way).
-    fake.server.handle(async (req, res) => {
-      if (req.method === 'POST' && req.pathname === '/prompt') {
-        controller.abort()
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-      await fake.protocol(req, res)
-    })
+    const queueing = (req: RecordedRequest) => req.method === 'POST' && req.pathname === '/prompt'
+    fake.server.handle(abortingDuring(controller, queueing, fake.protocol))
     const provider = createComfyuiVideoProvider(settings, [wan])
     const error = await rejection(
       provider.generateClip(clipRequest(wan.definition, { startImage: await startImage() }), {

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { abortingDuring } from '../providers/testing/http-server.ts'
 import { describeImage, solidPng } from '../providers/testing/images.ts'
 import { rejection } from '../providers/testing/rejection.ts'
 import { createFalImageProvider, createFalVideoProvider, type FalSettings } from './fal.ts'
@@ -235,14 +236,7 @@ describe('fal video provider (a local server speaking fal’s queue protocol)', 
 
   it('cancels at fal a request whose submit the job was cancelled during: the submit ends, then PUT cancel_url', async () => {
     const controller = new AbortController()
-    // The job is cancelled while fal is taking the submit (it has it; its answer is on the way).
-    fake.server.handle(async (req, res) => {
-      if (req.method === 'POST') {
-        controller.abort()
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-      await fake.protocol(req, res)
-    })
+    fake.server.handle(abortingDuring(controller, (req) => req.method === 'POST', fake.protocol))
     try {
       const provider = createFalVideoProvider(settings, FAL_DEFAULT_MODELS)
       const error = await rejection(

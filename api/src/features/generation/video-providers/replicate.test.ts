@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { abortingDuring, type RecordedRequest } from '../providers/testing/http-server.ts'
 import { describeImage, solidPng } from '../providers/testing/images.ts'
 import { rejection } from '../providers/testing/rejection.ts'
 import { SAFETY_REFUSAL } from './provider-http.ts'
@@ -206,14 +207,9 @@ describe('Replicate video provider (a local server speaking the predictions API)
   it('cancels a prediction whose creation the job was cancelled during: the create ends, then urls.cancel', async () => {
     fake.processingLogs = Array.from({ length: 1000 }, (_, i) => `step ${i}`)
     const controller = new AbortController()
-    // The job is cancelled while Replicate is creating the prediction (its answer is on the way).
-    fake.server.handle(async (req, res) => {
-      if (req.method === 'POST' && req.pathname.endsWith('/predictions')) {
-        controller.abort()
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-      await fake.protocol(req, res)
-    })
+    const creating = (req: RecordedRequest) =>
+      req.method === 'POST' && req.pathname.endsWith('/predictions')
+    fake.server.handle(abortingDuring(controller, creating, fake.protocol))
     const provider = createReplicateVideoProvider(settings, REPLICATE_DEFAULT_MODELS)
     const error = await rejection(
       provider.generateClip(clipRequest(SEEDANCE), {

@@ -84,3 +84,23 @@ export function bytes(response: ServerResponse, contentType: string, data: Uint8
 
 /** A handler that never answers: the client's timeout must end the call. */
 export const never: Handler = () => undefined
+
+/**
+ * `handler`, except that a request `matching` first aborts `controller` and is answered
+ * `delayMs` later: a job cancelled while the provider is taking that request (it has it; its
+ * answer is on the way).
+ */
+export function abortingDuring(
+  controller: AbortController,
+  matching: (request: RecordedRequest) => boolean,
+  handler: Handler,
+  delayMs = 50,
+): Handler {
+  return async (request, response) => {
+    if (matching(request)) {
+      controller.abort()
+      await new Promise((resolve) => setTimeout(resolve, delayMs))
+    }
+    await handler(request, response)
+  }
+}
