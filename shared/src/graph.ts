@@ -166,11 +166,11 @@ export type KnownNodes = ReadonlyMap<string, GraphNode>
  * The nodes of a project's stored document (`docToGraph`, `graphIndexNodes`) as
  * {@link KnownNodes}, frozen in place (they are the caller's fresh reads): a REST autosave's
  * first save on a project compares its body with them instead of parsing every node
- * (issue 23). They passed the document rules when
- * they were written (decision 011), which refuse field by field what
- * {@link graphNodeSchema} refuses; those rules check a data value against its node type
- * (`nodeDataProblem`) only for the keys a change wrote, so that check is made again here,
- * and a node that fails it is left out (the body's copy of it gets the full parse).
+ * (issue 23). They passed the document rules when they were written (decision 011), which
+ * refuse field by field what {@link graphNodeSchema} refuses; those rules check a data value
+ * against its node type (`nodeDataProblem`) only for the keys a change wrote, so that check
+ * is made again here, and a node that fails it is left out (the body's copy of it gets the
+ * full parse).
  */
 export function storedKnownNodes(nodes: GraphNode[]): KnownNodes {
   const known = new Map<string, GraphNode>()

@@ -14,10 +14,8 @@ import { exactSizeImage } from '../providers/image-bytes.ts'
 import type { ImageProvider } from '../providers/types.ts'
 import type { ComfyuiModel, ComfyuiWorkflow, NodeInput } from './comfyui-workflows.ts'
 import { DEFAULT_COMFYUI_SIZES, loadComfyuiWorkflows } from './comfyui-workflows.ts'
-import { CLIP_POLL_INTERVAL_MS, PROVIDER_CANCEL_TIMEOUT_MS } from './config.ts'
+import { CLIP_POLL_INTERVAL_MS } from './config.ts'
 import {
-  abortError,
-  bestEffort,
   downloadTo,
   malformedAnswer,
   providerFetch,
@@ -25,7 +23,7 @@ import {
   type ProviderWords,
   type RetryPolicy,
   sleep,
-  startGeneration,
+  runGeneration,
   unknownModel,
 } from './provider-http.ts'
 
@@ -206,25 +204,24 @@ export function comfyuiClient(settings: ComfyuiSettings) {
     return index >= 0 ? { running: false as const, position: index + 1 } : undefined
   }
 
-  async function cancel(promptId: string) {
-    await bestEffort(async (signal) => {
-      const where = await whereIs(promptId, signal)
-      if (where?.running) {
-        await fetch(`${base}/interrupt`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ prompt_id: promptId }),
-          signal,
-        })
-      } else {
-        await fetch(`${base}/queue`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ delete: [promptId] }),
-          signal,
-        })
-      }
-    }, PROVIDER_CANCEL_TIMEOUT_MS)
+  /** Interrupts the prompt if it runs, else deletes it from the queue. */
+  async function cancel(promptId: string, signal: AbortSignal) {
+    const where = await whereIs(promptId, signal)
+    if (where?.running) {
+      await fetch(`${base}/interrupt`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt_id: promptId }),
+        signal,
+      })
+    } else {
+      await fetch(`${base}/queue`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ delete: [promptId] }),
+        signal,
+      })
+    }
   }
 
   /** Runs a workflow with `values` and answers the output file of `kind`. */
@@ -251,7 +248,7 @@ export function comfyuiClient(settings: ComfyuiSettings) {
       setInput(workflow, inputs.frameRate, values.framesPerSecond)
 
     // A 400 is ComfyUI refusing the workflow (a missing model file, a wrong input): in words.
-    const promptId = await startGeneration({
+    return runGeneration({
       words: COMFYUI_WORDS,
       signal,
       submit: async (submitSignal) => {
@@ -271,41 +268,43 @@ export function comfyuiClient(settings: ComfyuiSettings) {
         if (!parsed.success) throw malformedAnswer(COMFYUI_WORDS, parsed.error)
         return parsed.data.prompt_id
       },
-      cancel: (started) => cancel(started),
+      follow: (promptId) => follow(promptId, sidecar, signal, onProgress),
+      cancel,
     })
-    try {
-      for (;;) {
-        const history = await providerJson(
-          COMFYUI_WORDS,
-          `${base}/history/${encodeURIComponent(promptId)}`,
-          { signal },
-          comfyuiProtocol.history,
-          retry,
-        )
-        const entry = history[promptId]
-        if (entry?.status?.status_str === 'error') throw executionFailure(entry.status.messages)
-        if (entry && (entry.status?.completed ?? true)) {
-          const file = pickOutput(entry.outputs, sidecar.kind, sidecar.output?.node)
-          if (!file) {
-            throw new ProviderError(
-              'refused',
-              `The ComfyUI workflow "${sidecar.name}" finished without a ${sidecar.kind === 'video' ? 'video (mp4, webm)' : 'picture'}: check its output node.`,
-              { cause: entry.outputs },
-            )
-          }
-          return file
+  }
+
+  /** Polls a queued prompt's history to its end and answers its output file. */
+  async function follow(
+    promptId: string,
+    sidecar: ComfyuiModel['sidecar'],
+    signal: AbortSignal,
+    onProgress: (report: ClipProgressReport) => void,
+  ): Promise<OutputFile> {
+    for (;;) {
+      const history = await providerJson(
+        COMFYUI_WORDS,
+        `${base}/history/${encodeURIComponent(promptId)}`,
+        { signal },
+        comfyuiProtocol.history,
+        retry,
+      )
+      const entry = history[promptId]
+      if (entry?.status?.status_str === 'error') throw executionFailure(entry.status.messages)
+      if (entry && (entry.status?.completed ?? true)) {
+        const file = pickOutput(entry.outputs, sidecar.kind, sidecar.output?.node)
+        if (!file) {
+          throw new ProviderError(
+            'refused',
+            `The ComfyUI workflow "${sidecar.name}" finished without a ${sidecar.kind === 'video' ? 'video (mp4, webm)' : 'picture'}: check its output node.`,
+            { cause: entry.outputs },
+          )
         }
-        const where = await whereIs(promptId, signal)
-        if (where && !where.running) onProgress({ state: 'queued', queuePosition: where.position })
-        else onProgress({ state: 'running' })
-        await sleep(settings.pollIntervalMs ?? CLIP_POLL_INTERVAL_MS, signal)
+        return file
       }
-    } catch (error) {
-      if (signal.aborted) {
-        await cancel(promptId)
-        throw abortError(COMFYUI_WORDS, signal)
-      }
-      throw error
+      const where = await whereIs(promptId, signal)
+      if (where && !where.running) onProgress({ state: 'queued', queuePosition: where.position })
+      else onProgress({ state: 'running' })
+      await sleep(settings.pollIntervalMs ?? CLIP_POLL_INTERVAL_MS, signal)
     }
   }
 

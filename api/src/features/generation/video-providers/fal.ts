@@ -15,11 +15,9 @@ import type {
 } from '../catalog/types.ts'
 import { decodeBase64, exactSizeImage } from '../providers/image-bytes.ts'
 import type { ImageProvider } from '../providers/types.ts'
-import { CLIP_POLL_INTERVAL_MS, PROVIDER_CANCEL_TIMEOUT_MS } from './config.ts'
+import { CLIP_POLL_INTERVAL_MS } from './config.ts'
 import { FAL_DEFAULT_MODELS } from './fal-models.ts'
 import {
-  abortError,
-  bestEffort,
   dataUri,
   downloadTo,
   isSafetyRefusal,
@@ -30,7 +28,7 @@ import {
   type RetryPolicy,
   safetyRefusal,
   sleep,
-  startGeneration,
+  runGeneration,
   unknownModel,
 } from './provider-http.ts'
 
@@ -122,9 +120,7 @@ async function runQueued(
   const auth = { authorization: `Key ${settings.key}` }
   const retry = settings.retry ? { retry: settings.retry } : {}
   const queue = settings.queueUrl.replace(/\/+$/, '')
-  const cancelAtFal = (cancelUrl: string, cancelSignal: AbortSignal) =>
-    fetch(cancelUrl, { method: 'PUT', headers: auth, signal: cancelSignal })
-  const submitted = await startGeneration({
+  return runGeneration({
     words: FAL_WORDS,
     signal,
     submit: (submitSignal) =>
@@ -140,67 +136,69 @@ async function runQueued(
         falProtocol.submitted,
         retry,
       ),
-    cancel: (started, cancelSignal) => cancelAtFal(started.cancel_url, cancelSignal),
+    follow: (submitted) => followQueued(settings, submitted, signal, onProgress),
+    cancel: (submitted, cancelSignal) =>
+      fetch(submitted.cancel_url, { method: 'PUT', headers: auth, signal: cancelSignal }),
   })
-  try {
-    const statusUrl = new URL(submitted.status_url)
-    statusUrl.searchParams.set('logs', '1')
-    for (let first = true; ; first = false) {
-      if (!first) await sleep(settings.pollIntervalMs ?? CLIP_POLL_INTERVAL_MS, signal)
-      const status = await providerJson(
-        FAL_WORDS,
-        statusUrl.href,
-        { headers: auth, signal },
-        falProtocol.status,
-        retry,
-      )
-      switch (status.status) {
-        case 'IN_QUEUE':
-          onProgress({
-            state: 'queued',
-            // fal counts from 0 (next); Reelgraph from 1.
-            queuePosition:
-              status.queue_position === null || status.queue_position === undefined
-                ? undefined
-                : status.queue_position + 1,
-          })
-          continue
-        case 'IN_PROGRESS':
-          onProgress({ state: 'running', percent: percentFromLogs(status.logs) })
-          continue
-        case 'COMPLETED': {
-          if (status.error) throw failure(status.error, status.error_type)
-          const response = await providerFetch(
-            FAL_WORDS,
-            submitted.response_url,
-            { headers: auth, signal },
-            retry,
-          )
-          try {
-            return await response.json()
-          } catch (error) {
-            throw malformedAnswer(FAL_WORDS, error)
-          }
+}
+
+/** Follows a submitted request by its `status_url` to its result JSON (unread). */
+async function followQueued(
+  settings: FalSettings,
+  submitted: z.output<typeof falProtocol.submitted>,
+  signal: AbortSignal,
+  onProgress: (report: ClipProgressReport) => void,
+): Promise<unknown> {
+  const auth = { authorization: `Key ${settings.key}` }
+  const retry = settings.retry ? { retry: settings.retry } : {}
+  const statusUrl = new URL(submitted.status_url)
+  statusUrl.searchParams.set('logs', '1')
+  for (let first = true; ; first = false) {
+    if (!first) await sleep(settings.pollIntervalMs ?? CLIP_POLL_INTERVAL_MS, signal)
+    const status = await providerJson(
+      FAL_WORDS,
+      statusUrl.href,
+      { headers: auth, signal },
+      falProtocol.status,
+      retry,
+    )
+    switch (status.status) {
+      case 'IN_QUEUE':
+        onProgress({
+          state: 'queued',
+          // fal counts from 0 (next); Reelgraph from 1.
+          queuePosition:
+            status.queue_position === null || status.queue_position === undefined
+              ? undefined
+              : status.queue_position + 1,
+        })
+        continue
+      case 'IN_PROGRESS':
+        onProgress({ state: 'running', percent: percentFromLogs(status.logs) })
+        continue
+      case 'COMPLETED': {
+        if (status.error) throw failure(status.error, status.error_type)
+        const response = await providerFetch(
+          FAL_WORDS,
+          submitted.response_url,
+          { headers: auth, signal },
+          retry,
+        )
+        try {
+          return await response.json()
+        } catch (error) {
+          throw malformedAnswer(FAL_WORDS, error)
         }
-        case 'FAILED':
-        case 'ERROR':
-          throw failure(status.error ?? 'the generation failed', status.error_type)
-        case 'CANCELED':
-        case 'CANCELLED':
-          throw new ProviderError('refused', 'fal.ai cancelled this generation. Please try again.')
-        default:
-          throw malformedAnswer(FAL_WORDS, status)
       }
+      case 'FAILED':
+      case 'ERROR':
+        throw failure(status.error ?? 'the generation failed', status.error_type)
+      case 'CANCELED':
+      case 'CANCELLED':
+        throw new ProviderError('refused', 'fal.ai cancelled this generation. Please try again.')
+      default:
+        throw malformedAnswer(FAL_WORDS, status)
     }
-  } catch (error) {
-    if (signal.aborted) {
-      await bestEffort(
-        (cancelSignal) => cancelAtFal(submitted.cancel_url, cancelSignal),
-        PROVIDER_CANCEL_TIMEOUT_MS,
-      )
-      throw abortError(FAL_WORDS, signal)
-    }
-    throw error
   }
 }
 

@@ -358,32 +358,38 @@ export async function bestEffort(
 }
 
 /**
- * Starts a generation at a provider so that a cancel cannot leave it running there unseen.
- * Once sent, `submit` is not aborted by `signal` (the provider may have taken it, and only its
- * answer says how to cancel it); it gets `submitSignal`, which ends only at
- * PROVIDER_SUBMIT_TIMEOUT_MS. Nothing is sent when `signal` has aborted already. When it
- * aborted during the submit, `cancel` is sent for what was started (best effort, within
- * PROVIDER_CANCEL_TIMEOUT_MS) and the abort's words are thrown.
- * @returns what `submit` answered: the started generation
- * @throws ProviderError the submit's own failure, or the abort's words (`abortError`)
+ * Runs a generation at a provider so that a cancel reaches it there, whenever it comes.
+ * `submit` starts it: nothing is sent when `signal` has aborted already, and once sent it is
+ * not aborted by `signal` (the provider may have taken it, and only its answer says how to
+ * cancel it); it gets `submitSignal`, which ends only at PROVIDER_SUBMIT_TIMEOUT_MS. `follow`
+ * then polls it to its result, under `signal`. When `signal` aborts during either, `cancel`
+ * is sent for what was started (best effort, within PROVIDER_CANCEL_TIMEOUT_MS) and the
+ * abort's words are thrown.
+ * @returns what `follow` answered
+ * @throws ProviderError the submit's or the follow's own failure, or the abort's words
+ *   (`abortError`)
  */
-export async function startGeneration<T>(options: {
+export async function runGeneration<Started, Result>(options: {
   words: ProviderWords
   signal: AbortSignal
-  submit: (submitSignal: AbortSignal) => Promise<T>
-  cancel: (started: T, cancelSignal: AbortSignal) => Promise<unknown>
-}): Promise<T> {
+  submit: (submitSignal: AbortSignal) => Promise<Started>
+  follow: (started: Started) => Promise<Result>
+  cancel: (started: Started, cancelSignal: AbortSignal) => Promise<unknown>
+}): Promise<Result> {
   const { words, signal } = options
   if (signal.aborted) throw abortError(words, signal)
   const started = await options.submit(AbortSignal.timeout(PROVIDER_SUBMIT_TIMEOUT_MS))
-  if (signal.aborted) {
+  try {
+    if (signal.aborted) throw abortError(words, signal)
+    return await options.follow(started)
+  } catch (error) {
+    if (!signal.aborted) throw error
     await bestEffort(
       (cancelSignal) => options.cancel(started, cancelSignal),
       PROVIDER_CANCEL_TIMEOUT_MS,
     )
     throw abortError(words, signal)
   }
-  return started
 }
 
 /** A model the provider does not know (the catalog changed under a queued job). */

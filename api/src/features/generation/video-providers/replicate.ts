@@ -16,15 +16,9 @@ import type {
 } from '../catalog/types.ts'
 import { exactSizeImage } from '../providers/image-bytes.ts'
 import type { ImageProvider } from '../providers/types.ts'
-import {
-  CLIP_POLL_INTERVAL_MS,
-  PROVIDER_CANCEL_TIMEOUT_MS,
-  REPLICATE_DATA_URI_MAX_BYTES,
-} from './config.ts'
+import { CLIP_POLL_INTERVAL_MS, REPLICATE_DATA_URI_MAX_BYTES } from './config.ts'
 import { REPLICATE_DEFAULT_MODELS } from './replicate-models.ts'
 import {
-  abortError,
-  bestEffort,
   dataUri,
   downloadTo,
   isSafetyRefusal,
@@ -36,7 +30,7 @@ import {
   safetyRefusal,
   sameOrigin,
   sleep,
-  startGeneration,
+  runGeneration,
   unknownModel,
 } from './provider-http.ts'
 
@@ -133,11 +127,7 @@ export function replicateClient(settings: ReplicateSettings) {
     const create = version
       ? { url: `${base}/v1/predictions`, body: { version, input } }
       : { url: `${base}/v1/models/${name}/predictions`, body: { input } }
-    const cancelAtReplicate = (started: Prediction, cancelSignal: AbortSignal) =>
-      started.urls.cancel
-        ? fetch(started.urls.cancel, { method: 'POST', headers: auth, signal: cancelSignal })
-        : Promise.resolve()
-    let prediction: Prediction = await startGeneration({
+    return runGeneration({
       words: REPLICATE_WORDS,
       signal,
       submit: (submitSignal) =>
@@ -153,49 +143,51 @@ export function replicateClient(settings: ReplicateSettings) {
           replicateProtocol.prediction,
           retry,
         ),
-      cancel: cancelAtReplicate,
+      follow: (created) => follow(created, signal, onProgress),
+      // Replicate answers a prediction's URLs when it creates it; they stay its own.
+      cancel: (created, cancelSignal) =>
+        created.urls.cancel
+          ? fetch(created.urls.cancel, { method: 'POST', headers: auth, signal: cancelSignal })
+          : Promise.resolve(),
     })
-    try {
-      for (;;) {
-        switch (prediction.status) {
-          case 'starting':
-            onProgress({ state: 'queued' })
-            break
-          case 'processing':
-            onProgress({ state: 'running', percent: percentFromLogs(prediction.logs) })
-            break
-          case 'succeeded':
-            return prediction.output
-          case 'failed':
-            throw failure(prediction.error)
-          case 'canceled':
-          case 'aborted':
-            throw new ProviderError(
-              'refused',
-              'Replicate cancelled this prediction. Please try again.',
-            )
-          default:
-            throw malformedAnswer(REPLICATE_WORDS, prediction)
-        }
-        await sleep(settings.pollIntervalMs ?? CLIP_POLL_INTERVAL_MS, signal)
-        prediction = await providerJson(
-          REPLICATE_WORDS,
-          prediction.urls.get,
-          { headers: auth, signal },
-          replicateProtocol.prediction,
-          retry,
-        )
+  }
+
+  /** Polls a prediction by its `urls.get` to its end and answers its output. */
+  async function follow(
+    created: Prediction,
+    signal: AbortSignal,
+    onProgress: (report: ClipProgressReport) => void,
+  ): Promise<unknown> {
+    let prediction = created
+    for (;;) {
+      switch (prediction.status) {
+        case 'starting':
+          onProgress({ state: 'queued' })
+          break
+        case 'processing':
+          onProgress({ state: 'running', percent: percentFromLogs(prediction.logs) })
+          break
+        case 'succeeded':
+          return prediction.output
+        case 'failed':
+          throw failure(prediction.error)
+        case 'canceled':
+        case 'aborted':
+          throw new ProviderError(
+            'refused',
+            'Replicate cancelled this prediction. Please try again.',
+          )
+        default:
+          throw malformedAnswer(REPLICATE_WORDS, prediction)
       }
-    } catch (error) {
-      if (signal.aborted) {
-        const started = prediction
-        await bestEffort(
-          (cancelSignal) => cancelAtReplicate(started, cancelSignal),
-          PROVIDER_CANCEL_TIMEOUT_MS,
-        )
-        throw abortError(REPLICATE_WORDS, signal)
-      }
-      throw error
+      await sleep(settings.pollIntervalMs ?? CLIP_POLL_INTERVAL_MS, signal)
+      prediction = await providerJson(
+        REPLICATE_WORDS,
+        prediction.urls.get,
+        { headers: auth, signal },
+        replicateProtocol.prediction,
+        retry,
+      )
     }
   }
 
