@@ -22,6 +22,11 @@
  * stored document on its first PATCH), the same for saves sent after the first STEADY_AFTER_MS
  * (once the first saves' backlog has drained), failures, the server process's CPU (100 = one core), the CPU of
  * this machine's Postgres processes in the run, and the load average before and after.
+ * The server's CPU is also given for its main threads alone (`serverMainThreadCpuPercent`:
+ * the JavaScript, without the garbage collector's threads): a process whose main thread is
+ * at 100 is saturated whatever its total says. `clientCpuPercent` is this process's own CPU
+ * (the editors' requests): the load generator shares the machine's cores with what it
+ * measures.
  *
  * With `--processes N` Reelgraph runs as N api processes on one Postgres (and REDIS_URL's
  * Redis when set), as the compose file runs `app` replicas behind its proxy; editor i talks
@@ -41,7 +46,14 @@ import { createDb, migrateToLatest } from '@reelgraph/db'
 import type { Graph } from '@reelgraph/shared'
 import { LOG_COMPACT_IDLE_MS } from '../../sync-server/src/config.ts'
 import { createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
-import { freshDataDir, loadAverage, processCpuSeconds, ROOT, startApp } from './app-process.ts'
+import {
+  freshDataDir,
+  loadAverage,
+  mainThreadCpuSeconds,
+  processCpuSeconds,
+  ROOT,
+  startApp,
+} from './app-process.ts'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
 import { setupSeedStack } from './seed-stack.ts'
 import { createStoredProjects } from './stored-projects.ts'
@@ -109,8 +121,11 @@ async function autosave(options: {
 }) {
   const { urls, cookie, projectIds, pids } = options
   const cpu = () => pids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0)
+  const mainCpu = () => pids.reduce((sum, pid) => sum + mainThreadCpuSeconds(pid), 0)
   const loadBefore = loadAverage()
   const cpuBefore = cpu()
+  const mainCpuBefore = mainCpu()
+  const clientBefore = process.cpuUsage()
   const postgresBefore = postgresCpuSeconds()
   const latencies: number[] = []
   /** The same without each editor's first save (its project's first read from the database). */
@@ -151,6 +166,7 @@ async function autosave(options: {
     }),
   )
   const runSeconds = (performance.now() - started) / 1000
+  const client = process.cpuUsage(clientBefore)
   return {
     saves: latencies.length,
     savesPerSecond: round(latencies.length / runSeconds, 1),
@@ -168,6 +184,8 @@ async function autosave(options: {
     p99By5sWindow: windows.map((w) => round(quantile(w, 0.99))),
     failures,
     serverCpuPercent: round(((cpu() - cpuBefore) / runSeconds) * 100, 0),
+    serverMainThreadCpuPercent: round(((mainCpu() - mainCpuBefore) / runSeconds) * 100, 0),
+    clientCpuPercent: round(((client.user + client.system) / 1e6 / runSeconds) * 100, 0),
     postgresCpuPercent: round(((postgresCpuSeconds() - postgresBefore) / runSeconds) * 100, 0),
     loadavg: { before: loadBefore, after: loadAverage() },
   }

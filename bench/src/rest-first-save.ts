@@ -7,7 +7,8 @@
  * one request at a time (no contention: the client waits for each answer), three rounds:
  * the first reads each project's stored document (its graph index), the later ones start
  * from the copy the api kept. Reported per round: the api process's CPU per save in ms (from
- * `/proc`, user + system), the wall time per save, and the load average. The api is warmed
+ * `/proc`, user + system), the same for its main thread alone (the JavaScript, without the
+ * garbage collector's threads beside it), the wall time per save, and the load average. The api is warmed
  * up first on K projects of its own with the same three rounds, so code compilation is not
  * counted.
  *
@@ -19,7 +20,13 @@ import { join } from 'node:path'
 import { createDb, migrateToLatest } from '@reelgraph/db'
 import type { Graph } from '@reelgraph/shared'
 import { createUser } from '../../sync-server/src/testing/sync-test-kit.ts'
-import { freshDataDir, loadAverage, processCpuSeconds, startApp } from './app-process.ts'
+import {
+  freshDataDir,
+  loadAverage,
+  mainThreadCpuSeconds,
+  processCpuSeconds,
+  startApp,
+} from './app-process.ts'
 import { makeGraph, round } from './graph-fixture.ts'
 import { createStoredProjects } from './stored-projects.ts'
 
@@ -50,6 +57,7 @@ const pid = app.child.pid!
 async function saveRound(ids: number[], moved: number) {
   const loadBefore = loadAverage()
   const cpuBefore = processCpuSeconds(pid)
+  const mainBefore = mainThreadCpuSeconds(pid)
   const started = performance.now()
   for (const id of ids) {
     const res = await fetch(`${app.url}/api/projects/${id}`, {
@@ -62,6 +70,9 @@ async function saveRound(ids: number[], moved: number) {
   }
   return {
     apiCpuMsPerSave: round(((processCpuSeconds(pid) - cpuBefore) * 1000) / ids.length),
+    apiMainThreadCpuMsPerSave: round(
+      ((mainThreadCpuSeconds(pid) - mainBefore) * 1000) / ids.length,
+    ),
     wallMsPerSave: round((performance.now() - started) / ids.length),
     loadavg: { before: loadBefore, after: loadAverage() },
   }
