@@ -179,8 +179,9 @@ describe('parsePatchProjectInput (issue 23)', () => {
       }),
       { numRuns: 1500 },
     )
-    // The property ran on bodies the quick parse answered, not only on failures.
-    expect(reused).toBeGreaterThan(50)
+    // The property ran on bodies the quick parse answered, not only on failures (about 65 of
+    // the 1,500 random bodies are: 47 to 92 over 41 runs, so the floor is well below that).
+    expect(reused).toBeGreaterThan(20)
   })
 
   it('answers a node equal to a known one with the known node, and parses one that differs', () => {
