@@ -22,8 +22,8 @@ import {
   providerJson,
   type ProviderWords,
   type RetryPolicy,
-  sleep,
   runGeneration,
+  sleep,
   unknownModel,
 } from './provider-http.ts'
 

@@ -237,22 +237,18 @@ describe('fal video provider (a local server speaking fal’s queue protocol)', 
   it('cancels at fal a request whose submit the job was cancelled during: the submit ends, then PUT cancel_url', async () => {
     const controller = new AbortController()
     fake.server.handle(abortingDuring(controller, (req) => req.method === 'POST', fake.protocol))
-    try {
-      const provider = createFalVideoProvider(settings, FAL_DEFAULT_MODELS)
-      const error = await rejection(
-        provider.generateClip(clipRequest(VEO), {
-          signal: controller.signal,
-          onProgress: () => {},
-        }),
-      )
-      expect(error.kind).toBe('unavailable')
-      expect(fake.submits).toHaveLength(1)
-      expect(fake.cancelled).toHaveLength(1)
-      // Not followed once cancelled.
-      expect(fake.server.requests.filter((r) => r.pathname.endsWith('/status'))).toEqual([])
-    } finally {
-      fake.server.handle(fake.protocol)
-    }
+    const provider = createFalVideoProvider(settings, FAL_DEFAULT_MODELS)
+    const error = await rejection(
+      provider.generateClip(clipRequest(VEO), {
+        signal: controller.signal,
+        onProgress: () => {},
+      }),
+    )
+    expect(error.kind).toBe('unavailable')
+    expect(fake.submits).toHaveLength(1)
+    expect(fake.cancelled).toHaveLength(1)
+    // Not followed once cancelled.
+    expect(fake.server.requests.filter((r) => r.pathname.endsWith('/status'))).toEqual([])
   })
 
   it('submits nothing for a job cancelled before its turn', async () => {

@@ -26,9 +26,9 @@ import {
   providerJson,
   type ProviderWords,
   type RetryPolicy,
+  runGeneration,
   safetyRefusal,
   sleep,
-  runGeneration,
   unknownModel,
 } from './provider-http.ts'
 
@@ -106,6 +106,14 @@ function percentFromLogs(logs: readonly { message: string }[] | null | undefined
   return undefined
 }
 
+/** The headers and retry policy of every call to fal with `settings`. */
+function falCall(settings: FalSettings) {
+  return {
+    auth: { authorization: `Key ${settings.key}` },
+    retry: settings.retry ? { retry: settings.retry } : {},
+  }
+}
+
 /**
  * Submits `input` to fal's queue for `modelPath` and follows it to its result JSON (unread),
  * reporting the queue position (1 = next) and progress; on abort, `PUT cancel_url` first.
@@ -117,8 +125,7 @@ async function runQueued(
   signal: AbortSignal,
   onProgress: (report: ClipProgressReport) => void,
 ): Promise<unknown> {
-  const auth = { authorization: `Key ${settings.key}` }
-  const retry = settings.retry ? { retry: settings.retry } : {}
+  const { auth, retry } = falCall(settings)
   const queue = settings.queueUrl.replace(/\/+$/, '')
   return runGeneration({
     words: FAL_WORDS,
@@ -149,8 +156,7 @@ async function followQueued(
   signal: AbortSignal,
   onProgress: (report: ClipProgressReport) => void,
 ): Promise<unknown> {
-  const auth = { authorization: `Key ${settings.key}` }
-  const retry = settings.retry ? { retry: settings.retry } : {}
+  const { auth, retry } = falCall(settings)
   const statusUrl = new URL(submitted.status_url)
   statusUrl.searchParams.set('logs', '1')
   for (let first = true; ; first = false) {
@@ -242,13 +248,7 @@ export function createFalVideoProvider(
       return {
         // fal's media URLs are public: the key stays with the queue.
         saveTo: (path, saveSignal) =>
-          downloadTo(
-            FAL_WORDS,
-            url,
-            { signal: saveSignal },
-            path,
-            settings.retry ? { retry: settings.retry } : {},
-          ),
+          downloadTo(FAL_WORDS, url, { signal: saveSignal }, path, falCall(settings).retry),
       }
     },
   }
@@ -283,12 +283,7 @@ export function createFalImageProvider(
         ? decodeBase64(FAL_WORDS.label, url)
         : new Uint8Array(
             await (
-              await providerFetch(
-                FAL_WORDS,
-                url,
-                { signal },
-                settings.retry ? { retry: settings.retry } : {},
-              )
+              await providerFetch(FAL_WORDS, url, { signal }, falCall(settings).retry)
             ).arrayBuffer(),
           )
       return exactSizeImage(FAL_WORDS.label, bytes, request.width, request.height)

@@ -27,10 +27,10 @@ import {
   providerJson,
   type ProviderWords,
   type RetryPolicy,
+  runGeneration,
   safetyRefusal,
   sameOrigin,
   sleep,
-  runGeneration,
   unknownModel,
 } from './provider-http.ts'
 
