@@ -1,8 +1,4 @@
-import {
-  CANVAS_ASSUMED_NODE_HEIGHT,
-  CANVAS_ASSUMED_NODE_WIDTH,
-  type NodeType,
-} from '@reelgraph/shared'
+import { NODE_FOOTPRINTS, type NodeType } from '@reelgraph/shared'
 import { useReactFlow, useStore } from '@xyflow/react'
 import {
   ClapperboardIcon,
@@ -37,7 +33,15 @@ const QUICK_TIPS = [
   'Ctrl+C and Ctrl+V copy and paste nodes with the connections between them.',
 ]
 
-/** Adds a node of a type in the middle of the visible canvas, with the "Node Added" toast. */
+/** Screen pixels kept between the canvas' top edge and a node added there. */
+const ADD_TOP_MARGIN_PX = 16
+
+/**
+ * Adds a node of a type in the middle of the visible canvas, with the "Node Added" toast:
+ * centred by its type's footprint, so a tall node (a Script Generator is about 420 px) is
+ * whole on a 1280x720 screen with its last button in reach, and never with its title above
+ * the canvas' top edge.
+ */
 function useAddInView(): (type: NodeType) => void {
   const { addNode } = useCanvasActions()
   const { screenToFlowPosition } = useReactFlow()
@@ -47,9 +51,13 @@ function useAddInView(): (type: NodeType) => void {
     const center = rect
       ? screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 })
       : { x: 0, y: 0 }
+    const top = rect
+      ? screenToFlowPosition({ x: rect.left, y: rect.top + ADD_TOP_MARGIN_PX }).y
+      : -Infinity
+    const footprint = NODE_FOOTPRINTS[type]
     const position = {
-      x: Math.round(center.x - CANVAS_ASSUMED_NODE_WIDTH / 2),
-      y: Math.round(center.y - CANVAS_ASSUMED_NODE_HEIGHT / 2),
+      x: Math.round(center.x - footprint.width / 2),
+      y: Math.round(Math.max(top, center.y - footprint.height / 2)),
     }
     // The store moves it to the nearest free place when something is there.
     if (addNode(type, position)) toastNodeAdded(type)
