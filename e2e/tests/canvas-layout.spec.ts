@@ -340,3 +340,25 @@ describeAtIssue14Viewports('an image generator fed by scenes at {size}', () => {
     await expect(node.getByText('Fed by Scene 1, Scene 2.')).toBeVisible()
   })
 })
+
+describeAtIssue14Viewports('a node added with its + button at {size}', () => {
+  test('is whole on the canvas, its last button in reach without a pan', async ({
+    page,
+    baseURL,
+  }) => {
+    await openNewProject(page, baseURL, 'Margaret Hamilton')
+    await page.getByRole('button', { name: 'Add Script Generator' }).click()
+    const generator = canvasNode(page, 'Script Generator')
+    await generator.getByLabel('Topic').fill('How tides follow the moon')
+    const makeVideo = generator.getByRole('button', { name: 'Make video' })
+    await expect(makeVideo).toBeEnabled()
+    const canvas = (await page.getByRole('region', { name: 'Canvas' }).boundingBox())!
+    // Read without scrolling anything into view (a click would: at 1280x720 the button was
+    // 23 px below the screen, and the nudge lost clicks).
+    const node = (await generator.boundingBox())!
+    expect(isInside(node, canvas), 'the Script Generator inside the canvas').toBe(true)
+    const button = (await makeVideo.boundingBox())!
+    expect(isInside(button, canvas), 'Make video inside the canvas').toBe(true)
+    expect(await coveringAt(makeVideo, centreOf(button)), 'what covers Make video').toBeNull()
+  })
+})
