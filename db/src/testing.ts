@@ -17,14 +17,15 @@ export interface TestDatabaseKind {
 }
 
 /**
- * Whether a test whose cost is rendering media (ffmpeg encodes, speech) runs on `kind`: on one
- * database kind only, Postgres when `TEST_DATABASE_URL` is set (the engine deployments run),
- * else PGlite. What such a test asks of the database (a job, its charge and refund, the
- * document written) lighter tests check on every kind, and the app on PGlite renders end to
- * end in the browser tests (`e2e/` runs it on PGlite). Running the renders once keeps the
- * whole suite within its 25 minutes on two cores.
+ * Whether a test whose cost is not the database's runs on `kind`: rendering media (ffmpeg
+ * encodes, speech), or loading a sync server process with storms of editors (admission). Such
+ * a test runs on one database kind only, Postgres when `TEST_DATABASE_URL` is set (the engine
+ * deployments run), else PGlite. What it asks of the database (a job, its charge and refund,
+ * the document written) lighter tests check on every kind, and the app on PGlite renders end
+ * to end in the browser tests (`e2e/` runs it on PGlite). Running them once keeps the whole
+ * suite near its 25 minutes on two cores.
  */
-export function rendersOn(kind: TestDatabaseKind): boolean {
+export function costlyTestsRunOn(kind: TestDatabaseKind): boolean {
   return kind.name === (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite')
 }
 

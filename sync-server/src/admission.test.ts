@@ -1,4 +1,4 @@
-import { testDatabaseKinds } from '@reelgraph/db/testing'
+import { costlyTestsRunOn, testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   addNode,
   getNodesMap,
@@ -23,7 +23,9 @@ import {
  * Admission control in a real sync-server process (issue 23 Tests): with a tiny memory
  * budget the next document is refused as busy (the shared reason, and the socket closed
  * with the shared close code), real providers retry on their own and save once room is
- * free, nothing is lost, and the documents' memory never passes the budget.
+ * free, nothing is lost, and the documents' memory never passes the budget. Admission does
+ * not depend on the database kind, and these are the suite's heaviest sync tests (a storm of
+ * editors on PGlite took 18 s): they run on one kind (`costlyTestsRunOn`).
  */
 
 /** A project of about 200 KB of Yjs state: some 1.8 MB of estimated heap once open. */
@@ -43,7 +45,7 @@ function metric(text: string, name: string): number | undefined {
 
 const busy = (c: TestClient) => c.refusals.includes(SYNC_CLOSE_REASONS.serverBusy)
 
-describe.each(testDatabaseKinds())(
+describe.each(testDatabaseKinds().filter(costlyTestsRunOn))(
   'admission in a sync server process on $name (issue 23)',
   (kind) => {
     it('refuses the document past its budget as busy; providers retry and save once there is room, losing nothing', async () => {

@@ -30,7 +30,7 @@ const MODEL = 'fal:fal-ai/kling-video/v2.5-turbo/standard/image-to-video'
 const JOB_MS = 60_000
 
 describe.each(testDatabaseKinds())('clips on $name', (kind) => {
-  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  // Its renders run on one database kind (`costlyTestsRunOn`), its other tests on each.
   const itRenders = itRendersOn(kind)
   let t: TestApp
   let fal: FalFake

@@ -74,7 +74,7 @@ function overlapping(nodes: readonly GraphNode[]): [string, string][] {
 }
 
 describe.each(testDatabaseKinds())('make video on $name', (kind) => {
-  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  // Its renders run on one database kind (`costlyTestsRunOn`), its other tests on each.
   const itRenders = itRendersOn(kind)
   let t: TestApp
   let workDir: string

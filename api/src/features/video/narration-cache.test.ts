@@ -51,7 +51,7 @@ function toneWav(toneMs: number): Uint8Array {
 }
 
 describe.each(testDatabaseKinds())('narration cached by its content, on $name', (kind) => {
-  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  // Its renders run on one database kind (`costlyTestsRunOn`), its other tests on each.
   const itRenders = itRendersOn(kind)
   let t: TestApp
   let speech: TestServer

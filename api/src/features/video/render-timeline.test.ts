@@ -156,7 +156,7 @@ async function colourSequence(path: string): Promise<string[]> {
 }
 
 describe.each(testDatabaseKinds())('renders from the timeline on $name', (kind) => {
-  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  // Its renders run on one database kind (`costlyTestsRunOn`), its other tests on each.
   const itRenders = itRendersOn(kind)
   let t: TestApp
   beforeAll(async () => {

@@ -69,7 +69,7 @@ async function bandLevelDb(path: string, hz: number, from: number, seconds: numb
 }
 
 describe.each(testDatabaseKinds())('video renders with clips on $name', (kind) => {
-  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  // Its renders run on one database kind (`costlyTestsRunOn`), its other tests on each.
   const itRenders = itRendersOn(kind)
   let t: TestApp
   let dir: string

@@ -75,7 +75,7 @@ async function project(t: TestApp, owner: TestUser, withImages = [1, 2, 3], word
 }
 
 describe.each(testDatabaseKinds())('video renders on $name', (kind) => {
-  // Its renders run on one database kind (`rendersOn`), its other tests on each.
+  // Its renders run on one database kind (`costlyTestsRunOn`), its other tests on each.
   const itRenders = itRendersOn(kind)
   let t: TestApp
   let workDir: string

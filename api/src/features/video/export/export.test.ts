@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { rendersOn, testDatabaseKinds } from '@reelgraph/db/testing'
+import { costlyTestsRunOn, testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   collectVideoInputs,
   createGraphNode,
@@ -62,8 +62,8 @@ async function probe(path: string): Promise<Probe> {
   return JSON.parse(stdout) as Probe
 }
 
-// Each test reads the film the first renders: all run on one database kind (`rendersOn`).
-const renderKinds = testDatabaseKinds().filter(rendersOn)
+// Each test reads the film the first renders: all run on one database kind (`costlyTestsRunOn`).
+const renderKinds = testDatabaseKinds().filter(costlyTestsRunOn)
 
 describe.each(renderKinds)('the export for an editor on $name', (kind) => {
   let t: TestApp
