@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import pg from 'pg'
 import { createDb, migrateToLatest } from './create-db.ts'
+import { migratedPgliteTemplate } from './pglite-template.ts'
 import type { DB } from './schema.ts'
+
+export { migratedPgliteTemplate } from './pglite-template.ts'
 
 /** A migrated, empty database for one test file, and how to throw it away. */
 export interface TestDatabase {
@@ -40,7 +43,11 @@ export function testDatabaseKinds(): TestDatabaseKind[] {
     {
       name: 'pglite',
       async create() {
-        const db = createDb({ pgliteDir: 'memory://' })
+        const db = createDb({
+          pgliteDir: 'memory://',
+          pgliteDataDirArchive: await migratedPgliteTemplate(),
+        })
+        // A no-op on the template; it keeps the database right if the template were not.
         await migrateToLatest(db)
         return { db, dispose: () => db.destroy() }
       },

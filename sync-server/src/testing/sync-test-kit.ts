@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer, Socket } from 'node:net'
@@ -18,7 +18,7 @@ import {
   projectDocumentIsStale,
   readProjectDocument,
 } from '@reelgraph/db'
-import type { TestDatabaseKind } from '@reelgraph/db/testing'
+import { migratedPgliteTemplate, type TestDatabaseKind } from '@reelgraph/db/testing'
 import {
   createNodeId,
   decodeSavedSnapshot,
@@ -461,7 +461,12 @@ export async function childDatabase(kind: TestDatabaseKind): Promise<ChildDataba
     return {
       args: ['--pglite-dir', dir],
       async open() {
-        const db = createDb({ pgliteDir: dir })
+        // The first open starts from the migrated template; later ones find the database.
+        const fresh = (await readdir(dir)).length === 0
+        const db = createDb({
+          pgliteDir: dir,
+          ...(fresh ? { pgliteDataDirArchive: await migratedPgliteTemplate() } : {}),
+        })
         await migrateToLatest(db)
         return db
       },
