@@ -18,7 +18,7 @@ export interface DbConfig {
   /**
    * A PGlite data directory to start from instead of an empty cluster, as PGlite's
    * `dumpDataDir` gives it (a tar, maybe gzipped); `pgliteDir` must not hold a database yet.
-   * Tests start from a migrated template this way (`testing.ts`): it skips initdb and the
+   * Tests start from a migrated template this way (`pglite-template.ts`): it skips initdb and the
    * migrations, about 3 CPU-s of the 4.5 a new database costs. Ignored with `databaseUrl`.
    */
   pgliteDataDirArchive?: Blob | undefined

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { PGlite } from '@electric-sql/pglite'
 import { createDb, databaseConnection, migrateToLatest } from './create-db.ts'
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url))
@@ -48,8 +47,9 @@ async function buildTemplate(): Promise<Blob> {
   const db = createDb({ pgliteDir: 'memory://' })
   try {
     await migrateToLatest(db)
-    const { pglite } = databaseConnection(db) as { pglite: PGlite }
-    return await pglite.dumpDataDir('none')
+    const connection = databaseConnection(db)
+    if (connection.kind !== 'pglite') throw new Error('The template is made on PGlite')
+    return await connection.pglite.dumpDataDir('none')
   } finally {
     await db.destroy()
   }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer, Socket } from 'node:net'
@@ -458,15 +458,16 @@ export interface ChildDatabase {
 export async function childDatabase(kind: TestDatabaseKind): Promise<ChildDatabase> {
   if (kind.name === 'pglite') {
     const dir = await mkdtemp(join(tmpdir(), 'reelgraph-sync-'))
+    let created = false
     return {
       args: ['--pglite-dir', dir],
       async open() {
         // The first open starts from the migrated template; later ones find the database.
-        const fresh = (await readdir(dir)).length === 0
         const db = createDb({
           pgliteDir: dir,
-          ...(fresh ? { pgliteDataDirArchive: await migratedPgliteTemplate() } : {}),
+          ...(created ? {} : { pgliteDataDirArchive: await migratedPgliteTemplate() }),
         })
+        created = true
         await migrateToLatest(db)
         return db
       },
