@@ -10,7 +10,10 @@
  * one doc: the graph written into the doc whole (`applyGraphToDoc`, every node compared) or as
  * the change from the last answer (`applyGraphChangeToDoc`, with `graphAsApplied`), and the
  * answer's UTF-8 bytes from `JSON.stringify` of a new `graphAsApplied`, or from
- * `encodeGraphJson` of the answer that keeps the last one's nodes. Reported: the mean and p99 of each, in ms, over RUNS bodies, with the load
+ * `encodeGraphJson` of the answer that keeps the last one's nodes. Last, the body as the api
+ * receives it (UTF-8 bytes) with the last answer's nodes as known: decoded into one string and
+ * `JSON.parse`d, or read against the known nodes' JSON (`readGraphJson`), each then parsed by
+ * `parsePatchProjectInput`. Reported: the mean and p99 of each, in ms, over RUNS bodies, with the load
  * average.
  *
  * Run: npm run patch-parse -w bench   (optional: NODES SEED)
@@ -27,6 +30,7 @@ import {
   graphIndexOfDoc,
   parsePatchProjectInput,
   patchProjectInput,
+  readGraphJson,
   storedKnownNodes,
 } from '@reelgraph/shared'
 import * as Y from 'yjs'
@@ -96,6 +100,13 @@ function measureWrites(step: (doc: Y.Doc, graph: Graph, previous: Graph) => Grap
 
 const loadBefore = loadavg().map((l) => round(l, 2))
 const texts = Array.from({ length: 64 }, (_, n) => bodyText(n))
+const bodies = texts.map((text) => new TextEncoder().encode(text))
+const someBody = () => bodies[Math.floor(Math.random() * bodies.length)]!
+const decoder = new TextDecoder()
+/** The last answer's nodes (frozen, as the writer keeps them), their JSON encoded once. */
+const answered = graphAsApplied(writtenGraph)
+const answeredNodes = new Map(answered.nodes.map((node) => [node.id, node]))
+encodeGraphJson(answered)
 const result = {
   benchmark: 'patch-parse',
   nodes: NODES,
@@ -135,6 +146,12 @@ const result = {
     encodeGraphJson(applied)
     return applied
   }),
+  bytesDecodedAndParsed: measure(() =>
+    parsePatchProjectInput(JSON.parse(decoder.decode(someBody())), answeredNodes),
+  ),
+  bytesReadAgainstKnown: measure(() =>
+    parsePatchProjectInput(readGraphJson(someBody(), answeredNodes), answeredNodes),
+  ),
   loadavg: { before: loadBefore, after: loadavg().map((l) => round(l, 2)) },
 }
 console.log(JSON.stringify(result, null, 2))

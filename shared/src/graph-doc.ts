@@ -173,8 +173,27 @@ function inOrderOf(previous: readonly GraphNode[], byId: Map<string, GraphNode>)
   return Object.freeze(nodes) as GraphNode[]
 }
 
-/** A frozen copy of `node` holding exactly a node's keys (its position and data frozen too). */
-function frozenNode({ id, type, label, position, data, connectionPoints }: GraphNode): GraphNode {
+/** A node's keys in the order a node as applied holds them (its JSON's order). */
+const APPLIED_NODE_KEYS = ['id', 'type', 'label', 'position', 'data', 'connectionPoints']
+
+/** Whether `node` is already as {@link frozenNode} makes it: frozen, with exactly its keys in order. */
+function isFrozenNode(node: GraphNode): boolean {
+  if (!Object.isFrozen(node) || !Object.isFrozen(node.position) || !Object.isFrozen(node.data)) {
+    return false
+  }
+  let i = 0
+  for (const key in node) if (key !== APPLIED_NODE_KEYS[i++]) return false
+  return i === APPLIED_NODE_KEYS.length
+}
+
+/**
+ * `node` frozen, holding exactly a node's keys (its position and data frozen too): the node
+ * itself when it already is (a project's stored nodes, read frozen for a first save: their
+ * JSON, encoded for the body's read, serves the answer too), else a frozen copy.
+ */
+function frozenNode(node: GraphNode): GraphNode {
+  if (isFrozenNode(node)) return node
+  const { id, type, label, position, data, connectionPoints } = node
   return Object.freeze({
     id,
     type,

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Graph, GraphNode } from './graph.ts'
 import { graphAsApplied } from './graph-doc.ts'
-import { encodeGraphJson } from './graph-json.ts'
+import { encodeGraphJson, readGraphJson } from './graph-json.ts'
 
 const decoder = new TextDecoder()
 const text = (graph: Graph) => decoder.decode(encodeGraphJson(graph))
@@ -64,3 +64,147 @@ describe('encodeGraphJson (issue 23)', () => {
     expect(text(held)).toContain('"two"')
   })
 })
+
+const encoder = new TextEncoder()
+
+/** How a body's text may differ from a plain `JSON.stringify` of its parts. */
+const editArb = fc.oneof(
+  fc.constant({ kind: 'none' as const }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.constantFrom(' ', '\n', ',', ']', '}', '"', '\\', '{', '[', 'x', '"nodes":[]'),
+  }),
+  fc.record({
+    kind: fc.constant('delete' as const),
+    at: fc.nat(),
+    length: fc.integer({ min: 1, max: 3 }),
+  }),
+)
+
+type Edit =
+  | { kind: 'none' }
+  | { kind: 'insert'; at: number; text: string }
+  | { kind: 'delete'; at: number; length: number }
+
+function edited(text: string, edit: Edit): string {
+  if (edit.kind === 'none') return text
+  const at = edit.at % (text.length + 1)
+  return edit.kind === 'insert'
+    ? text.slice(0, at) + edit.text + text.slice(at)
+    : text.slice(0, at) + text.slice(at + edit.length)
+}
+
+/** What a client sends back: some answered nodes as they were, some changed, some new, shuffled. */
+const bodyArb = fc
+  .tuple(graphArb, graphArb, fc.array(fc.nat(3), { maxLength: 8 }), editArb)
+  .chain(([answer, others, hows, edit]) => {
+    const applied = graphAsApplied(answer)
+    const nodes: unknown[] = applied.nodes.map((node, i) => {
+      const how = hows[i] ?? 0
+      if (how === 1) return { ...node, position: { x: node.position.x + 1, y: node.position.y } }
+      if (how === 2) return { ...node, label: `${node.label}!` }
+      return node
+    })
+    return fc
+      .shuffledSubarray([...nodes, ...others.nodes], { minLength: 0 })
+      .map((sent) => ({ applied, sent, connections: others.connections, edit }))
+  })
+
+describe('readGraphJson (issue 23)', () => {
+  it('reads what JSON.parse reads, or leaves the body to it', () => {
+    let read = 0
+    fc.assert(
+      fc.property(bodyArb, ({ applied, sent, connections, edit }) => {
+        const known = new Map(applied.nodes.map((node) => [node.id, node]))
+        const bytes = encoder.encode(edited(JSON.stringify({ nodes: sent, connections }), edit))
+        const answer = readGraphJson(bytes, known)
+        let expected: unknown
+        try {
+          // What the server parses when the body is not read here: its UTF-8 text (an edit
+          // may have split a surrogate pair).
+          expected = JSON.parse(decoder.decode(bytes))
+        } catch {
+          expect(answer).toBeNull()
+          return
+        }
+        if (answer === null) return
+        read += 1
+        expect(answer).toStrictEqual(expected)
+        // Known nodes come back as themselves, never for a value that differs.
+        for (const node of answer.nodes as unknown[]) {
+          const id = (node as { id?: unknown }).id
+          if (typeof id === 'string' && known.get(id) === node) {
+            expect(JSON.stringify(node)).toBe(JSON.stringify(known.get(id)))
+          }
+        }
+      }),
+      { numRuns: 2000 },
+    )
+    // Most bodies are read (the edits break some): the property is not vacuous.
+    expect(read).toBeGreaterThan(800)
+  })
+
+  it('answers the known node objects for the nodes sent back unchanged', () => {
+    fc.assert(
+      fc.property(graphArb, fc.nat(), (graph, moved) => {
+        const applied = graphAsApplied(graph)
+        const known = new Map(applied.nodes.map((node) => [node.id, node]))
+        const m = applied.nodes.length > 0 ? moved % applied.nodes.length : -1
+        const sent = applied.nodes.map((node, i) =>
+          i === m ? { ...node, position: { x: 1, y: 2 } } : node,
+        )
+        const answer = readGraphJson(
+          encoder.encode(JSON.stringify({ nodes: sent, connections: applied.connections })),
+          known,
+        )
+        expect(answer).not.toBeNull()
+        const nodes = answer!.nodes as unknown[]
+        nodes.forEach((node, i) => {
+          // A node whose JSON does not read back as itself (-0, infinities) is parsed instead.
+          const was = applied.nodes[i]!
+          const same = i !== m && plainId(was.id) && isExact(was)
+          expect(node === applied.nodes[i]).toBe(same)
+        })
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('leaves other layouts to the full parse', () => {
+    const node: GraphNode = {
+      id: 'scene-1',
+      type: 'scene',
+      label: 'Scene',
+      position: { x: 1, y: 2 },
+      data: {},
+      connectionPoints: 'both',
+    }
+    const known = new Map([[node.id, Object.freeze(node)]])
+    const read = (text: string) => readGraphJson(encoder.encode(text), known)
+    const json = JSON.stringify(node)
+    expect(read(`{"nodes":[${json}],"connections":[]}`)?.nodes).toEqual([node])
+    expect((read(`{"nodes":[${json}],"connections":[]}`)?.nodes as unknown[])[0]).toBe(node)
+    expect(read(`{ "nodes":[${json}],"connections":[]}`)).toBeNull()
+    expect(read(`{"connections":[],"nodes":[${json}]}`)).toBeNull()
+    expect(read(`{"nodes":[${json}],"connections":[],"name":"x"}`)).toBeNull()
+    expect(read(`{"nodes":[${json},],"connections":[]}`)).toBeNull()
+    expect(read(`{"nodes":[${json}],"connections":[]}\n`)).toBeNull()
+    expect(read(`{"nodes":[],"connections":[]}`)).toEqual({ nodes: [], connections: [] })
+    expect(read(`{"nodes":[],"connections":[]]`)).toBeNull()
+    expect(read(`{"nodes":[],"connections":"}"}`)).toEqual({ nodes: [], connections: '}' })
+  })
+})
+
+/** An id `readGraphJson` reads from the bytes: ASCII that JSON writes without escapes. */
+function plainId(id: string): boolean {
+  return /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(id)
+}
+
+/** Whether the node's JSON reads back as the node (what `readGraphJson` requires of a known node). */
+function isExact(node: GraphNode): boolean {
+  const numbers = [node.position.x, node.position.y, ...Object.values(node.data)].filter(
+    (v) => typeof v === 'number',
+  )
+  return numbers.every((v) => Number.isFinite(v) && !Object.is(v, -0))
+}

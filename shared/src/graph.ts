@@ -209,6 +209,7 @@ function keyCount(value: object): number {
  * sends a whole graph each second with one node moved (issue 23).
  */
 export function isKnownNode(known: GraphNode, value: unknown): boolean {
+  if (value === known) return true
   if (!isRecord(value)) return false
   if (
     value.id !== known.id ||

@@ -1,7 +1,7 @@
 import { findTextProblems } from '@reelgraph/shared'
-import type { Context, Env, ValidationTargets } from 'hono'
+import type { Context, Env, MiddlewareHandler, ValidationTargets } from 'hono'
 import { resolver, uniqueSymbol, validator } from 'hono-openapi'
-import { validator as bodyValidator } from 'hono/validator'
+import { HTTPException } from 'hono/http-exception'
 import type { z } from 'zod'
 import { AppError } from './app-error.ts'
 
@@ -32,12 +32,57 @@ export function validate<S extends z.ZodType, T extends keyof ValidationTargets>
   })
 }
 
+/** What hono's JSON validator takes for a JSON body: `application/json` or `application/*+json`. */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
+const utf8 = new TextDecoder()
+
+/**
+ * A JSON request body as sent: its bytes, and its value, parsed with `JSON.parse` when first
+ * asked for unless a reader that answers the same value gave it first ({@link JsonBody.read}).
+ */
+export class JsonBody {
+  /** The body's bytes (empty when its content type is not JSON: then its value is `{}`). */
+  readonly bytes: Uint8Array
+  #value: unknown
+  #parsed: boolean
+
+  constructor(bytes: Uint8Array, value?: unknown) {
+    this.bytes = bytes
+    this.#value = value
+    this.#parsed = value !== undefined
+  }
+
+  /**
+   * The body's value.
+   * @throws HTTPException 400 "Malformed JSON in request body" (as hono's JSON validator
+   *   throws it; the error handler answers INVALID_JSON)
+   */
+  value(): unknown {
+    if (!this.#parsed) {
+      try {
+        this.#value = JSON.parse(utf8.decode(this.bytes))
+      } catch {
+        throw new HTTPException(400, { message: 'Malformed JSON in request body' })
+      }
+      this.#parsed = true
+    }
+    return this.#value
+  }
+
+  /** Takes `value` as the body's value: it must be what `JSON.parse` gives for its bytes. */
+  read(value: unknown): void {
+    this.#value = value
+    this.#parsed = true
+  }
+}
+
 /**
  * {@link validate} for a JSON body whose parse needs the request: `parse` answers exactly
- * what `schema.safeParse` would (faster, with what the request knows: a project's nodes
- * known valid, issue 23), and may wait for what it needs or throw the request's own error
- * (a 404 or 403 for a project the caller may not write); `schema` documents the body. The
- * same 400s as `validate`, malformed JSON and a wrong content type included.
+ * what `schema.safeParse` would for the body's value (faster, with what the request knows: a
+ * project's nodes known valid, issue 23), may read the value from the bytes itself
+ * (`JsonBody.read`), and may wait for what it needs or throw the request's own error (a 404
+ * or 403 for a project the caller may not write); `schema` documents the body. The same 400s
+ * as `validate`, malformed JSON and a wrong content type (read as `{}`, as hono does) included.
  */
 export function validateJson<S extends z.ZodType, E extends Env>(
   schema: S,
@@ -46,18 +91,27 @@ export function validateJson<S extends z.ZodType, E extends Env>(
    * (the text hygiene check then skips them).
    */
   parse: (
-    body: unknown,
+    body: JsonBody,
     c: Context<E>,
     clean: Set<object>,
   ) => z.ZodSafeParseResult<z.output<S>> | Promise<z.ZodSafeParseResult<z.output<S>>>,
   options: ValidateOptions = {},
 ) {
-  const middleware = bodyValidator('json', async (body, c: Context<E>): Promise<z.output<S>> => {
+  const middleware: MiddlewareHandler<
+    E,
+    string,
+    { in: { json: z.input<S> }; out: { json: z.output<S> } }
+  > = async (c, next) => {
+    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim()
+    const body = JSON_MEDIA_TYPE.test(mediaType)
+      ? new JsonBody(new Uint8Array(await c.req.arrayBuffer()))
+      : new JsonBody(new Uint8Array(0), {})
     const clean = new Set<object>()
     const result = await parse(body, c, clean)
-    refuseInvalid(body, result.success ? [] : result.error.issues, options, clean)
-    return result.data as z.output<S>
-  })
+    refuseInvalid(body.value(), result.success ? [] : result.error.issues, options, clean)
+    c.req.addValidatedData('json', result.data as object)
+    await next()
+  }
   // What hono-openapi's own validator attaches, for the OpenAPI document.
   return Object.assign(middleware, {
     [uniqueSymbol]: { target: 'json', ...resolver(schema), options: undefined },

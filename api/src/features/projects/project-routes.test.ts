@@ -224,6 +224,42 @@ describe.each(testDatabaseKinds())('projects REST on $name', (kind) => {
     expect(stored.nodes).toEqual([image, moved].sort((a, b) => (a.id < b.id ? -1 : 1)))
   })
 
+  it('reads an autosave in the layout it answered without parsing known nodes, and any other JSON alike (issue 23)', async () => {
+    const { id } = await (await create({ name: 'Bytes' })).json()
+    const image = node('image', 0, { width: '1024' })
+    const scene = node('scene', 400, { narration: 'Hello' })
+    const patch = (rawBody: string, cookie = owner, type = 'application/json') =>
+      t.request('PATCH', `/api/projects/${id}`, {
+        rawBody,
+        cookie,
+        headers: { 'content-type': type },
+      })
+    const first = await patch(JSON.stringify({ nodes: [image, scene], connections: [] }))
+    expect(first.status).toBe(200)
+    // The answer sent back with one node moved, in the answer's own layout.
+    const answer = await first.json()
+    answer.nodes[1].position = { x: 7, y: 8 }
+    const second = await patch(JSON.stringify(answer))
+    expect(second.status).toBe(200)
+    expect(await second.json()).toEqual(answer)
+    // The same graph pretty-printed, and with its keys in another order: the same save.
+    answer.nodes[0].label = 'Picture'
+    const pretty = await patch(JSON.stringify(answer, null, 2))
+    expect(await pretty.json()).toEqual(answer)
+    const reordered = await patch(JSON.stringify({ connections: [], nodes: answer.nodes }))
+    expect(await reordered.json()).toEqual(answer)
+    // Malformed JSON in the autosave layout: the same 400 as any malformed body...
+    const malformed = await patch(`{"nodes":[${JSON.stringify(image)},{"id":]`)
+    expect(malformed.status).toBe(400)
+    expect((await malformed.json()).error.code).toBe('INVALID_JSON')
+    // A stranger's autosave, even in the layout, is a 404; a body that is not JSON, a 415.
+    expect((await patch(JSON.stringify(answer), stranger)).status).toBe(404)
+    const plain = await patch(JSON.stringify(answer), owner, 'text/plain')
+    expect(plain.status).toBe(415)
+    const stored = await (await t.request('GET', `/api/projects/${id}`, { cookie: owner })).json()
+    expect(stored.nodes).toEqual(answer.nodes)
+  })
+
   it('keeps the JSON columns off the PATCH path, and GET materializes them when stale (issue 15)', async () => {
     const { id } = await (await create({ name: 'Appended' })).json()
     const a = node('editable-text', 0, { content: 'First' })

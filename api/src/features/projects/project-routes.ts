@@ -7,7 +7,9 @@ import {
   patchProjectInput,
   projectSchema,
   projectSummarySchema,
+  readGraphJson,
   renamedProjectSchema,
+  startsAsGraphJson,
   updatedGraphSchema,
 } from '@reelgraph/shared'
 import { type Context, Hono } from 'hono'
@@ -85,16 +87,20 @@ export const projectRoutes = new Hono<AppEnv>()
     }),
     validateProjectParams(),
     // An autosave sends the whole graph with one node moved: the nodes the project holds are
-    // not parsed again (issue 23). A graph body is judged once the caller may write it.
-    // (The id was checked by validateProjectParams above.)
+    // neither decoded nor parsed again (issue 23). A graph body is judged once the caller may
+    // write it. (The id was checked by validateProjectParams above.)
     validateJson(patchProjectInput, async (body, c: Context<AppEnv>, clean) => {
-      const known = isGraphBody(body)
-        ? await knownNodesForGraph(c.var.db, c.var.deps.documents, {
-            userId: requireAuth(c).user.id,
-            projectId: Number(c.req.param('id')),
-          })
-        : undefined
-      return parsePatchProjectInput(body, known, clean)
+      const caller = { userId: requireAuth(c).user.id, projectId: Number(c.req.param('id')) }
+      const known = (graph: boolean) =>
+        graph ? knownNodesForGraph(c.var.db, c.var.deps.documents, caller) : undefined
+      if (startsAsGraphJson(body.bytes)) {
+        const nodes = await known(true)
+        const read = nodes && readGraphJson(body.bytes, nodes)
+        if (read) body.read(read)
+        return parsePatchProjectInput(body.value(), nodes, clean)
+      }
+      const value = body.value()
+      return parsePatchProjectInput(value, await known(isGraphBody(value)), clean)
     }),
     async (c) => {
       const { user } = requireAuth(c)
