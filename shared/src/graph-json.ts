@@ -5,11 +5,12 @@ import type { Connection, Graph, GraphNode, KnownNodes } from './graph.ts'
  * autosave answers the whole stored graph, about 200 KB for 300 nodes, each second, and only
  * one node differs from the answer before).
  *
- * The bytes of a frozen node (its position and data frozen too) and of a frozen connections
- * array (of frozen connections) are encoded once and kept with the object (a WeakMap: gone
- * with it); anything that can still change is encoded each time, so a caller that changes
- * its objects never gets stale JSON. `graphAsApplied` answers frozen
- * graphs whose unchanged nodes are the objects of its answer before.
+ * The bytes of a frozen node (its position and data frozen too, its JSON reading back as
+ * itself) and of a frozen connections array (of frozen connections) are encoded once and kept
+ * with the object (a WeakMap: gone with it); anything that can still change is encoded each
+ * time, so a caller that changes its objects never gets stale JSON. `graphAsApplied` answers
+ * frozen graphs whose unchanged nodes are the objects of its answer before. The kept bytes
+ * also read an autosave body back (`readGraphJson`).
  */
 const fragments = new WeakMap<object, Uint8Array>()
 const encoder = new TextEncoder()
@@ -28,8 +29,35 @@ function fragment<T extends object>(value: T, immutable: (value: T) => boolean):
   return bytes
 }
 
-function immutableNode(node: GraphNode): boolean {
-  return Object.isFrozen(node) && Object.isFrozen(node.position) && Object.isFrozen(node.data)
+/** Whether `JSON.parse` of a value's JSON gives the value back (finite numbers but -0, no undefined, plain data). */
+function readsBack(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0)
+    case 'object':
+      if (value === null) return true
+      if (Array.isArray(value)) return value.every(readsBack)
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false
+      return Object.values(value).every(readsBack)
+    default:
+      return false
+  }
+}
+
+/**
+ * Whether a node's JSON is kept: it cannot change (frozen, its position and data too), and
+ * its JSON reads back as itself, so bytes equal to it stand for the node (`readGraphJson`).
+ */
+function keptNode(node: GraphNode): boolean {
+  return (
+    Object.isFrozen(node) &&
+    Object.isFrozen(node.position) &&
+    Object.isFrozen(node.data) &&
+    readsBack(node)
+  )
 }
 
 function immutableConnections(connections: readonly Connection[]): boolean {
@@ -44,7 +72,7 @@ export function encodeGraphJson(graph: Graph): Uint8Array {
   const parts: Uint8Array[] = [OPEN]
   graph.nodes.forEach((node, i) => {
     if (i > 0) parts.push(COMMA)
-    parts.push(fragment(node, immutableNode))
+    parts.push(fragment(node, keptNode))
   })
   parts.push(CONNECTIONS, fragment(graph.connections, immutableConnections), CLOSE)
   let length = 0
@@ -64,6 +92,7 @@ const BACKSLASH = 0x5c
 const COMMA_BYTE = 0x2c
 const OPEN_BRACE = 0x7b
 const CLOSE_BRACE = 0x7d
+const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
 /** How a node's JSON starts when `JSON.stringify` wrote it (`id` is a node's first key). */
 const NODE_ID = encoder.encode('{"id":"')
@@ -91,7 +120,7 @@ function objectEnd(bytes: Uint8Array, at: number): number {
       for (i += 1; i < bytes.byteLength && bytes[i] !== QUOTE; i++) {
         if (bytes[i] === BACKSLASH) i += 1
       }
-    } else if (byte === OPEN_BRACE || byte === 0x5b) depth += 1
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth += 1
     else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
       depth -= 1
       if (depth === 0) return i + 1
@@ -109,37 +138,6 @@ function parsed(bytes: Uint8Array): unknown {
   }
 }
 
-/** Whether `JSON.parse` of a value's JSON gives the value back (finite numbers but -0, no undefined, plain data). */
-function readsBack(value: unknown): boolean {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return true
-    case 'number':
-      return Number.isFinite(value) && !Object.is(value, -0)
-    case 'object':
-      if (value === null) return true
-      if (Array.isArray(value)) return value.every(readsBack)
-      if (Object.getPrototypeOf(value) !== Object.prototype) return false
-      return Object.values(value).every(readsBack)
-    default:
-      return false
-  }
-}
-
-/** {@link readsBack} of each known node, once. */
-const exactJson = new WeakMap<GraphNode, boolean>()
-
-function hasExactJson(node: GraphNode): boolean {
-  if (!immutableNode(node)) return readsBack(node)
-  let exact = exactJson.get(node)
-  if (exact === undefined) {
-    exact = readsBack(node)
-    exactJson.set(node, exact)
-  }
-  return exact
-}
-
 /**
  * The known node whose JSON (as {@link encodeGraphJson} writes it) is at `at`, or undefined.
  * Its id is read from the bytes (plain ASCII only: anything escaped is left to the parse).
@@ -153,9 +151,14 @@ function knownNodeAt(bytes: Uint8Array, at: number, known: KnownNodes): GraphNod
     if (byte === BACKSLASH || byte >= 0x80) return undefined
   }
   const node = known.get(decoder.decode(bytes.subarray(start, end)))
-  return node && hasExactJson(node) && holds(bytes, at, fragment(node, immutableNode))
-    ? node
-    : undefined
+  const json = node && keptJson(node)
+  return json && holds(bytes, at, json) ? node : undefined
+}
+
+/** A node's kept JSON (encoded now if need be), or undefined when it is not kept (`keptNode`). */
+function keptJson(node: GraphNode): Uint8Array | undefined {
+  const bytes = fragment(node, keptNode)
+  return fragments.get(node) === bytes ? bytes : undefined
 }
 
 /** True when `bytes` starts as {@link encodeGraphJson}'s text does (`{"nodes":[`). */
@@ -189,7 +192,7 @@ export function readGraphJson(
       const node = knownNodeAt(bytes, at, known)
       if (node) {
         nodes.push(node)
-        at += fragment(node, immutableNode).byteLength
+        at += keptJson(node)!.byteLength
       } else {
         const end = objectEnd(bytes, at)
         if (end < 0) return null
