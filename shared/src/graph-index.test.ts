@@ -203,6 +203,60 @@ describe('graph index (issue 23, decision 020)', () => {
     )
   })
 
+  it('writes a first save as applyGraphToDoc does, given back the stored nodes it read from a document others wrote into', () => {
+    /** What another writer may have left in a node map (read with defaults, or left out). */
+    const junkArb = fc.constantFrom(
+      (node: Y.Map<unknown>) => node.delete('label'),
+      (node: Y.Map<unknown>) => node.set('label', 5),
+      (node: Y.Map<unknown>) => node.set('connectionPoints', 'sideways'),
+      (node: Y.Map<unknown>) => node.delete('data'),
+      (node: Y.Map<unknown>) => (node.get('data') as Y.Map<unknown>)?.set('x', null),
+      (node: Y.Map<unknown>) => (node.get('data') as Y.Map<unknown>)?.set('y', Infinity),
+      (node: Y.Map<unknown>) => node.set('extra', 1),
+      () => undefined,
+    )
+    let given = 0
+    fc.assert(
+      fc.property(
+        fc.array(graphArb, { minLength: 1, maxLength: 3 }),
+        fc.array(junkArb, { maxLength: 6 }),
+        graphArb,
+        fc.array(fc.constantFrom('again', 'changed', 'dropped', 'twice'), { maxLength: 12 }),
+        (history, junk, next, fates) => {
+          const stored = storedDoc(history)
+          const ynodes = [...getNodesMap(stored).values()]
+          junk.forEach((spoil, i) => {
+            const ynode = ynodes[i % Math.max(1, ynodes.length)]
+            if (ynode instanceof Y.Map) stored.transact(() => spoil(ynode))
+          })
+          // As a process that has not seen the project reads it (a null data value included,
+          // which the persisted index once could not read back), and the nodes it offers as known.
+          const index = decodeGraphIndex(encodeGraphIndex(graphIndexOfDoc(stored)))!
+          const read = [...storedKnownNodes(graphIndexNodes(index)).values()]
+          const nodes: GraphNode[] = []
+          read.forEach((node, i) => {
+            const fate = fates[i] ?? 'again'
+            if (fate === 'again') nodes.push(node)
+            if (fate === 'changed') nodes.push({ ...node, label: `${node.label}!` })
+            // A repeated id: the changed copy first, the read node after puts it back.
+            if (fate === 'twice') nodes.push({ ...node, label: 'other' }, node)
+          })
+          given += nodes.filter((n) => read.includes(n)).length
+          const taken = new Set(nodes.map((n) => n.id))
+          const body = {
+            nodes: [...nodes, ...next.nodes.filter((n) => !taken.has(n.id))],
+            connections: next.connections,
+          }
+          const client = newClientId(index.clients)
+          writeAndCompare({ stored, index, graph: body, client, clock: 0 })
+        },
+      ),
+      { numRuns: 400 },
+    )
+    // Read nodes were given back, not only new ones.
+    expect(given).toBeGreaterThan(200)
+  })
+
   it('checks every data value of a node given twice, the first time new', () => {
     // Found by the first property: the second write of the id must not forget the first's.
     const node = (connectionPoints: GraphNode['connectionPoints']): GraphNode => ({
@@ -256,6 +310,12 @@ describe('graph index (issue 23, decision 020)', () => {
     const stored = storedDoc([{ nodes: [], connections: [] }])
     const text = encodeGraphIndex(graphIndexOfDoc(stored))
     expect(shape(decodeGraphIndex(text)!)).toEqual(shape(graphIndexOfDoc(stored)))
+    // A null value (another writer's) is a value like any other, not a broken row.
+    const withNull = storedDoc([{ nodes: [], connections: [] }])
+    withNull.getMap('nodes').set('n', new Y.Map([['data', new Y.Map([['x', null]])]]))
+    const decoded = decodeGraphIndex(encodeGraphIndex(graphIndexOfDoc(withNull)))
+    expect(decoded).not.toBeNull()
+    expect(shape(decoded!)).toEqual(shape(graphIndexOfDoc(withNull)))
     expect(
       decodeGraphIndex('{"v":1,"clients":[],"timelineRegisters":0,"nodes":[["x",1]]}'),
     ).toBeNull()

@@ -170,6 +170,15 @@ function mapOfRows(rows: unknown, parent: string | Y.ID): IndexedMap {
     ) {
       throw new Error('not a key row')
     }
+    // JSON.parse gives JSON values only (null among them: a row of six with a null value).
+    if (
+      !Number.isInteger(kind) ||
+      kind < KIND_DELETED ||
+      kind > KIND_OTHER ||
+      (kind === KIND_VALUE && row.length < 6)
+    ) {
+      throw new Error('not a key row')
+    }
     const read =
       kind === KIND_DELETED
         ? undefined
@@ -177,11 +186,7 @@ function mapOfRows(rows: unknown, parent: string | Y.ID): IndexedMap {
           ? mapOfRows(value, Y.createID(client, clock))
           : kind === KIND_OTHER
             ? OTHER_VALUE
-            : // JSON.parse gives JSON values only.
-              kind === KIND_VALUE && value !== undefined
-              ? value
-              : null
-    if (read === null) throw new Error('not a key row')
+            : value
     entries.set(key, { client, clock, length, value: read })
   }
   return new IndexedMap(parent, entries)
