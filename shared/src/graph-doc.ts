@@ -6,6 +6,7 @@ import {
   connectionKey,
   type Graph,
   type GraphNode,
+  NODE_KEYS,
   NODE_TYPES,
   type NodeData,
   type NodeDataValue,
@@ -174,7 +175,7 @@ function inOrderOf(previous: readonly GraphNode[], byId: Map<string, GraphNode>)
 }
 
 /** A node's keys in the order a node as applied holds them (its JSON's order). */
-const APPLIED_NODE_KEYS = ['id', 'type', 'label', 'position', 'data', 'connectionPoints']
+const APPLIED_NODE_KEYS = [...NODE_KEYS]
 
 /** Whether `node` is already as {@link frozenNode} makes it: frozen, with exactly its keys in order. */
 function isFrozenNode(node: GraphNode): boolean {

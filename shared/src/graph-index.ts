@@ -11,6 +11,7 @@ import {
 } from './doc-validation.ts'
 import { type Connection, connectionKey, type Graph, type GraphNode } from './graph.ts'
 import { DOC_CONNECTIONS_KEY, DOC_NODES_KEY, readNodeFields } from './graph-doc.ts'
+import { isJsonValue } from './graph-json.ts'
 import { DOC_TIMELINES_KEY } from './timeline.ts'
 
 /**
@@ -91,15 +92,6 @@ export interface GraphIndex {
   timelineRegisters: number
   /** Every client of the document's state vector (a writer's own client is none of them). */
   clients: Set<number>
-}
-
-/** True for what JSON keeps as it is: text, finite numbers, booleans, null, arrays and plain objects of those. */
-function isJsonValue(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
-  if (typeof value === 'number') return Number.isFinite(value)
-  if (Array.isArray(value)) return value.every(isJsonValue)
-  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false
-  return Object.values(value as object).every(isJsonValue)
 }
 
 function indexedItem(item: Y.Item): IndexedKey {

@@ -29,19 +29,23 @@ function fragment<T extends object>(value: T, immutable: (value: T) => boolean):
   return bytes
 }
 
-/** Whether `JSON.parse` of a value's JSON gives the value back (finite numbers but -0, no undefined, plain data). */
-function readsBack(value: unknown): boolean {
+/**
+ * True for what JSON keeps as it is: text, finite numbers, booleans, null, and arrays and
+ * plain objects of those. With `exact`, also no -0 (JSON writes it as 0): `JSON.parse` of the
+ * value's JSON is then equal to the value.
+ */
+export function isJsonValue(value: unknown, exact = false): boolean {
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return true
     case 'number':
-      return Number.isFinite(value) && !Object.is(value, -0)
+      return Number.isFinite(value) && !(exact && Object.is(value, -0))
     case 'object':
       if (value === null) return true
-      if (Array.isArray(value)) return value.every(readsBack)
+      if (Array.isArray(value)) return value.every((v) => isJsonValue(v, exact))
       if (Object.getPrototypeOf(value) !== Object.prototype) return false
-      return Object.values(value).every(readsBack)
+      return Object.values(value).every((v) => isJsonValue(v, exact))
     default:
       return false
   }
@@ -56,7 +60,7 @@ function keptNode(node: GraphNode): boolean {
     Object.isFrozen(node) &&
     Object.isFrozen(node.position) &&
     Object.isFrozen(node.data) &&
-    readsBack(node)
+    isJsonValue(node, true)
   )
 }
 
@@ -89,15 +93,12 @@ export function encodeGraphJson(graph: Graph): Uint8Array {
 const decoder = new TextDecoder()
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
-const COMMA_BYTE = 0x2c
 const OPEN_BRACE = 0x7b
-const CLOSE_BRACE = 0x7d
+const CLOSE_BRACE = CLOSE[0]
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
 /** How a node's JSON starts when `JSON.stringify` wrote it (`id` is a node's first key). */
 const NODE_ID = encoder.encode('{"id":"')
-/** `],"connections":` closing the nodes of {@link encodeGraphJson}'s layout. */
-const NODES_END = CONNECTIONS
 
 /** True when `bytes` holds `part` at `at`. */
 function holds(bytes: Uint8Array, at: number, part: Uint8Array): boolean {
@@ -139,10 +140,15 @@ function parsed(bytes: Uint8Array): unknown {
 }
 
 /**
- * The known node whose JSON (as {@link encodeGraphJson} writes it) is at `at`, or undefined.
- * Its id is read from the bytes (plain ASCII only: anything escaped is left to the parse).
+ * The known node whose JSON (as {@link encodeGraphJson} writes it) is at `at`, with where that
+ * JSON ends; undefined when there is none. Its id is read from the bytes (plain ASCII only:
+ * anything escaped is left to the parse).
  */
-function knownNodeAt(bytes: Uint8Array, at: number, known: KnownNodes): GraphNode | undefined {
+function knownNodeAt(
+  bytes: Uint8Array,
+  at: number,
+  known: KnownNodes,
+): { node: GraphNode; end: number } | undefined {
   if (!holds(bytes, at, NODE_ID)) return undefined
   const start = at + NODE_ID.byteLength
   let end = start
@@ -151,14 +157,11 @@ function knownNodeAt(bytes: Uint8Array, at: number, known: KnownNodes): GraphNod
     if (byte === BACKSLASH || byte >= 0x80) return undefined
   }
   const node = known.get(decoder.decode(bytes.subarray(start, end)))
-  const json = node && keptJson(node)
-  return json && holds(bytes, at, json) ? node : undefined
-}
-
-/** A node's kept JSON (encoded now if need be), or undefined when it is not kept (`keptNode`). */
-function keptJson(node: GraphNode): Uint8Array | undefined {
-  const bytes = fragment(node, keptNode)
-  return fragments.get(node) === bytes ? bytes : undefined
+  if (!node) return undefined
+  // Only a node whose JSON is kept (`keptNode`): equal bytes then prove equal values.
+  const json = fragment(node, keptNode)
+  if (fragments.get(node) !== json || !holds(bytes, at, json)) return undefined
+  return { node, end: at + json.byteLength }
 }
 
 /** True when `bytes` starts as {@link encodeGraphJson}'s text does (`{"nodes":[`). */
@@ -189,10 +192,10 @@ export function readGraphJson(
   const nodes: unknown[] = []
   if (bytes[at] !== CLOSE_BRACKET) {
     for (;;) {
-      const node = knownNodeAt(bytes, at, known)
-      if (node) {
-        nodes.push(node)
-        at += keptJson(node)!.byteLength
+      const taken = knownNodeAt(bytes, at, known)
+      if (taken) {
+        nodes.push(taken.node)
+        at = taken.end
       } else {
         const end = objectEnd(bytes, at)
         if (end < 0) return null
@@ -201,12 +204,12 @@ export function readGraphJson(
         nodes.push(value)
         at = end
       }
-      if (bytes[at] !== COMMA_BYTE) break
+      if (bytes[at] !== COMMA[0]) break
       at += 1
     }
   }
-  if (!holds(bytes, at, NODES_END)) return null
-  at += NODES_END.byteLength
+  if (!holds(bytes, at, CONNECTIONS)) return null
+  at += CONNECTIONS.byteLength
   const last = bytes.byteLength - 1
   if (last <= at || bytes[last] !== CLOSE_BRACE) return null
   const connections = parsed(bytes.subarray(at, last))

@@ -187,8 +187,15 @@ export function storedKnownNodes(nodes: GraphNode[]): KnownNodes {
   return known
 }
 
-/** The keys of a node as {@link graphNodeSchema} answers it. */
-const NODE_KEYS = new Set(['id', 'type', 'label', 'position', 'data', 'connectionPoints'])
+/** The keys of a node as {@link graphNodeSchema} answers it, in the order its JSON has them. */
+export const NODE_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'type',
+  'label',
+  'position',
+  'data',
+  'connectionPoints',
+])
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

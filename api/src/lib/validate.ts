@@ -43,13 +43,12 @@ const utf8 = new TextDecoder()
 export class JsonBody {
   /** The body's bytes (empty when its content type is not JSON: then its value is `{}`). */
   readonly bytes: Uint8Array
+  /** The value, once known (`JSON.parse` never gives undefined). */
   #value: unknown
-  #parsed: boolean
 
   constructor(bytes: Uint8Array, value?: unknown) {
     this.bytes = bytes
     this.#value = value
-    this.#parsed = value !== undefined
   }
 
   /**
@@ -58,13 +57,12 @@ export class JsonBody {
    *   throws it; the error handler answers INVALID_JSON)
    */
   value(): unknown {
-    if (!this.#parsed) {
+    if (this.#value === undefined) {
       try {
         this.#value = JSON.parse(utf8.decode(this.bytes))
       } catch {
         throw new HTTPException(400, { message: 'Malformed JSON in request body' })
       }
-      this.#parsed = true
     }
     return this.#value
   }
@@ -72,7 +70,6 @@ export class JsonBody {
   /** Takes `value` as the body's value: it must be what `JSON.parse` gives for its bytes. */
   read(value: unknown): void {
     this.#value = value
-    this.#parsed = true
   }
 }
 

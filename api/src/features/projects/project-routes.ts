@@ -91,16 +91,19 @@ export const projectRoutes = new Hono<AppEnv>()
     // write it. (The id was checked by validateProjectParams above.)
     validateJson(patchProjectInput, async (body, c: Context<AppEnv>, clean) => {
       const caller = { userId: requireAuth(c).user.id, projectId: Number(c.req.param('id')) }
-      const known = (graph: boolean) =>
-        graph ? knownNodesForGraph(c.var.db, c.var.deps.documents, caller) : undefined
+      const knownNodes = () => knownNodesForGraph(c.var.db, c.var.deps.documents, caller)
       if (startsAsGraphJson(body.bytes)) {
-        const nodes = await known(true)
-        const read = nodes && readGraphJson(body.bytes, nodes)
+        const known = await knownNodes()
+        const read = known && readGraphJson(body.bytes, known)
         if (read) body.read(read)
-        return parsePatchProjectInput(body.value(), nodes, clean)
+        return parsePatchProjectInput(body.value(), known, clean)
       }
       const value = body.value()
-      return parsePatchProjectInput(value, await known(isGraphBody(value)), clean)
+      return parsePatchProjectInput(
+        value,
+        isGraphBody(value) ? await knownNodes() : undefined,
+        clean,
+      )
     }),
     async (c) => {
       const { user } = requireAuth(c)
