@@ -1,11 +1,14 @@
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
 import { serialIdSchema } from '@reelgraph/shared'
 import { Hono } from 'hono'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { AppEnv } from '../app-env.ts'
 import { errorHandler } from '../middleware/error-handler.ts'
 import { AppError } from './app-error.ts'
-import { validate } from './validate.ts'
+import { validate, validateJson } from './validate.ts'
 
 // Path params through validate('param', ...) (issue 14, thin handlers).
 const params = z.object({ id: serialIdSchema, noteId: serialIdSchema })
@@ -47,5 +50,116 @@ describe("validate('param', ...)", () => {
     expect(plain.body).toMatchObject({
       error: { code: 'VALIDATION_FAILED', fields: { id: 'Not an id.' } },
     })
+  })
+})
+
+// A JSON body read by validateJson under a real @hono/node-server (issue 23, decision 023):
+// straight off the IncomingMessage when nothing read it yet, else through hono.
+describe('validateJson under @hono/node-server', () => {
+  const bodySchema = z.object({ text: z.string() })
+  /** What the last parse saw: whether its bytes were the adapter's Buffer, and their length. */
+  let seen: { buffer: boolean; bytes: number } | null = null
+  const json = validateJson(bodySchema, (body) => {
+    seen = { buffer: Buffer.isBuffer(body.bytes), bytes: body.bytes.byteLength }
+    return bodySchema.safeParse(body.value())
+  })
+  const served = new Hono<AppEnv>()
+    .post('/direct', json, (c) => c.json({ length: c.req.valid('json').text.length }))
+    .post(
+      '/read-before',
+      async (c, next) => {
+        await c.req.text()
+        await next()
+      },
+      json,
+      (c) => c.json({ length: c.req.valid('json').text.length }),
+    )
+  served.onError(errorHandler)
+  let server: ReturnType<typeof serve>
+  let port = 0
+  beforeAll(async () => {
+    server = await new Promise((resolve) => {
+      const s = serve({ fetch: served.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
+    })
+    port = (server.address() as AddressInfo).port
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  /** POSTs `chunks` one by one (a tick apart), with a Content-Length unless `chunked`. */
+  function post(path: string, chunks: Buffer[], chunked = false) {
+    const length = chunks.reduce((sum, c) => sum + c.byteLength, 0)
+    return new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(chunked ? {} : { 'content-length': String(length) }),
+          },
+        },
+        (res) => {
+          const parts: Buffer[] = []
+          res.on('data', (c: Buffer) => parts.push(c))
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(parts).toString()) }),
+          )
+        },
+      )
+      req.on('error', reject)
+      void (async () => {
+        for (const chunk of chunks) {
+          req.write(chunk)
+          await new Promise((r) => setTimeout(r, 5))
+        }
+        req.end()
+      })()
+    })
+  }
+
+  /** `JSON.stringify({ text })` of a text of `n` characters (multi-byte ones among them), in `parts` pieces. */
+  function pieces(n: number, parts: number): Buffer[] {
+    const text = 'aé€😀'.repeat(Math.ceil(n / 5)).slice(0, n)
+    const bytes = Buffer.from(JSON.stringify({ text }))
+    const size = Math.ceil(bytes.byteLength / parts)
+    return Array.from({ length: parts }, (_, i) => bytes.subarray(i * size, (i + 1) * size))
+  }
+
+  it('reads a body sent in pieces, split inside characters, off the IncomingMessage', async () => {
+    const chunks = pieces(150_000, 7)
+    const text = JSON.parse(Buffer.concat(chunks).toString()) as { text: string }
+    expect(await post('/direct', chunks)).toEqual({
+      status: 200,
+      body: { length: text.text.length },
+    })
+    expect(seen).toEqual({ buffer: true, bytes: Buffer.concat(chunks).byteLength })
+  })
+
+  it('reads a chunked body through hono (its limit counts it as it streams)', async () => {
+    const chunks = pieces(40_000, 3)
+    const text = JSON.parse(Buffer.concat(chunks).toString()) as { text: string }
+    expect(await post('/direct', chunks, true)).toEqual({
+      status: 200,
+      body: { length: text.text.length },
+    })
+    expect(seen).toEqual({ buffer: false, bytes: Buffer.concat(chunks).byteLength })
+  })
+
+  it('reads through hono a body a middleware read first', async () => {
+    const chunks = pieces(20_000, 2)
+    const text = JSON.parse(Buffer.concat(chunks).toString()) as { text: string }
+    expect(await post('/read-before', chunks)).toEqual({
+      status: 200,
+      body: { length: text.text.length },
+    })
+    expect(seen).toEqual({ buffer: false, bytes: Buffer.concat(chunks).byteLength })
+  })
+
+  it('answers 400 INVALID_JSON for malformed text read off the IncomingMessage', async () => {
+    const res = await post('/direct', [Buffer.from('{"text": '), Buffer.from('"unfinished')])
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ error: { code: 'INVALID_JSON' } })
   })
 })

@@ -1,3 +1,4 @@
+import { IncomingMessage } from 'node:http'
 import { findTextProblems } from '@reelgraph/shared'
 import type { Context, Env, MiddlewareHandler, ValidationTargets } from 'hono'
 import { resolver, uniqueSymbol, validator } from 'hono-openapi'
@@ -101,7 +102,7 @@ export function validateJson<S extends z.ZodType, E extends Env>(
   > = async (c, next) => {
     const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim()
     const body = JSON_MEDIA_TYPE.test(mediaType)
-      ? new JsonBody(new Uint8Array(await c.req.arrayBuffer()))
+      ? new JsonBody(await bodyBytes(c))
       : new JsonBody(new Uint8Array(0), {})
     const clean = new Set<object>()
     const result = await parse(body, c, clean)
@@ -113,6 +114,43 @@ export function validateJson<S extends z.ZodType, E extends Env>(
   return Object.assign(middleware, {
     [uniqueSymbol]: { target: 'json', ...resolver(schema), options: undefined },
   })
+}
+
+/**
+ * Whether `incoming` is a body of declared length that nothing has started reading: Node's
+ * HTTP parser holds it to its Content-Length, which `limitBody` has judged. A chunked body is
+ * counted as it streams by hono's `bodyLimit`, so it is read through hono.
+ */
+function unreadWithLength(incoming: unknown): incoming is IncomingMessage {
+  return (
+    incoming instanceof IncomingMessage &&
+    incoming.headers['content-length'] !== undefined &&
+    incoming.headers['transfer-encoding'] === undefined &&
+    !incoming.readableDidRead &&
+    incoming.listenerCount('data') === 0 &&
+    incoming.listenerCount('readable') === 0
+  )
+}
+
+/**
+ * The request body's bytes. Under @hono/node-server, a body of declared length that nothing
+ * has read yet is read straight off Node's `IncomingMessage` (`c.env.incoming`) into one
+ * buffer: hono's `arrayBuffer()` copies the adapter's buffer into a new ArrayBuffer, and on a
+ * 200 KB REST autosave that copy is external memory whose churn starts most of the api's
+ * full collections (issue 23; decision 023). Anything else (`app.request` in tests, a chunked
+ * body, a body a middleware read) hono reads.
+ * @throws Error when the connection closes before the body ends
+ */
+async function bodyBytes(c: Context): Promise<Uint8Array> {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming
+  if (!unreadWithLength(incoming)) return new Uint8Array(await c.req.arrayBuffer())
+  const chunks: Buffer[] = []
+  let length = 0
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    chunks.push(chunk)
+    length += chunk.byteLength
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length)
 }
 
 /** An issue as standard schema and zod report it: its message and where it is. */
