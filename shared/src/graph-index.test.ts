@@ -322,6 +322,30 @@ describe('graph index (issue 23, decision 020)', () => {
     expect(decodeGraphIndex('not json')).toBeNull()
   })
 
+  it('reads a key given twice in its first place with its last item, in maps small and large', () => {
+    // Twenty keys: past the count a map scans (the nodes and connections maps).
+    const rows = (keys: number) => Array.from({ length: keys }, (_, i) => [`k${i}`, 7, i, 1, 1, i])
+    for (const keys of [3, 20]) {
+      const list = [...rows(keys), ['k1', 9, 50, 2, 1, 'last'], ['k2', 9, 60, 1, 0]]
+      const text = JSON.stringify({
+        v: 1,
+        clients: [7, 9],
+        timelineRegisters: 0,
+        nodes: list,
+        connections: [],
+      })
+      const index = decodeGraphIndex(text)!
+      expect([...index.nodes.keys()]).toEqual(
+        Array.from({ length: keys }, (_, i) => `k${i}`).filter((k) => k !== 'k2'),
+      )
+      expect(index.nodes.size).toBe(keys - 1)
+      expect(index.nodes.get('k1')).toBe('last')
+      expect(index.nodes.last('k1')).toEqual({ client: 9, clock: 50, length: 2, value: 'last' })
+      expect(index.nodes.last('k2')).toEqual({ client: 9, clock: 60, length: 1, value: undefined })
+      expect(index.nodes.last('missing')).toBeUndefined()
+    }
+  })
+
   it('reads the nodes docToGraph reads, from the persisted index, over any history', () => {
     fc.assert(
       fc.property(fc.array(graphArb, { minLength: 1, maxLength: 4 }), (history) => {

@@ -20,7 +20,7 @@ import { DOC_TIMELINES_KEY } from './timeline.ts'
  * id of the key's last Yjs item and its value while present. That is all a Y.Map set needs
  * (its origin is the key's last item, and it deletes the present one), so a REST autosave
  * can be written as a Yjs update from this index without decoding the stored document into
- * a Y.Doc (5.5 ms and 1.9 MB for a 300-node project, against 2.7 ms and 0.75 MB here:
+ * a Y.Doc (2.5–3.4 ms and 1.9 MB for a 300-node project, against 1.1 ms and 0.55 MB here:
  * `npm run first-read -w bench`).
  *
  * {@link writeGraphToIndex} writes what `applyGraphToDoc` / `applyGraphChangeToDoc` would
@@ -48,39 +48,118 @@ export interface IndexedKey {
   value: unknown
 }
 
-/** A Y.Map of the document as its keys' last items; readable as the rules read a map. */
-export class IndexedMap implements StoredMap {
-  /** The map's parent for a new key: a top-level name, or the id of the map's own item. */
-  readonly parent: string | Y.ID
-  readonly entries: Map<string, IndexedKey>
-  private present: number
+/** Past this many keys a map looks its keys up in a Map (the nodes and connections maps). */
+const SCANNED_KEYS = 16
 
-  constructor(parent: string | Y.ID, entries = new Map<string, IndexedKey>()) {
-    this.parent = parent
-    this.entries = entries
-    this.present = 0
-    for (const entry of entries.values()) if (entry.value !== undefined) this.present += 1
+/**
+ * A Y.Map of the document as its keys' last items; readable as the rules read a map.
+ *
+ * Kept compact, because a REST writer keeps one index per project it writes and the
+ * collector traces them all on every full collection (issue 23, decision 021's amendment):
+ * the keys in one array, their items' ids in one array of numbers (unboxed: nothing for the
+ * collector to trace), their values in a third, each made to the size given when known; a
+ * node's map (about a dozen keys) finds a key by scanning, a map past SCANNED_KEYS keys
+ * through a Map of slots.
+ */
+export class IndexedMap implements StoredMap {
+  /** A top-level map's name; null for a nested map (its item's id is `ids[0]`, `ids[1]`). */
+  readonly #name: string | null
+  /** Every key recorded (deleted ones too) in slots 0 to count - 1, in the Y.Map's order. */
+  readonly #keys: string[]
+  /** The parent item's client and clock, then per slot: client, first clock, length. */
+  readonly #ids: number[]
+  readonly #values: unknown[]
+  #count = 0
+  #slots: Map<string, number> | null = null
+  #present = 0
+
+  /**
+   * @param parent a top-level name, or the id of the map's own item
+   * @param size how many keys it will be given (its arrays are made to that size; more fit)
+   */
+  constructor(parent: string | Y.ID, size = 0) {
+    this.#name = typeof parent === 'string' ? parent : null
+    this.#keys = new Array<string>(size)
+    this.#values = new Array<unknown>(size)
+    this.#ids = new Array<number>(2 + 3 * size).fill(0)
+    if (typeof parent !== 'string') {
+      this.#ids[0] = parent.client
+      this.#ids[1] = parent.clock
+    }
+  }
+
+  /** The map's parent for a new key: a top-level name, or the id of the map's own item. */
+  get parent(): string | Y.ID {
+    return this.#name ?? Y.createID(this.#ids[0]!, this.#ids[1]!)
   }
 
   /** Present keys, in the order the Y.Map gives them. */
   *keys(): Iterable<string> {
-    for (const [key, entry] of this.entries) if (entry.value !== undefined) yield key
+    for (let slot = 0; slot < this.#count; slot++) {
+      if (this.#values[slot] !== undefined) yield this.#keys[slot]!
+    }
   }
 
   get(key: string): unknown {
-    return this.entries.get(key)?.value
+    const slot = this.#slot(key)
+    return slot < 0 ? undefined : this.#values[slot]
   }
 
   get size(): number {
-    return this.present
+    return this.#present
   }
 
-  /** Records `key`'s new last item (value undefined: deleted). */
-  record(key: string, entry: IndexedKey): void {
-    const was = this.entries.get(key)
-    if (was?.value !== undefined) this.present -= 1
-    if (entry.value !== undefined) this.present += 1
-    this.entries.set(key, entry)
+  /** `key`'s last item and value; undefined when the map never had the key. */
+  last(key: string): IndexedKey | undefined {
+    const slot = this.#slot(key)
+    return slot < 0 ? undefined : this.#entry(slot)
+  }
+
+  /** Every key ever recorded (deleted ones with value undefined), in order. */
+  *entries(): Iterable<[string, IndexedKey]> {
+    for (let slot = 0; slot < this.#count; slot++) yield [this.#keys[slot]!, this.#entry(slot)]
+  }
+
+  /**
+   * Records `key`'s new last item, `length` clocks from `clock` of `client`, and its value
+   * (undefined: deleted). A key recorded before keeps its place.
+   */
+  record(key: string, client: number, clock: number, length: number, value: unknown): void {
+    let slot = this.#slot(key)
+    if (slot < 0) {
+      slot = this.#count++
+      this.#keys[slot] = key
+      this.#values[slot] = undefined
+      if (this.#slots) this.#slots.set(key, slot)
+      else if (this.#count > SCANNED_KEYS) {
+        this.#slots = new Map()
+        for (let i = 0; i < this.#count; i++) this.#slots.set(this.#keys[i]!, i)
+      }
+    }
+    if (this.#values[slot] !== undefined) this.#present -= 1
+    if (value !== undefined) this.#present += 1
+    const at = 2 + slot * 3
+    this.#ids[at] = client
+    this.#ids[at + 1] = clock
+    this.#ids[at + 2] = length
+    this.#values[slot] = value
+  }
+
+  #slot(key: string): number {
+    if (this.#slots) return this.#slots.get(key) ?? -1
+    for (let slot = 0; slot < this.#count; slot++) if (this.#keys[slot] === key) return slot
+    return -1
+  }
+
+  #entry(slot: number): IndexedKey {
+    const at = 2 + slot * 3
+    const ids = this.#ids
+    return {
+      client: ids[at]!,
+      clock: ids[at + 1]!,
+      length: ids[at + 2]!,
+      value: this.#values[slot],
+    }
   }
 }
 
@@ -113,9 +192,12 @@ function indexedItem(item: Y.Item): IndexedKey {
 }
 
 function indexedMap(map: Y.Map<unknown>, parent: string | Y.ID): IndexedMap {
-  const entries = new Map<string, IndexedKey>()
-  for (const [key, item] of map._map) entries.set(key, indexedItem(item))
-  return new IndexedMap(parent, entries)
+  const indexed = new IndexedMap(parent, map._map.size)
+  for (const [key, item] of map._map) {
+    const { client, clock, length, value } = indexedItem(item)
+    indexed.record(key, client, clock, length, value)
+  }
+  return indexed
 }
 
 /** The index of a document's graph maps as the document holds them now. */
@@ -137,7 +219,7 @@ const KIND_OTHER = 3
 
 function keyRows(map: IndexedMap): KeyRow[] {
   const rows: KeyRow[] = []
-  for (const [key, { client, clock, length, value }] of map.entries) {
+  for (const [key, { client, clock, length, value }] of map.entries()) {
     if (value === undefined) rows.push([key, client, clock, length, KIND_DELETED])
     else if (value instanceof IndexedMap) {
       rows.push([key, client, clock, length, KIND_MAP, keyRows(value)])
@@ -149,7 +231,8 @@ function keyRows(map: IndexedMap): KeyRow[] {
 
 function mapOfRows(rows: unknown, parent: string | Y.ID): IndexedMap {
   if (!Array.isArray(rows)) throw new Error('not a key list')
-  const entries = new Map<string, IndexedKey>()
+  // A key given twice keeps its first place and its last item, as a Map of the rows would.
+  const map = new IndexedMap(parent, rows.length)
   for (const row of rows as unknown[]) {
     if (!Array.isArray(row) || row.length < 5) throw new Error('not a key row')
     const [key, client, clock, length, kind, value] = row as KeyRow
@@ -179,9 +262,9 @@ function mapOfRows(rows: unknown, parent: string | Y.ID): IndexedMap {
           : kind === KIND_OTHER
             ? OTHER_VALUE
             : value
-    entries.set(key, { client, clock, length, value: read })
+    map.record(key, client, clock, length, read)
   }
-  return new IndexedMap(parent, entries)
+  return map
 }
 
 /**
@@ -278,7 +361,7 @@ class UpdateBuilder {
 
   /** `map.set(key, value)`: a new item after the key's last one, deleting the present one. */
   set(map: IndexedMap, key: string, value: unknown): void {
-    const last = map.entries.get(key)
+    const last = map.last(key)
     const id = Y.createID(this.client, this.clock++)
     const origin = last ? Y.createID(last.client, last.clock + last.length - 1) : null
     const content =
@@ -288,7 +371,7 @@ class UpdateBuilder {
     this.items.push(new Y.Item(id, null, origin, null, null, parent, key, content))
     this.writes += 1
     if (last) this.deleteItem(last)
-    map.record(key, { client: this.client, clock: id.clock, length: 1, value })
+    map.record(key, this.client, id.clock, 1, value)
   }
 
   /** A new nested map under `key` (its entries are set into it after). */
@@ -300,11 +383,11 @@ class UpdateBuilder {
 
   /** `map.delete(key)`: deletes the present item (a nested map's present items with it). */
   delete(map: IndexedMap, key: string): void {
-    const last = map.entries.get(key)
+    const last = map.last(key)
     if (!last || last.value === undefined) return
     this.writes += 1
     this.deleteItem(last)
-    map.record(key, { ...last, value: undefined })
+    map.record(key, last.client, last.clock, last.length, undefined)
   }
 
   private deleteItem(entry: IndexedKey): void {
@@ -314,7 +397,7 @@ class UpdateBuilder {
     this.deletions.set(entry.client, ranges)
     // As Yjs deletes a map's content with it (`ContentType.delete`).
     if (entry.value instanceof IndexedMap) {
-      for (const child of entry.value.entries.values()) this.deleteItem(child)
+      for (const [, child] of entry.value.entries()) this.deleteItem(child)
     }
   }
 
