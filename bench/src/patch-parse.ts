@@ -100,7 +100,8 @@ function measureWrites(step: (doc: Y.Doc, graph: Graph, previous: Graph) => Grap
 
 const loadBefore = loadavg().map((l) => round(l, 2))
 const texts = Array.from({ length: 64 }, (_, n) => bodyText(n))
-const bodies = texts.map((text) => new TextEncoder().encode(text))
+// As the api reads them: Node Buffers (decision 023).
+const bodies = texts.map((text) => Buffer.from(text))
 const someBody = () => bodies[Math.floor(Math.random() * bodies.length)]!
 const decoder = new TextDecoder()
 /** The last answer's nodes (frozen, as the writer keeps them), their JSON encoded once. */
