@@ -127,34 +127,36 @@ describe('validateJson under @hono/node-server', () => {
     return Array.from({ length: parts }, (_, i) => bytes.subarray(i * size, (i + 1) * size))
   }
 
-  it('reads a body sent in pieces, split inside characters, off the IncomingMessage', async () => {
-    const chunks = pieces(150_000, 7)
-    const text = JSON.parse(Buffer.concat(chunks).toString()) as { text: string }
-    expect(await post('/direct', chunks)).toEqual({
+  it.each([
+    {
+      how: 'in pieces split inside characters, off the IncomingMessage',
+      path: '/direct',
+      chunks: pieces(150_000, 7),
+      chunked: false,
+      buffer: true,
+    },
+    {
+      how: 'chunked, through hono (its limit counts it as it streams)',
+      path: '/direct',
+      chunks: pieces(40_000, 3),
+      chunked: true,
+      buffer: false,
+    },
+    {
+      how: 'after a middleware read it, through hono',
+      path: '/read-before',
+      chunks: pieces(20_000, 2),
+      chunked: false,
+      buffer: false,
+    },
+  ])('reads a body sent $how', async ({ path, chunks, chunked, buffer }) => {
+    const sent = Buffer.concat(chunks)
+    const { text } = JSON.parse(sent.toString()) as { text: string }
+    expect(await post(path, chunks, chunked)).toEqual({
       status: 200,
-      body: { length: text.text.length },
+      body: { length: text.length },
     })
-    expect(seen).toEqual({ buffer: true, bytes: Buffer.concat(chunks).byteLength })
-  })
-
-  it('reads a chunked body through hono (its limit counts it as it streams)', async () => {
-    const chunks = pieces(40_000, 3)
-    const text = JSON.parse(Buffer.concat(chunks).toString()) as { text: string }
-    expect(await post('/direct', chunks, true)).toEqual({
-      status: 200,
-      body: { length: text.text.length },
-    })
-    expect(seen).toEqual({ buffer: false, bytes: Buffer.concat(chunks).byteLength })
-  })
-
-  it('reads through hono a body a middleware read first', async () => {
-    const chunks = pieces(20_000, 2)
-    const text = JSON.parse(Buffer.concat(chunks).toString()) as { text: string }
-    expect(await post('/read-before', chunks)).toEqual({
-      status: 200,
-      body: { length: text.text.length },
-    })
-    expect(seen).toEqual({ buffer: false, bytes: Buffer.concat(chunks).byteLength })
+    expect(seen).toEqual({ buffer, bytes: sent.byteLength })
   })
 
   it('answers 400 INVALID_JSON for malformed text read off the IncomingMessage', async () => {
