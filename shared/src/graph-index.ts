@@ -129,7 +129,6 @@ export class IndexedMap implements StoredMap {
     if (slot < 0) {
       slot = this.#count++
       this.#keys[slot] = key
-      this.#values[slot] = undefined
       if (this.#slots) this.#slots.set(key, slot)
       else if (this.#count > SCANNED_KEYS) {
         this.#slots = new Map()

@@ -1,4 +1,5 @@
 import { IncomingMessage } from 'node:http'
+import { buffer } from 'node:stream/consumers'
 import { findTextProblems } from '@reelgraph/shared'
 import type { Context, Env, MiddlewareHandler, ValidationTargets } from 'hono'
 import { resolver, uniqueSymbol, validator } from 'hono-openapi'
@@ -144,13 +145,7 @@ function unreadWithLength(incoming: unknown): incoming is IncomingMessage {
 async function bodyBytes(c: Context): Promise<Uint8Array> {
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming
   if (!unreadWithLength(incoming)) return new Uint8Array(await c.req.arrayBuffer())
-  const chunks: Buffer[] = []
-  let length = 0
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    chunks.push(chunk)
-    length += chunk.byteLength
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length)
+  return buffer(incoming)
 }
 
 /** An issue as standard schema and zod report it: its message and where it is. */
