@@ -1,5 +1,4 @@
 import { IncomingMessage } from 'node:http'
-import { buffer } from 'node:stream/consumers'
 import { findTextProblems } from '@reelgraph/shared'
 import type { Context, Env, MiddlewareHandler, ValidationTargets } from 'hono'
 import { resolver, uniqueSymbol, validator } from 'hono-openapi'
@@ -145,7 +144,15 @@ function unreadWithLength(incoming: unknown): incoming is IncomingMessage {
 async function bodyBytes(c: Context): Promise<Uint8Array> {
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming
   if (!unreadWithLength(incoming)) return new Uint8Array(await c.req.arrayBuffer())
-  return buffer(incoming)
+  // Not `buffer()` from node:stream/consumers: it gathers the chunks into a Blob and copies
+  // that into an ArrayBuffer, two copies where this makes one (none for a single chunk).
+  const chunks: Buffer[] = []
+  let length = 0
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    chunks.push(chunk)
+    length += chunk.byteLength
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length)
 }
 
 /** An issue as standard schema and zod report it: its message and where it is. */
