@@ -2,8 +2,10 @@
  * What a REST autosave's first save on a project costs to read the project (issue 23,
  * decision 021): the stored snapshot of `make-graph.mjs NODES SEED` (default 300 7), as the
  * sync server seeds it, read the old way (decoded into a Y.Doc) and through its graph index
- * (`decodeGraphIndex` of the persisted text); then the first write of the whole graph with
- * one node moved (`applyGraphToDoc` on the doc, `writeGraphToIndex` on the index). Reported:
+ * (`decodeGraphIndex` of the persisted text's lines, each made a string from UTF-8 as `pg`
+ * makes a result row's; and, for comparison, of the whole text made one string); then the
+ * first write of the whole graph with one node moved (`applyGraphToDoc` on the doc,
+ * `writeGraphToIndex` on the index). Reported:
  * the mean and p99 of each in ms over RUNS reads, and the heap each kept copy holds after a
  * collection (KEPT copies alive at once, as a process serving that many projects), with the
  * load average.
@@ -43,10 +45,25 @@ function decoded(): Y.Doc {
   return doc
 }
 
+/** The persisted index as Postgres sends it: UTF-8 bytes, one result row per line. */
+const indexBytes = Buffer.from(snapshot.graph_index)
+const lineRanges: [number, number][] = []
+for (let start = 0; start < indexBytes.length; ) {
+  const end = indexBytes.indexOf(0x0a, start)
+  lineRanges.push([start, end < 0 ? indexBytes.length : end])
+  start = end < 0 ? indexBytes.length : end + 1
+}
+
+/** The index read as `readProjectGraphIndex` reads it: a string per line (as `pg` makes them). */
 function indexed() {
-  const index = decodeGraphIndex(snapshot.graph_index)
+  const index = decodeGraphIndex(lineRanges.map(([a, b]) => indexBytes.toString('utf8', a, b)))
   if (!index) throw new Error('the seed wrote no graph index')
   return index
+}
+
+/** The index read as one string of the whole text (how it was read before it had lines). */
+function indexedAsOneString() {
+  return decodeGraphIndex(indexBytes.toString('utf8'))
 }
 
 /** Mean and p99 of `step` in ms over RUNS calls (after WARMUP), each after an untimed `prepare`. */
@@ -79,7 +96,9 @@ const result = {
   snapshotBytes: snapshot.state.byteLength,
   graphIndexChars: snapshot.graph_index.length,
   readDecoded: measure(decoded, () => null),
+  graphIndexLines: lineRanges.length,
   readIndex: measure(indexed, () => null),
+  readIndexAsOneString: measure(indexedAsOneString, () => null),
   firstWriteDecoded: measure((doc) => applyGraphToDoc(doc, moved), decoded),
   firstWriteIndex: measure(
     (index) =>

@@ -23,7 +23,7 @@ import {
   readProjectDocumentChanges,
   type StoredProjectDocument,
 } from './project-document-log.ts'
-import { readProjectGraphIndex } from './project-snapshot.ts'
+import { readProjectGraphIndex, snapshotOfDoc } from './project-snapshot.ts'
 import type { DB } from './schema.ts'
 import { type TestDatabase, testDatabaseKinds } from './testing.ts'
 import type { Kysely } from 'kysely'
@@ -349,7 +349,10 @@ describe.each(testDatabaseKinds())('the project document log on $name (issue 15)
 
   it('writes the graph index with the compacted snapshot, read only for that snapshot', async () => {
     /** An index as persisted, without the id each written text has. */
-    const plain = (index: GraphIndex) => ({ ...JSON.parse(encodeGraphIndex(index)), written: 0 })
+    const plain = (index: GraphIndex) =>
+      encodeGraphIndex(index)
+        .split('\n')
+        .map((line, i) => (i === 0 ? { ...JSON.parse(line), written: 0 } : JSON.parse(line)))
     const projectId = await newProject(Y.encodeStateAsUpdate(new Y.Doc()))
     const indexOf = async () => (await readProjectGraphIndex({ db, projectId }))?.index ?? null
     // The snapshot written before graph indexes: none to read.
@@ -375,6 +378,30 @@ describe.each(testDatabaseKinds())('the project document log on $name (issue 15)
       .where('project_id', '=', projectId)
       .execute()
     expect(await indexOf()).toBeNull()
+  })
+
+  it('reads a graph index of many lines back in their order', async () => {
+    const doc = new Y.Doc()
+    // About 2,000 characters of index per node: eight lines or more of node rows.
+    for (let n = 1; n <= 300; n++) {
+      addNode(doc, { ...textNode(n, n), data: { content: `node ${n} ${'words '.repeat(300)}` } })
+    }
+    const projectId = await newProject(Y.encodeStateAsUpdate(new Y.Doc()))
+    const { state, graph_index } = snapshotOfDoc(doc)
+    expect(graph_index.split('\n').length).toBeGreaterThan(8)
+    await db
+      .updateTable('project_documents')
+      .set({ state, graph_index })
+      .where('project_id', '=', projectId)
+      .execute()
+    const read = await readProjectGraphIndex({ db, projectId })
+    expect(read).not.toBeNull()
+    const ids = (index: GraphIndex) => [...index.nodes.keys()]
+    expect(ids(read!.index)).toEqual(ids(graphIndexOfDoc(doc)))
+    expect(encodeGraphIndex(read!.index).split('\n').slice(1)).toEqual(
+      graph_index.split('\n').slice(1),
+    )
+    expect(read!.snapshotBytes).toBe(state.byteLength)
   })
 
   it('appends nothing to a deleted project, and reports it', async () => {

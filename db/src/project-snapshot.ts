@@ -64,7 +64,9 @@ export interface IndexedProjectDocument {
 /**
  * Reads a project's graph index without its snapshot, when it stands for the whole stored
  * document: an index is stored and the log holds no row (a compacted project, as one nobody
- * edited for LOG_COMPACT_IDLE_MS is). One statement, so one consistent view.
+ * edited for LOG_COMPACT_IDLE_MS is). One statement, so one consistent view. Postgres splits
+ * the index into its lines (`encodeGraphIndex`), one result row each, so no string here is
+ * as large as the whole index (about 300 KB for 300 nodes: see GRAPH_INDEX_LINE_CHARS).
  * @returns null when it does not (no document, no index, or rows to compact): read the
  *   document instead (`readProjectDocument`)
  * @see issue 23 item 3; decision 020
@@ -74,15 +76,15 @@ export async function readProjectGraphIndex(options: {
   projectId: number
 }): Promise<IndexedProjectDocument | null> {
   const { db, projectId } = options
-  const { rows } = await sql<{ graph_index: string; at: Date; bytes: number }>`
-    select graph_index, updated_at as at, octet_length(state) as bytes
-      from project_documents
-      where project_id = ${projectId} and graph_index is not null
-        and not exists (select from project_document_updates where project_id = ${projectId})`.execute(
-    db,
-  )
+  const { rows } = await sql<{ line: string; at: Date; bytes: number }>`
+    select line.text as line, d.updated_at as at, octet_length(d.state) as bytes
+      from project_documents d,
+        unnest(string_to_array(d.graph_index, chr(10))) with ordinality as line(text, n)
+      where d.project_id = ${projectId} and d.graph_index is not null
+        and not exists (select from project_document_updates where project_id = ${projectId})
+      order by line.n`.execute(db)
   const row = rows[0]
-  const index = row ? decodeGraphIndex(row.graph_index) : null
+  const index = row ? decodeGraphIndex(rows.map((r) => r.line)) : null
   if (!row || !index) return null
   return { index, snapshotAt: row.at, snapshotBytes: Number(row.bytes) }
 }

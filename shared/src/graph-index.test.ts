@@ -12,6 +12,7 @@ import {
 } from './graph-doc.ts'
 import {
   decodeGraphIndex,
+  GRAPH_INDEX_LINE_CHARS,
   encodeGraphIndex,
   type GraphIndex,
   graphIndexNodes,
@@ -23,6 +24,20 @@ import {
 import { graphArbitraries } from './testing/graph-arbitraries.ts'
 
 const { graph: graphArb } = graphArbitraries({ narrow: true })
+
+/** `count` scenes of about 900 characters of narration each, in a chain. */
+function textGraph(count: number): Graph {
+  const nodes: GraphNode[] = Array.from({ length: count }, (_, i) => ({
+    id: `node-${i}`,
+    type: 'scene',
+    label: `Scene ${i}`,
+    position: { x: i * 10, y: i * 5 },
+    data: { narration: `Scene ${i}: ${'what the narrator says over it '.repeat(29)}` },
+    connectionPoints: 'both',
+  }))
+  const connections = nodes.slice(1).map((n, i) => ({ source: nodes[i]!.id, target: n.id }))
+  return { nodes, connections }
+}
 
 /**
  * A stored document with a history: each graph applied in turn by one of two editors
@@ -50,9 +65,12 @@ function copyOf(doc: Y.Doc): Y.Doc {
 
 /** The index as what matters to a writer: each key's last id, kind and value (by key). */
 function shape(index: GraphIndex): unknown {
-  const parsed = JSON.parse(encodeGraphIndex(index)) as {
-    nodes: unknown
-    connections: unknown
+  const [header, ...lines] = encodeGraphIndex(index).split('\n')
+  const counts = (JSON.parse(header!) as { lines: { nodes: number } }).lines
+  const rowsOf = (part: string[]) => part.flatMap((line) => JSON.parse(line) as unknown[])
+  const parsed = {
+    nodes: rowsOf(lines.slice(0, counts.nodes)),
+    connections: rowsOf(lines.slice(counts.nodes)),
   }
   const rows = (list: unknown): unknown =>
     (list as unknown[][])
@@ -320,6 +338,47 @@ describe('graph index (issue 23, decision 020)', () => {
       decodeGraphIndex('{"v":1,"clients":[],"timelineRegisters":0,"nodes":[["x",1]]}'),
     ).toBeNull()
     expect(decodeGraphIndex('not json')).toBeNull()
+  })
+
+  it('is persisted in lines short enough for regular heap strings, read whole or line by line', () => {
+    // A graph of about 300 KB of index: several lines of node rows.
+    const graph = textGraph(300)
+    const stored = storedDoc([graph])
+    const text = encodeGraphIndex(graphIndexOfDoc(stored))
+    const lines = text.split('\n')
+    expect(text.length).toBeGreaterThan(4 * GRAPH_INDEX_LINE_CHARS)
+    expect(lines.length).toBeGreaterThan(5)
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(GRAPH_INDEX_LINE_CHARS)
+    const expected = shape(graphIndexOfDoc(stored))
+    expect(shape(decodeGraphIndex(text)!)).toEqual(expected)
+    expect(shape(decodeGraphIndex(lines)!)).toEqual(expected)
+    // A row longer than a line is a line of its own.
+    const long = storedDoc([graph])
+    long.getMap('nodes').set('long', new Y.Map([['data', new Y.Map([['x', 'y'.repeat(70_000)]])]]))
+    const longLines = encodeGraphIndex(graphIndexOfDoc(long)).split('\n')
+    expect(longLines.some((line) => line.length > GRAPH_INDEX_LINE_CHARS)).toBe(true)
+    expect(shape(decodeGraphIndex(longLines)!)).toEqual(shape(graphIndexOfDoc(long)))
+    // Lines missing, extra or out of order are not an index.
+    expect(decodeGraphIndex(lines.slice(0, -1))).toBeNull()
+    expect(decodeGraphIndex([...lines, '[]'])).toBeNull()
+    expect(decodeGraphIndex([lines[0]!, '{}', ...lines.slice(2)])).toBeNull()
+    expect(decodeGraphIndex([])).toBeNull()
+  })
+
+  it('still reads the single JSON text of its first version', () => {
+    const stored = storedDoc([textGraph(40)])
+    const [header, ...lines] = encodeGraphIndex(graphIndexOfDoc(stored)).split('\n')
+    const { lines: counts, ...rest } = JSON.parse(header!) as { lines: { nodes: number } }
+    const rowsOf = (part: string[]) => part.flatMap((line) => JSON.parse(line) as unknown[])
+    const v1 = JSON.stringify({
+      ...rest,
+      v: 1,
+      nodes: rowsOf(lines.slice(0, counts.nodes)),
+      connections: rowsOf(lines.slice(counts.nodes)),
+    })
+    expect(shape(decodeGraphIndex(v1)!)).toEqual(shape(graphIndexOfDoc(stored)))
+    // The first version is one line: more is not an index.
+    expect(decodeGraphIndex([v1, '[]'])).toBeNull()
   })
 
   it('reads a key given twice in its first place with its last item, in maps small and large', () => {
