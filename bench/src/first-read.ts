@@ -48,7 +48,7 @@ function decoded(): Y.Doc {
 /** The persisted index as Postgres sends it: UTF-8 bytes, one result row per line. */
 const indexBytes = Buffer.from(snapshot.graph_index)
 const lineRanges: [number, number][] = []
-for (let start = 0; start < indexBytes.length; ) {
+for (let start = 0; start < indexBytes.length;) {
   const end = indexBytes.indexOf(0x0a, start)
   lineRanges.push([start, end < 0 ? indexBytes.length : end])
   start = end < 0 ? indexBytes.length : end + 1

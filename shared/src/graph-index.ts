@@ -270,8 +270,9 @@ function mapOfRows(rows: unknown, parent: string | Y.ID): IndexedMap {
  * The most characters one line of the persisted index holds, unless a single key's row is
  * longer. A string of this many characters stays under V8's largest regular heap object
  * (128 KB), even as UTF-16: a larger one is allocated in V8's large-object space, mapped
- * afresh for each string, and on this project's machines (Firecracker VMs) that costs about
- * 2 ms per 300 KB string against 0.02 ms for a 100 KB one (`npm run first-read -w bench`).
+ * afresh for each string, which is slow on this project's machines (Firecracker VMs).
+ * Reading a 300-node project's index took 1.3–1.5 ms line by line against 2.5–2.7 ms from
+ * one string (`npm run first-read -w bench`; decision 021, amended).
  */
 export const GRAPH_INDEX_LINE_CHARS = 60_000
 
@@ -357,13 +358,13 @@ export function decodeGraphIndex(text: string | readonly string[]): GraphIndex |
       connections = parsed.connections
     } else if (parsed.v === 2) {
       const counts = (parsed as Partial<IndexHeader>).lines
-      const nodeLines = counts?.nodes
-      const connectionLines = counts?.connections
-      if (!Number.isSafeInteger(nodeLines) || !Number.isSafeInteger(connectionLines)) return null
-      if (nodeLines! < 0 || connectionLines! < 0) return null
-      if (lines.length !== 1 + nodeLines! + connectionLines!) return null
-      nodes = rowsOfLines(lines.slice(1, 1 + nodeLines!))
-      connections = rowsOfLines(lines.slice(1 + nodeLines!))
+      const nodeLines = counts?.nodes ?? -1
+      const connectionLines = counts?.connections ?? -1
+      const count = (n: number) => Number.isSafeInteger(n) && n >= 0
+      if (!count(nodeLines) || !count(connectionLines)) return null
+      if (lines.length !== 1 + nodeLines + connectionLines) return null
+      nodes = rowsOfLines(lines.slice(1, 1 + nodeLines))
+      connections = rowsOfLines(lines.slice(1 + nodeLines))
     } else return null
     return {
       nodes: mapOfRows(nodes, DOC_NODES_KEY),
