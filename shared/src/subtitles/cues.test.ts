@@ -133,6 +133,32 @@ describe('cuesFromWords', () => {
     expect(cues[1]!.endMs).toBe(cues[2]!.startMs)
   })
 
+  it('spreads cues of words timed at one instant so each shows, when there is time for all', () => {
+    // The property test's counterexample: three cues' worth of words, all but the last timed
+    // at 0 (a provider's glitch). The neighbours are short too, so none can lend time; the
+    // silence after the last cue makes room.
+    const words = [
+      { text: 'aAAAaAaAaAaAaaaAAaAAaaAaAaaAaa;', startMs: 0, endMs: 0 },
+      { text: 'AaaaAAAaAaaAaAaaaaaAaaAaaAAAaA', startMs: 0, endMs: 0 },
+      { text: 'AaaaaAAaAaaAaAAaAAaaaAAAAaAAaA', startMs: 0, endMs: 0 },
+      { text: 'A."', startMs: 0, endMs: 0 },
+      { text: 'éAaAaéé?', startMs: 12, endMs: 1_536 },
+    ]
+    const cues = cuesFromWords(words, { endLimitMs: 3_000 })
+    expect(cues.map((c) => [c.startMs, c.endMs])).toEqual([
+      [0, 1_000],
+      [1_000, 2_000],
+      [2_000, 3_000],
+    ])
+    // With less than a minimum for each, they stay as the neighbours left them.
+    const tight = cuesFromWords(words, { endLimitMs: 2_999 })
+    expect(tight.map((c) => [c.startMs, c.endMs])).toEqual([
+      [0, 0],
+      [0, 536],
+      [536, 1_536],
+    ])
+  })
+
   it('ends no cue after endLimitMs', () => {
     const cues = cuesFromWords(timed('Short.'), { endLimitMs: 600 })
     expect(cues).toEqual([{ startMs: 0, endMs: 600, lines: ['Short.'] }])

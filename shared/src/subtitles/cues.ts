@@ -61,9 +61,12 @@ interface Draft {
  * - A cue shows from its first word's start to its last word's end, never longer than
  *   `maxDurationMs`. A cue shorter than `minDurationMs` is lengthened into the silence after it
  *   (then before it), else merged with a neighbour when the result still fits, else given time
- *   by its neighbours down to their own `minDurationMs`. A cue stays shorter than
- *   `minDurationMs` only when it already fills all the time between its neighbours (from the
- *   previous cue's end, or 0, to the next cue's start, or `endLimitMs`).
+ *   by its neighbours down to their own `minDurationMs`. If one is still shorter (words
+ *   timed at one instant leave it no time at all) and there is `minDurationMs` for every cue
+ *   before `endLimitMs`, the cues are spread so that each has it, each moved as little as
+ *   that needs. A cue stays shorter than `minDurationMs` only when it already fills all the
+ *   time between its neighbours (from the previous cue's end, or 0, to the next cue's start,
+ *   or `endLimitMs`).
  * - Cues never overlap; times are whole milliseconds.
  *
  * Words whose times go backwards are moved forward (a word starts no earlier than the previous
@@ -90,6 +93,7 @@ export function cuesFromWords(words: readonly WordTiming[], options: CueOptions 
   drafts = mergeShort(drafts, settings)
   extendIntoSilence(drafts, settings)
   borrowFromNeighbours(drafts, settings)
+  spreadToMinimum(drafts, settings)
   return drafts.map((draft) => ({
     startMs: draft.startMs,
     endMs: draft.endMs,
@@ -333,5 +337,30 @@ function borrowFromNeighbours(drafts: Draft[], settings: Settings): void {
       next.startMs += take
       draft.endMs += take
     }
+  })
+}
+
+/**
+ * When a cue is still shorter than `minMs` and there is `minMs` for every cue before the
+ * limit, gives each cue at least `minMs`: in order, a cue starts no earlier than the one
+ * before it ends and no later than leaves `minMs` for itself and each cue after it, and ends
+ * at least `minMs` after its start (at most `maxMs`). Neighbours lending time
+ * (`borrowFromNeighbours`) cannot do it when they are short themselves, as cues of words
+ * timed at one instant are.
+ */
+function spreadToMinimum(drafts: Draft[], settings: Settings): void {
+  const { minMs, maxMs, limitMs } = settings
+  if (drafts.every((draft) => duration(draft) >= minMs)) return
+  if (limitMs < drafts.length * minMs) return
+  let previousEnd = 0
+  drafts.forEach((draft, i) => {
+    const room = (drafts.length - i) * minMs
+    draft.startMs = Math.max(previousEnd, Math.min(draft.startMs, limitMs - room))
+    draft.endMs = Math.min(
+      Math.max(draft.endMs, draft.startMs + minMs),
+      draft.startMs + maxMs,
+      limitMs - room + minMs,
+    )
+    previousEnd = draft.endMs
   })
 }
