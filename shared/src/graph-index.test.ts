@@ -63,15 +63,21 @@ function copyOf(doc: Y.Doc): Y.Doc {
   return copy
 }
 
+/** The persisted lines of `index` read back: its header, and its node and connection rows. */
+function persisted(index: GraphIndex) {
+  const [first, ...lines] = encodeGraphIndex(index).split('\n')
+  const header = JSON.parse(first!) as { lines: { nodes: number } } & Record<string, unknown>
+  const rowsOf = (part: string[]) => part.flatMap((line) => JSON.parse(line) as unknown[])
+  return {
+    header,
+    nodes: rowsOf(lines.slice(0, header.lines.nodes)),
+    connections: rowsOf(lines.slice(header.lines.nodes)),
+  }
+}
+
 /** The index as what matters to a writer: each key's last id, kind and value (by key). */
 function shape(index: GraphIndex): unknown {
-  const [header, ...lines] = encodeGraphIndex(index).split('\n')
-  const counts = (JSON.parse(header!) as { lines: { nodes: number } }).lines
-  const rowsOf = (part: string[]) => part.flatMap((line) => JSON.parse(line) as unknown[])
-  const parsed = {
-    nodes: rowsOf(lines.slice(0, counts.nodes)),
-    connections: rowsOf(lines.slice(counts.nodes)),
-  }
+  const parsed = persisted(index)
   const rows = (list: unknown): unknown =>
     (list as unknown[][])
       .map(([key, client, clock, length, kind, value]) => [
@@ -367,15 +373,9 @@ describe('graph index (issue 23, decision 020)', () => {
 
   it('still reads the single JSON text of its first version', () => {
     const stored = storedDoc([textGraph(40)])
-    const [header, ...lines] = encodeGraphIndex(graphIndexOfDoc(stored)).split('\n')
-    const { lines: counts, ...rest } = JSON.parse(header!) as { lines: { nodes: number } }
-    const rowsOf = (part: string[]) => part.flatMap((line) => JSON.parse(line) as unknown[])
-    const v1 = JSON.stringify({
-      ...rest,
-      v: 1,
-      nodes: rowsOf(lines.slice(0, counts.nodes)),
-      connections: rowsOf(lines.slice(counts.nodes)),
-    })
+    const { header, nodes, connections } = persisted(graphIndexOfDoc(stored))
+    const { lines: _lines, ...rest } = header
+    const v1 = JSON.stringify({ ...rest, v: 1, nodes, connections })
     expect(shape(decodeGraphIndex(v1)!)).toEqual(shape(graphIndexOfDoc(stored)))
     // The first version is one line: more is not an index.
     expect(decodeGraphIndex([v1, '[]'])).toBeNull()
