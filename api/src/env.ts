@@ -74,7 +74,8 @@ export const envSchema = z
       .default('reelgraph'),
     /**
      * Memory budget of the embedded sync server's open documents, in MiB of estimated heap
-     * (issue 23): one more document past it is refused as busy. Unset: half the V8 heap limit.
+     * (issue 23): one more document past it is refused as busy. Unset: half the V8 heap
+     * limit, less on a small heap.
      */
     SYNC_MEMORY_BUDGET_MB: optionalString
       .transform((v) => (v === undefined ? undefined : Number(v)))

@@ -61,6 +61,23 @@ export const MEMORY_BUDGET_HEAP_SHARE = 0.5
 export const HEAP_REFUSE_SHARE = 0.85
 
 /**
+ * ... nor, whatever the limit's size, while less than this is left below it, in bytes. V8's
+ * `heap_size_limit` counts the young generation's reserve (three semi-spaces: 192 MiB on
+ * Node 24 here, with or without `--max-old-space-size`), which the old generation, where a
+ * heap-out-of-memory happens, cannot use: a process given a 160 MiB old generation (a
+ * container's heap) reads a limit of 352 MiB, 85% of which is past the point where it dies.
+ */
+export const HEAP_REFUSE_HEADROOM_BYTES = 256 * 1024 * 1024
+
+/**
+ * The default budget is also at most this share of where the heap refusal starts
+ * (`heapRefusalThresholdBytes`), so that on a small heap the documents leave room for the
+ * rest of the process and the collector. With Node's default heap here (4,288 MiB) the
+ * MEMORY_BUDGET_HEAP_SHARE is the lower, and decides.
+ */
+export const MEMORY_BUDGET_REFUSAL_SHARE = 0.6
+
+/**
  * Heap bytes an open Y.Doc takes per byte of its encoded state: measured on the 300-node
  * fixture (`make-graph.mjs 300 7`: 241,779 encoded bytes, 1.93 MB of heap once applied, a
  * ratio of 8.0), rounded up for the Hocuspocus document around it.

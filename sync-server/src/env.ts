@@ -49,7 +49,8 @@ export const syncEnvSchema = z
     ALLOWED_ORIGINS: z.string().default(''),
     /**
      * Memory budget for open documents, in MiB of estimated heap (issue 23): one more
-     * document past it is refused as busy. Unset: half the V8 heap limit.
+     * document past it is refused as busy. Unset: half the V8 heap limit, less on a small
+     * heap (`defaultMemoryBudgetBytes`).
      */
     SYNC_MEMORY_BUDGET_MB: syncMemoryBudgetSchema,
   })

@@ -64,7 +64,7 @@ export class SyncMetrics {
     })
     new Gauge({
       name: 'reelgraph_sync_memory_budget_bytes',
-      help: 'The memory budget for open documents (SYNC_MEMORY_BUDGET_MB, or half the V8 heap limit).',
+      help: 'The memory budget for open documents (SYNC_MEMORY_BUDGET_MB, or its default share of the V8 heap limit).',
       registers,
       collect() {
         this.set(budget.limitBytes)

@@ -1,6 +1,11 @@
+import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { DOCUMENT_RESERVATION_BYTES } from '../config.ts'
-import { MemoryBudget } from './memory-budget.ts'
+import { DOCUMENT_RESERVATION_BYTES, HEAP_REFUSE_HEADROOM_BYTES } from '../config.ts'
+import {
+  defaultMemoryBudgetBytes,
+  heapRefusalThresholdBytes,
+  MemoryBudget,
+} from './memory-budget.ts'
 
 const MiB = 1024 * 1024
 const roomyHeap = () => ({ used: 100 * MiB, limit: 4096 * MiB })
@@ -49,6 +54,42 @@ describe('MemoryBudget (issue 23 item 2)', () => {
     expect(copies).toEqual(['copy-b'])
     heap = { used: 3900 * MiB, limit: 4096 * MiB }
     budget.delete('doc')
+    expect(budget.refusal()).toBe('heap')
+  })
+
+  it("keeps the headroom at least V8's young generation reserve, which the heap limit counts", () => {
+    // A process whose old generation (where a heap-out-of-memory happens) is 160 MiB.
+    const limit = Number(
+      execFileSync(
+        process.execPath,
+        [
+          '--max-old-space-size=160',
+          '-e',
+          'process.stdout.write(String(require("node:v8").getHeapStatistics().heap_size_limit))',
+        ],
+        { encoding: 'utf8' },
+      ),
+    )
+    const youngReserve = limit - 160 * MiB
+    expect(youngReserve).toBeGreaterThan(0)
+    expect(youngReserve).toBeLessThanOrEqual(HEAP_REFUSE_HEADROOM_BYTES)
+  })
+
+  it('defaults to half the heap limit, and on a small heap to less than where the heap refusal starts', () => {
+    // Node 24's default heap here: half of it (decision 012).
+    expect(defaultMemoryBudgetBytes({ used: 0, limit: 4288 * MiB })).toBe(2144 * MiB)
+    // --max-old-space-size=160 (a limit of 352 MiB): half would be past the old generation.
+    const small = defaultMemoryBudgetBytes({ used: 0, limit: 352 * MiB })
+    expect(small).toBeLessThan(heapRefusalThresholdBytes(352 * MiB))
+    expect(small).toBeLessThan(160 * MiB)
+  })
+
+  it('refuses for the heap on a small heap before its old generation is full', () => {
+    // A 160 MiB old generation: the limit reads 352 MiB, 85% of which (299 MiB) it never reaches.
+    const budget = new MemoryBudget({
+      limitBytes: 1024 * MiB,
+      heap: () => ({ used: 120 * MiB, limit: 352 * MiB }),
+    })
     expect(budget.refusal()).toBe('heap')
   })
 })

@@ -3,8 +3,10 @@ import {
   DOCUMENT_BASE_COST_BYTES,
   DOCUMENT_RESERVATION_BYTES,
   HEAP_BYTES_PER_DOCUMENT_BYTE,
+  HEAP_REFUSE_HEADROOM_BYTES,
   HEAP_REFUSE_SHARE,
   MEMORY_BUDGET_HEAP_SHARE,
+  MEMORY_BUDGET_REFUSAL_SHARE,
 } from '../config.ts'
 
 /** The V8 heap's size now and its limit, in bytes. */
@@ -19,9 +21,26 @@ export function readHeap(): HeapReading {
   return { used: stats.used_heap_size, limit: stats.heap_size_limit }
 }
 
-/** The default memory budget: MEMORY_BUDGET_HEAP_SHARE of the V8 heap limit, in bytes. */
+/**
+ * The heap size, in bytes, past which no document is opened, for a V8 heap limit of `limit`
+ * bytes: HEAP_REFUSE_SHARE of it, or HEAP_REFUSE_HEADROOM_BYTES below it when that is lower.
+ */
+export function heapRefusalThresholdBytes(limit: number): number {
+  return Math.min(limit * HEAP_REFUSE_SHARE, limit - HEAP_REFUSE_HEADROOM_BYTES)
+}
+
+/**
+ * The default memory budget, in bytes: MEMORY_BUDGET_HEAP_SHARE of the V8 heap limit, or on a
+ * small heap MEMORY_BUDGET_REFUSAL_SHARE of where the heap refusal starts
+ * ({@link heapRefusalThresholdBytes}), when that is lower.
+ */
 export function defaultMemoryBudgetBytes(heap: HeapReading = readHeap()): number {
-  return Math.floor(heap.limit * MEMORY_BUDGET_HEAP_SHARE)
+  return Math.floor(
+    Math.min(
+      heap.limit * MEMORY_BUDGET_HEAP_SHARE,
+      heapRefusalThresholdBytes(heap.limit) * MEMORY_BUDGET_REFUSAL_SHARE,
+    ),
+  )
 }
 
 /** Why a document cannot be opened now (the `reason` label of the refusal metric). */
@@ -35,8 +54,8 @@ export type BudgetRefusal = 'memory' | 'heap'
  * or the mean of the open documents when larger) until its real size is known.
  *
  * A new document is refused when the estimates would pass the budget, or when the V8 heap
- * itself is past HEAP_REFUSE_SHARE of its limit (the estimate's safety net: whatever else the
- * process holds, it does not open more documents while the heap is that full).
+ * itself is past {@link heapRefusalThresholdBytes} (the estimate's safety net: whatever else
+ * the process holds, it does not open more documents while the heap is that full).
  */
 export class MemoryBudget {
   /** The budget for documents, in bytes of estimated heap. */
@@ -105,7 +124,7 @@ export class MemoryBudget {
     }
     if (this.used + reservation > this.limitBytes) return 'memory'
     const heap = this.heap()
-    if (heap.used > heap.limit * HEAP_REFUSE_SHARE) return 'heap'
+    if (heap.used > heapRefusalThresholdBytes(heap.limit)) return 'heap'
     return null
   }
 
