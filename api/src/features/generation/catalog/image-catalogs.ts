@@ -1,4 +1,6 @@
 import type { Env } from '../../../env.ts'
+import type { OutboundEnv } from '../../../lib/outbound/guarded-fetch.ts'
+import { outboundOf } from '../providers/index.ts'
 import { createCivitaiImageProvider } from '../providers/civitai.ts'
 import { createOpenAiImageProvider } from '../providers/openai.ts'
 import type { ImageProvider } from '../providers/types.ts'
@@ -43,7 +45,8 @@ export function openaiCatalog(
     | 'AI_TEXT_TIMEOUT_MS'
     | 'AI_IMAGE_TIMEOUT_MS'
     | 'costs'
-  >,
+  > &
+    Partial<OutboundEnv>,
 ): CatalogProvider {
   const provider = { id: 'openai', name: 'OpenAI' }
   return {
@@ -67,6 +70,8 @@ export function openaiCatalog(
         imageModel: providerModelId(definition.model),
         textTimeoutMs: env.AI_TEXT_TIMEOUT_MS,
         imageTimeoutMs: env.AI_IMAGE_TIMEOUT_MS,
+        outbound: outboundOf(env),
+        imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
       }),
   }
 }
@@ -80,7 +85,8 @@ export function civitaiCatalog(
     | 'CIVITAI_ORCHESTRATION_URL'
     | 'AI_IMAGE_TIMEOUT_MS'
     | 'costs'
-  >,
+  > &
+    Partial<OutboundEnv>,
 ): CatalogProvider {
   const provider = { id: 'civitai', name: 'Civitai' }
   const civitai = () =>
@@ -89,6 +95,8 @@ export function civitaiCatalog(
       baseUrl: env.CIVITAI_BASE_URL,
       orchestrationUrl: env.CIVITAI_ORCHESTRATION_URL,
       timeoutMs: env.AI_IMAGE_TIMEOUT_MS,
+      outbound: outboundOf(env),
+      imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
     })
   return {
     ...provider,

@@ -47,11 +47,14 @@ export interface ClipProgressReport {
 /** A finished clip at the provider, not yet fetched. */
 export interface GeneratedClip {
   /**
-   * Streams the clip into a new file at `path` (absolute), never whole in memory. Called
-   * once: a provider's result URL may answer only once, or expire (Replicate's after an hour).
-   * @throws ProviderError when the download fails (`transient` for 429, 5xx, network).
+   * Streams the clip into a new file at `path` (absolute), never whole in memory, stopping at
+   * `maxBytes` (default DEFAULT_CLIP_MAX_BYTES; the job passes `CLIP_MAX_BYTES`) as the bytes
+   * arrive, the partial file deleted. Called once: a provider's result URL may answer only
+   * once, or expire (Replicate's after an hour).
+   * @throws ProviderError when the download fails (`transient` for 429, 5xx, network;
+   *   `refused` past `maxBytes` or at an address the outbound guard refuses; issue 40).
    */
-  saveTo(path: string, signal: AbortSignal): Promise<void>
+  saveTo(path: string, signal: AbortSignal, maxBytes?: number): Promise<void>
 }
 
 /** A provider that makes clips. */

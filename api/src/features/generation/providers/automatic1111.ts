@@ -1,5 +1,10 @@
 import type { GenerateImageRequest, ImageModel } from '@reelgraph/shared'
 import { z } from 'zod'
+import {
+  outboundPolicy,
+  type OutboundPolicy,
+  type OutboundSettings,
+} from '../../../lib/outbound/guarded-fetch.ts'
 import { malformed } from './errors.ts'
 import { fetchJson, withTimeout } from './http.ts'
 import { decodeBase64, exactSizeImage } from './image-bytes.ts'
@@ -42,7 +47,12 @@ export const a1111Protocol = {
  * Polls the web UI's progress every A1111_PROGRESS_POLL_MS until `signal` aborts, telling
  * `onProgress` each new whole percent; a failed poll is skipped (the image call decides).
  */
-function watchProgress(base: string, onProgress: ProgressListener, signal: AbortSignal): void {
+function watchProgress(
+  base: string,
+  policy: OutboundPolicy,
+  onProgress: ProgressListener,
+  signal: AbortSignal,
+): void {
   let last = -1
   const timer = setInterval(() => {
     fetchJson(
@@ -50,6 +60,7 @@ function watchProgress(base: string, onProgress: ProgressListener, signal: Abort
       `${base}/sdapi/v1/progress?skip_current_image=true`,
       { signal },
       a1111Protocol.progress,
+      { policy },
     )
       .then(({ progress }) => {
         const percent = Math.round(progress * 100)
@@ -68,11 +79,15 @@ export interface Automatic1111Settings {
   url: string
   /** Limit of one call, in ms (the caller's signal may end it sooner). */
   timeoutMs: number
+  /** The operator's allow list and time limit (`OUTBOUND_*`); default none and 5 min. */
+  outbound?: OutboundSettings | undefined
 }
 
 /** The image provider on a self-hosted AUTOMATIC1111 web UI. */
 export function createAutomatic1111ImageProvider(settings: Automatic1111Settings): ImageProvider {
   const base = settings.url.replace(/\/+$/, '')
+  // The web UI's own origin, trusted as configured (issue 40 item 1).
+  const policy = outboundPolicy([base], settings.outbound)
   return {
     info: { id: 'automatic1111', name: 'Stable Diffusion (AUTOMATIC1111)', offline: false },
 
@@ -83,6 +98,7 @@ export function createAutomatic1111ImageProvider(settings: Automatic1111Settings
         `${base}/sdapi/v1/sd-models`,
         { signal },
         a1111Protocol.sdModels,
+        { policy },
       )
       return models.slice(0, limit).map((m) => ({
         id: m.title,
@@ -98,7 +114,9 @@ export function createAutomatic1111ImageProvider(settings: Automatic1111Settings
     ): Promise<GeneratedImage> {
       const signal = withTimeout(callerSignal, settings.timeoutMs)
       const done = new AbortController()
-      if (onProgress) watchProgress(base, onProgress, AbortSignal.any([signal, done.signal]))
+      if (onProgress) {
+        watchProgress(base, policy, onProgress, AbortSignal.any([signal, done.signal]))
+      }
       const body: z.input<typeof a1111Protocol.txt2imgRequest> = {
         prompt: request.prompt,
         negative_prompt: request.negativePrompt,
@@ -121,6 +139,7 @@ export function createAutomatic1111ImageProvider(settings: Automatic1111Settings
           signal,
         },
         a1111Protocol.txt2imgResponse,
+        { policy },
       ).finally(() => done.abort())
       const first = answer.images[0]
       if (!first) throw malformed(LABEL)

@@ -9,8 +9,9 @@ import {
   jobBaseModel,
   readyBlobUrl,
 } from './civitai-protocol.ts'
+import { outboundPolicy, type OutboundSettings } from '../../../lib/outbound/guarded-fetch.ts'
 import { toProviderError } from './errors.ts'
-import { delay, fetchBytes, fetchJson, withTimeout } from './http.ts'
+import { delay, fetchBytes, fetchJson, imageLimitOf, withTimeout } from './http.ts'
 import { exactSizeImage } from './image-bytes.ts'
 import { type GeneratedImage, type ImageProvider, ProviderError } from './types.ts'
 
@@ -32,6 +33,10 @@ export interface CivitaiSettings {
   /** Limit of one generation including polling, in ms. */
   timeoutMs: number
   pollIntervalMs?: number | undefined
+  /** The operator's allow list and time limit (`OUTBOUND_*`); default none and 5 min. */
+  outbound?: OutboundSettings | undefined
+  /** `IMAGE_RESULT_MAX_BYTES`; default DEFAULT_IMAGE_RESULT_MAX_BYTES. */
+  imageMaxBytes?: number | undefined
 }
 
 /** The image provider on Civitai: REST model list, asynchronous orchestration jobs. */
@@ -43,6 +48,9 @@ export function createCivitaiImageProvider(settings: CivitaiSettings): ImageProv
   )
   const pollIntervalMs = settings.pollIntervalMs ?? CIVITAI_POLL_INTERVAL_MS
   const headers = { authorization: `Bearer ${settings.token}` }
+  // The site and the orchestrator are trusted as configured; a blob URL is judged (issue 40).
+  const policy = outboundPolicy([site, orchestrator], settings.outbound)
+  const call = { policy }
   // Version id -> AIR, learnt from the model list so generation needs no extra lookup.
   const airs = new Map<string, string>()
 
@@ -55,6 +63,7 @@ export function createCivitaiImageProvider(settings: CivitaiSettings): ImageProv
       `${site}/api/v1/model-versions/${encodeURIComponent(modelVersionId)}`,
       { headers, signal },
       civitaiModelVersionResponse,
+      call,
     )
     const air = checkpointAir(version.modelId, version.id, version.baseModel)
     airs.set(modelVersionId, air)
@@ -76,6 +85,7 @@ export function createCivitaiImageProvider(settings: CivitaiSettings): ImageProv
         `${site}/api/v1/models?${query}`,
         { headers, signal },
         civitaiModelsResponse,
+        call,
       )
       const models: ImageModel[] = []
       for (const item of answer.items) {
@@ -128,6 +138,7 @@ export function createCivitaiImageProvider(settings: CivitaiSettings): ImageProv
           signal,
         },
         civitaiJobStatusCollection,
+        call,
       )
       const token = status.token
       for (;;) {
@@ -141,7 +152,12 @@ export function createCivitaiImageProvider(settings: CivitaiSettings): ImageProv
         const blobUrl = readyBlobUrl(first)
         if (blobUrl) {
           // The blob URL is pre-signed storage: no token goes with it.
-          const { bytes } = await fetchBytes(LABEL, new URL(blobUrl, orchestrator).href, { signal })
+          const { bytes } = await fetchBytes(
+            LABEL,
+            new URL(blobUrl, orchestrator).href,
+            { signal },
+            { policy, what: 'a result', limit: imageLimitOf(settings.imageMaxBytes) },
+          )
           return exactSizeImage(LABEL, bytes, request.width, request.height)
         }
         if (first.scheduled === false) {
@@ -161,6 +177,7 @@ export function createCivitaiImageProvider(settings: CivitaiSettings): ImageProv
           `${orchestrator}/v1/consumer/jobs?${new URLSearchParams({ token })}`,
           { headers, signal },
           civitaiJobStatusCollection,
+          call,
         )
       }
     },

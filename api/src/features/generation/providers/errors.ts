@@ -27,7 +27,7 @@ export function toProviderError(
 
 function isAbortOrTimeout(error: unknown): boolean {
   if (!(error instanceof Error)) return false
-  if (error.name === 'AbortError' || error.name === 'TimeoutError') return true
+  if (['AbortError', 'TimeoutError', 'OutboundTimeoutError'].includes(error.name)) return true
   // The openai SDK's names for its own timeout and for an aborted request.
   const ctor = error.constructor.name
   return ctor === 'APIConnectionTimeoutError' || ctor === 'APIUserAbortError'

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { Env } from '../../../env.ts'
+import { type OutboundEnv, outboundSettings } from '../../../lib/outbound/guarded-fetch.ts'
 import { createAutomatic1111ImageProvider } from './automatic1111.ts'
 import { createBuiltinImageProvider } from './builtin-image.ts'
 import { createBuiltinTextProvider } from './builtin-text.ts'
@@ -26,7 +27,8 @@ export type AiProviderEnv = Pick<
   | 'A1111_URL'
   | 'AI_TEXT_TIMEOUT_MS'
   | 'AI_IMAGE_TIMEOUT_MS'
->
+> &
+  Partial<OutboundEnv>
 
 /**
  * The providers chosen by configuration (`env.textProvider`, `env.imageProvider`;
@@ -41,6 +43,8 @@ export function createAiProviders(env: AiProviderEnv, logger: Pick<Logger, 'info
     imageModel: env.OPENAI_IMAGE_MODEL,
     textTimeoutMs: env.AI_TEXT_TIMEOUT_MS,
     imageTimeoutMs: env.AI_IMAGE_TIMEOUT_MS,
+    outbound: outboundOf(env),
+    imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
   }
   const text = createTextProvider(env, openAi)
   const image = createImageProvider(env, openAi)
@@ -91,6 +95,8 @@ function createImageProvider(env: AiProviderEnv, openAi: OpenAiSettings): ImageP
         baseUrl: env.CIVITAI_BASE_URL,
         orchestrationUrl: env.CIVITAI_ORCHESTRATION_URL,
         timeoutMs: env.AI_IMAGE_TIMEOUT_MS,
+        outbound: outboundOf(env),
+        imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
       })
     case 'automatic1111':
       if (!env.A1111_URL) {
@@ -101,8 +107,19 @@ function createImageProvider(env: AiProviderEnv, openAi: OpenAiSettings): ImageP
       return createAutomatic1111ImageProvider({
         url: env.A1111_URL,
         timeoutMs: env.AI_IMAGE_TIMEOUT_MS,
+        outbound: outboundOf(env),
       })
     case 'builtin':
       return createBuiltinImageProvider()
   }
+}
+
+/** The operator's outbound settings, when env has them (tests may pass fewer settings). */
+export function outboundOf(env: Partial<OutboundEnv>) {
+  return env.OUTBOUND_ALLOW_HOSTS !== undefined && env.OUTBOUND_TIMEOUT_MS !== undefined
+    ? outboundSettings({
+        OUTBOUND_ALLOW_HOSTS: env.OUTBOUND_ALLOW_HOSTS,
+        OUTBOUND_TIMEOUT_MS: env.OUTBOUND_TIMEOUT_MS,
+      })
+    : undefined
 }

@@ -7,8 +7,9 @@ import type {
 import OpenAI from 'openai'
 import { zodResponseFormat } from 'openai/helpers/zod'
 import { z } from 'zod'
+import { outboundPolicy, type OutboundSettings } from '../../../lib/outbound/guarded-fetch.ts'
 import { malformed, toProviderError, upstreamStatus } from './errors.ts'
-import { fetchBytes } from './http.ts'
+import { fetchBytes, imageLimitOf } from './http.ts'
 import { decodeBase64, exactSizeImage } from './image-bytes.ts'
 import type { GeneratedImage, ImageProvider, TextProvider } from './types.ts'
 
@@ -25,6 +26,10 @@ export interface OpenAiSettings {
   imageModel: string
   textTimeoutMs: number
   imageTimeoutMs: number
+  /** The operator's allow list and time limit (`OUTBOUND_*`); default none and 5 min. */
+  outbound?: OutboundSettings | undefined
+  /** `IMAGE_RESULT_MAX_BYTES`; default DEFAULT_IMAGE_RESULT_MAX_BYTES. */
+  imageMaxBytes?: number | undefined
 }
 
 /** Who we name in messages a person reads. */
@@ -211,6 +216,8 @@ const imagesAnswer = z.object({
 export function createOpenAiImageProvider(settings: OpenAiSettings): ImageProvider {
   const openai = client(settings)
   const model = settings.imageModel
+  // An image answered as a URL is judged by the outbound guard (issue 40 item 1).
+  const policy = outboundPolicy([settings.baseURL], settings.outbound)
   return {
     info: { id: 'openai', name: `OpenAI images (${model})`, offline: false },
 
@@ -248,10 +255,18 @@ export function createOpenAiImageProvider(settings: OpenAiSettings): ImageProvid
       if (!parsed.success) throw malformed(IMAGE_PROVIDER_LABEL, parsed.error)
       const image = parsed.data.data[0]!
       let bytes: Uint8Array
-      if (image.b64_json) bytes = decodeBase64(IMAGE_PROVIDER_LABEL, image.b64_json)
-      else if (image.url)
-        bytes = (await fetchBytes(IMAGE_PROVIDER_LABEL, image.url, { signal })).bytes
-      else throw malformed(IMAGE_PROVIDER_LABEL)
+      const limit = imageLimitOf(settings.imageMaxBytes)
+      if (image.b64_json) bytes = decodeBase64(IMAGE_PROVIDER_LABEL, image.b64_json, limit)
+      else if (image.url) {
+        bytes = (
+          await fetchBytes(
+            IMAGE_PROVIDER_LABEL,
+            image.url,
+            { signal },
+            { policy, what: 'a result', limit },
+          )
+        ).bytes
+      } else throw malformed(IMAGE_PROVIDER_LABEL)
       return exactSizeImage(IMAGE_PROVIDER_LABEL, bytes, request.width, request.height)
     },
   }

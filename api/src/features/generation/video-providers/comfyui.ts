@@ -2,6 +2,13 @@ import { createHash, randomUUID } from 'node:crypto'
 import { extname } from 'node:path'
 import { z } from 'zod'
 import type { Env } from '../../../env.ts'
+import {
+  guardedFetch,
+  type OutboundEnv,
+  outboundPolicy,
+  type OutboundSettings,
+  outboundSettings,
+} from '../../../lib/outbound/guarded-fetch.ts'
 import { ProviderError } from '../../../lib/provider-error.ts'
 import type { CatalogProvider } from '../catalog/model-definition.ts'
 import type {
@@ -12,16 +19,21 @@ import type {
 } from '../catalog/types.ts'
 import { exactSizeImage } from '../providers/image-bytes.ts'
 import type { ImageProvider } from '../providers/types.ts'
+import { readBodyBounded } from '../../../lib/outbound/bounded-body.ts'
 import type { ComfyuiModel, ComfyuiWorkflow, NodeInput } from './comfyui-workflows.ts'
 import { DEFAULT_COMFYUI_SIZES, loadComfyuiWorkflows } from './comfyui-workflows.ts'
 import { CLIP_POLL_INTERVAL_MS } from './config.ts'
 import {
+  clipLimit,
+  downloadBytes,
   downloadTo,
+  imageLimit,
   malformedAnswer,
   providerFetch,
   providerJson,
   type ProviderWords,
   type RetryPolicy,
+  DEFAULT_JSON_MAX_BYTES,
   runGeneration,
   sleep,
   unknownModel,
@@ -33,7 +45,9 @@ import {
  * name. The start image is uploaded (`POST /upload/image`), the workflow queued
  * (`POST /prompt`) and followed (`GET /history/{prompt_id}`, the position from `GET /queue`),
  * the result fetched (`GET /view`); a cancel interrupts the running prompt (`POST /interrupt`)
- * or deletes a waiting one from the queue (`POST /queue` `{ delete }`).
+ * or deletes a waiting one from the queue (`POST /queue` `{ delete }`). `COMFYUI_URL`'s origin
+ * is trusted as configured; a redirect away from it is judged by the outbound guard like any
+ * other address, and results are read only up to their limits (issue 40 items 1 and 3).
  * @see https://docs.comfy.org/development/comfyui-server/comms_routes
  */
 
@@ -48,6 +62,10 @@ export interface ComfyuiSettings {
   url: string
   pollIntervalMs?: number
   retry?: RetryPolicy
+  /** The operator's allow list and time limit (`OUTBOUND_*`); default none and 5 min. */
+  outbound?: OutboundSettings
+  /** `IMAGE_RESULT_MAX_BYTES`; default DEFAULT_IMAGE_RESULT_MAX_BYTES. */
+  imageMaxBytes?: number
 }
 
 /** A file ComfyUI wrote (`outputs[node].images[]`, `.gifs[]`, `.videos[]`...). */
@@ -162,7 +180,8 @@ interface RunValues {
 /** A client of one ComfyUI server. */
 export function comfyuiClient(settings: ComfyuiSettings) {
   const base = settings.url.replace(/\/+$/, '')
-  const retry = settings.retry ? { retry: settings.retry } : {}
+  const policy = outboundPolicy([base], settings.outbound)
+  const retry = { policy, ...(settings.retry ? { retry: settings.retry } : {}) }
   const clientId = randomUUID()
 
   /** Uploads an image under a name from its bytes (the same image is one file) and names it. */
@@ -208,19 +227,27 @@ export function comfyuiClient(settings: ComfyuiSettings) {
   async function cancel(promptId: string, signal: AbortSignal) {
     const where = await whereIs(promptId, signal)
     if (where?.running) {
-      await fetch(`${base}/interrupt`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ prompt_id: promptId }),
-        signal,
-      })
+      await guardedFetch(
+        `${base}/interrupt`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ prompt_id: promptId }),
+          signal,
+        },
+        policy,
+      )
     } else {
-      await fetch(`${base}/queue`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ delete: [promptId] }),
-        signal,
-      })
+      await guardedFetch(
+        `${base}/queue`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ delete: [promptId] }),
+          signal,
+        },
+        policy,
+      )
     }
   }
 
@@ -263,7 +290,9 @@ export function comfyuiClient(settings: ComfyuiSettings) {
           },
           retry,
         )
-        const body: unknown = await response.json().catch(() => undefined)
+        const body: unknown = await readBodyBounded(response, DEFAULT_JSON_MAX_BYTES)
+          .then((bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown)
+          .catch(() => undefined)
         const parsed = comfyuiProtocol.queued.safeParse(body)
         if (!parsed.success) throw malformedAnswer(COMFYUI_WORDS, parsed.error)
         return parsed.data.prompt_id
@@ -321,11 +350,22 @@ export function comfyuiClient(settings: ComfyuiSettings) {
   return {
     run,
     viewUrl,
-    download: (file: OutputFile, path: string, signal: AbortSignal) =>
-      downloadTo(COMFYUI_WORDS, viewUrl(file), { signal }, path, retry),
-    bytes: async (file: OutputFile, signal: AbortSignal) =>
-      new Uint8Array(
-        await (await providerFetch(COMFYUI_WORDS, viewUrl(file), { signal }, retry)).arrayBuffer(),
+    download: (file: OutputFile, path: string, signal: AbortSignal, maxBytes?: number) =>
+      downloadTo(COMFYUI_WORDS, viewUrl(file), { signal }, path, {
+        ...retry,
+        what: 'a result',
+        limit: clipLimit(maxBytes),
+      }),
+    bytes: (file: OutputFile, signal: AbortSignal) =>
+      downloadBytes(
+        COMFYUI_WORDS,
+        viewUrl(file),
+        { signal },
+        {
+          ...retry,
+          what: 'a result',
+          limit: imageLimit(settings.imageMaxBytes),
+        },
       ),
   }
 }
@@ -369,7 +409,9 @@ export function createComfyuiVideoProvider(
         signal,
         onProgress,
       )
-      return { saveTo: (path, saveSignal) => client.download(file, path, saveSignal) }
+      return {
+        saveTo: (path, saveSignal, maxBytes) => client.download(file, path, saveSignal, maxBytes),
+      }
     },
   }
 }
@@ -416,9 +458,13 @@ export function createComfyuiImageProvider(
  * @throws Error naming the workflow or sidecar that is wrong (see loadComfyuiWorkflows).
  */
 export function comfyuiCatalog(
-  env: Pick<Env, 'COMFYUI_URL' | 'COMFYUI_WORKFLOWS_DIR' | 'COMFYUI_CONCURRENCY'>,
+  env: Pick<Env, 'COMFYUI_URL' | 'COMFYUI_WORKFLOWS_DIR' | 'COMFYUI_CONCURRENCY'> & OutboundEnv,
 ): CatalogProvider {
-  const settings: ComfyuiSettings = { url: env.COMFYUI_URL ?? '' }
+  const settings: ComfyuiSettings = {
+    url: env.COMFYUI_URL ?? '',
+    outbound: outboundSettings(env),
+    imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
+  }
   const models =
     env.COMFYUI_URL && env.COMFYUI_WORKFLOWS_DIR
       ? loadComfyuiWorkflows(env.COMFYUI_WORKFLOWS_DIR)

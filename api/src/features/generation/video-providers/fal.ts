@@ -1,5 +1,13 @@
 import { z } from 'zod'
 import type { Env } from '../../../env.ts'
+import {
+  guardedFetch,
+  type OutboundEnv,
+  type OutboundPolicy,
+  outboundPolicy,
+  type OutboundSettings,
+  outboundSettings,
+} from '../../../lib/outbound/guarded-fetch.ts'
 import { ProviderError } from '../../../lib/provider-error.ts'
 import { clipInput, imageInput } from '../catalog/input-mapping.ts'
 import {
@@ -18,16 +26,20 @@ import type { ImageProvider } from '../providers/types.ts'
 import { CLIP_POLL_INTERVAL_MS } from './config.ts'
 import { FAL_DEFAULT_MODELS } from './fal-models.ts'
 import {
+  clipLimit,
   dataUri,
+  downloadBytes,
   downloadTo,
+  imageLimit,
   isSafetyRefusal,
   malformedAnswer,
-  providerFetch,
   providerJson,
   type ProviderWords,
+  requireKeyOrigin,
   type RetryPolicy,
   runGeneration,
   safetyRefusal,
+  sameOrigin,
   sleep,
   unknownModel,
 } from './provider-http.ts'
@@ -38,7 +50,9 @@ import {
  * `queue_position`, `IN_PROGRESS` with logs, `COMPLETED`), `response_url` for the result,
  * `PUT cancel_url` to cancel. fal shortens them for model ids of several segments, so building
  * them from the model id gives 404s. Start images go inside the input as data URIs, so
- * everything fal needs passes through `FAL_QUEUE_URL`.
+ * everything fal needs passes through `FAL_QUEUE_URL`. The key goes only to that origin: a
+ * status or response URL elsewhere is refused in words, a cancel URL elsewhere is not sent, and
+ * every URL fal answers goes through the outbound guard (issue 40 items 1 and 2).
  * @see https://docs.fal.ai/model-endpoints/queue
  */
 
@@ -56,6 +70,10 @@ export interface FalSettings {
   /** Default CLIP_POLL_INTERVAL_MS (tests poll faster). */
   pollIntervalMs?: number
   retry?: RetryPolicy
+  /** The operator's allow list and time limit (`OUTBOUND_*`); default none and 5 min. */
+  outbound?: OutboundSettings
+  /** `IMAGE_RESULT_MAX_BYTES`; default DEFAULT_IMAGE_RESULT_MAX_BYTES. */
+  imageMaxBytes?: number
 }
 
 /** The shapes of fal's queue protocol that Reelgraph reads. */
@@ -106,11 +124,26 @@ function percentFromLogs(logs: readonly { message: string }[] | null | undefined
   return undefined
 }
 
-/** The headers and retry policy of every call to fal with `settings`. */
+const policies = new WeakMap<FalSettings, OutboundPolicy>()
+
+/** The outbound policy of `settings`: its queue's origin trusted as configured. */
+function policyOf(settings: FalSettings): OutboundPolicy {
+  let policy = policies.get(settings)
+  if (!policy) {
+    policy = outboundPolicy([settings.queueUrl], settings.outbound)
+    policies.set(settings, policy)
+  }
+  return policy
+}
+
+/** The headers, retry and outbound policy of every call to fal with `settings`. */
 function falCall(settings: FalSettings) {
   return {
     auth: { authorization: `Key ${settings.key}` },
-    retry: settings.retry ? { retry: settings.retry } : {},
+    retry: {
+      policy: policyOf(settings),
+      ...(settings.retry ? { retry: settings.retry } : {}),
+    },
   }
 }
 
@@ -144,8 +177,15 @@ async function runQueued(
         retry,
       ),
     follow: (submitted) => followQueued(settings, submitted, signal, onProgress),
+    // The key goes only to the queue: a cancel URL elsewhere is not sent at all.
     cancel: (submitted, cancelSignal) =>
-      fetch(submitted.cancel_url, { method: 'PUT', headers: auth, signal: cancelSignal }),
+      sameOrigin(submitted.cancel_url, queue)
+        ? guardedFetch(
+            submitted.cancel_url,
+            { method: 'PUT', headers: auth, signal: cancelSignal },
+            retry.policy,
+          )
+        : Promise.resolve(),
   })
 }
 
@@ -157,6 +197,21 @@ async function followQueued(
   onProgress: (report: ClipProgressReport) => void,
 ): Promise<unknown> {
   const { auth, retry } = falCall(settings)
+  // Both need the key: on another origin than the queue they are not followed.
+  requireKeyOrigin(
+    FAL_WORDS,
+    submitted.status_url,
+    settings.queueUrl,
+    'a status URL',
+    'FAL_QUEUE_URL',
+  )
+  requireKeyOrigin(
+    FAL_WORDS,
+    submitted.response_url,
+    settings.queueUrl,
+    'a response URL',
+    'FAL_QUEUE_URL',
+  )
   const statusUrl = new URL(submitted.status_url)
   statusUrl.searchParams.set('logs', '1')
   for (let first = true; ; first = false) {
@@ -166,7 +221,7 @@ async function followQueued(
       statusUrl.href,
       { headers: auth, signal },
       falProtocol.status,
-      retry,
+      { ...retry, what: 'a status URL' },
     )
     switch (status.status) {
       case 'IN_QUEUE':
@@ -184,17 +239,13 @@ async function followQueued(
         continue
       case 'COMPLETED': {
         if (status.error) throw failure(status.error, status.error_type)
-        const response = await providerFetch(
+        return await providerJson(
           FAL_WORDS,
           submitted.response_url,
           { headers: auth, signal },
-          retry,
+          z.unknown(),
+          { ...retry, what: 'a response URL' },
         )
-        try {
-          return await response.json()
-        } catch (error) {
-          throw malformedAnswer(FAL_WORDS, error)
-        }
       }
       case 'FAILED':
       case 'ERROR':
@@ -247,8 +298,12 @@ export function createFalVideoProvider(
       if (!url) throw malformedAnswer(FAL_WORDS, answer)
       return {
         // fal's media URLs are public: the key stays with the queue.
-        saveTo: (path, saveSignal) =>
-          downloadTo(FAL_WORDS, url, { signal: saveSignal }, path, falCall(settings).retry),
+        saveTo: (path, saveSignal, maxBytes) =>
+          downloadTo(FAL_WORDS, url, { signal: saveSignal }, path, {
+            ...falCall(settings).retry,
+            what: 'a result',
+            limit: clipLimit(maxBytes),
+          }),
       }
     },
   }
@@ -279,12 +334,18 @@ export function createFalImageProvider(
       if (parsed.data.has_nsfw_concepts?.[0]) throw safetyRefusal(parsed.data.has_nsfw_concepts)
       const url = parsed.data.images?.[0]?.url ?? parsed.data.image?.url
       if (!url) throw malformedAnswer(FAL_WORDS, answer)
+      const limit = imageLimit(settings.imageMaxBytes)
       const bytes = url.startsWith('data:')
-        ? decodeBase64(FAL_WORDS.label, url)
-        : new Uint8Array(
-            await (
-              await providerFetch(FAL_WORDS, url, { signal }, falCall(settings).retry)
-            ).arrayBuffer(),
+        ? decodeBase64(FAL_WORDS.label, url, limit)
+        : await downloadBytes(
+            FAL_WORDS,
+            url,
+            { signal },
+            {
+              ...falCall(settings).retry,
+              what: 'a result',
+              limit,
+            },
           )
       return exactSizeImage(FAL_WORDS.label, bytes, request.width, request.height)
     },
@@ -293,9 +354,14 @@ export function createFalImageProvider(
 
 /** fal.ai in the model catalog: on with `FAL_KEY`. */
 export function falCatalog(
-  env: Pick<Env, 'FAL_KEY' | 'FAL_QUEUE_URL' | 'FAL_CONCURRENCY'>,
+  env: Pick<Env, 'FAL_KEY' | 'FAL_QUEUE_URL' | 'FAL_CONCURRENCY'> & OutboundEnv,
 ): CatalogProvider {
-  const settings: FalSettings = { key: env.FAL_KEY ?? '', queueUrl: env.FAL_QUEUE_URL }
+  const settings: FalSettings = {
+    key: env.FAL_KEY ?? '',
+    queueUrl: env.FAL_QUEUE_URL,
+    outbound: outboundSettings(env),
+    imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
+  }
   return {
     id: 'fal',
     name: 'fal.ai',

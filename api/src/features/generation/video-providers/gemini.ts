@@ -1,5 +1,11 @@
 import { z } from 'zod'
 import type { Env } from '../../../env.ts'
+import {
+  type OutboundEnv,
+  outboundPolicy,
+  type OutboundSettings,
+  outboundSettings,
+} from '../../../lib/outbound/guarded-fetch.ts'
 import { ProviderError } from '../../../lib/provider-error.ts'
 import {
   type CatalogProvider,
@@ -11,6 +17,7 @@ import type { ClipRequest, GeneratedClip, ImageBytes, VideoProvider } from '../c
 import { CLIP_POLL_INTERVAL_MS } from './config.ts'
 import {
   abortError,
+  clipLimit,
   downloadTo,
   isSafetyRefusal,
   malformedAnswer,
@@ -30,7 +37,8 @@ import {
  * prompt and an optional start image (and last frame) as base64 bytes, `parameters` holding
  * aspect ratio, duration, resolution and negative prompt; then `GET /v1beta/{operation name}`
  * until `done`. The video is at `response.generateVideoResponse.generatedSamples[0].video.uri`,
- * fetched with the key; `raiMediaFilteredReasons` (a safety block) is a failure in words.
+ * fetched with the key only on the API's own origin and through the outbound guard (issue 40
+ * items 1 and 2); `raiMediaFilteredReasons` (a safety block) is a failure in words.
  * The Gemini API takes no seed and always makes Veo 3's sound; it offers no cancel for these
  * operations, so a cancelled clip is only no longer followed.
  * @see https://ai.google.dev/gemini-api/docs/video
@@ -49,6 +57,8 @@ export interface GeminiSettings {
   baseUrl: string
   pollIntervalMs?: number
   retry?: RetryPolicy
+  /** The operator's allow list and time limit (`OUTBOUND_*`); default none and 5 min. */
+  outbound?: OutboundSettings
 }
 
 /** The shapes of the Gemini API's long-running video operations that Reelgraph reads. */
@@ -178,7 +188,8 @@ export function createGeminiVideoProvider(
 ): VideoProvider {
   const base = settings.baseUrl.replace(/\/+$/, '')
   const auth = { 'x-goog-api-key': settings.key }
-  const retry = settings.retry ? { retry: settings.retry } : {}
+  const policy = outboundPolicy([base], settings.outbound)
+  const retry = { policy, ...(settings.retry ? { retry: settings.retry } : {}) }
   const known = new Set(models.map((d) => d.model.id))
   return {
     id: 'gemini',
@@ -235,14 +246,14 @@ export function createGeminiVideoProvider(
         throw malformedAnswer(GEMINI_WORDS, operation)
       }
       return {
-        saveTo: (path, saveSignal) =>
+        saveTo: (path, saveSignal, maxBytes) =>
           downloadTo(
             GEMINI_WORDS,
             uri,
             // The key goes only to the Gemini API itself.
             { headers: sameOrigin(uri, base) ? auth : undefined, signal: saveSignal },
             path,
-            retry,
+            { ...retry, what: 'a result', limit: clipLimit(maxBytes) },
           ),
       }
     },
@@ -251,9 +262,14 @@ export function createGeminiVideoProvider(
 
 /** Veo on the Gemini API in the model catalog: on with `GEMINI_API_KEY` (video only). */
 export function geminiCatalog(
-  env: Pick<Env, 'GEMINI_API_KEY' | 'GEMINI_BASE_URL' | 'GEMINI_CONCURRENCY'>,
+  env: Pick<Env, 'GEMINI_API_KEY' | 'GEMINI_BASE_URL' | 'GEMINI_CONCURRENCY'> &
+    Pick<OutboundEnv, 'OUTBOUND_ALLOW_HOSTS' | 'OUTBOUND_TIMEOUT_MS'>,
 ): CatalogProvider {
-  const settings: GeminiSettings = { key: env.GEMINI_API_KEY ?? '', baseUrl: env.GEMINI_BASE_URL }
+  const settings: GeminiSettings = {
+    key: env.GEMINI_API_KEY ?? '',
+    baseUrl: env.GEMINI_BASE_URL,
+    outbound: outboundSettings(env),
+  }
   return {
     id: 'gemini',
     name: 'Google Gemini API',

@@ -1,11 +1,25 @@
-import { createWriteStream } from 'node:fs'
-import { rm } from 'node:fs/promises'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
-import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import type { z } from 'zod'
+import {
+  readBodyBounded,
+  readTextPrefix,
+  writeBodyBounded,
+} from '../../../lib/outbound/bounded-body.ts'
+import { guardedFetch, type OutboundPolicy } from '../../../lib/outbound/guarded-fetch.ts'
+import {
+  DEFAULT_IMAGE_RESULT_MAX_BYTES,
+  ERROR_BODY_MAX_BYTES,
+  JSON_ANSWER_EXTRA_BYTES,
+} from '../../../lib/outbound/limits.ts'
+import {
+  BodyTooLargeError,
+  describeRefusal,
+  describeTooLarge,
+  OutboundRefusedError,
+  OutboundTimeoutError,
+} from '../../../lib/outbound/outbound-errors.ts'
 import { ProviderError } from '../../../lib/provider-error.ts'
 import {
+  DEFAULT_CLIP_MAX_BYTES,
   PROVIDER_CANCEL_TIMEOUT_MS,
   PROVIDER_DETAIL_MAX_CHARS,
   PROVIDER_HTTP_ATTEMPTS,
@@ -17,9 +31,11 @@ import {
 
 /**
  * The small HTTP layer every provider of the model catalog shares (issue 22 item 2): one call
- * with `fetch`, HTTP 429, 5xx and network failures retried with backoff that honours
- * `Retry-After`, a budget of attempts, then a transient ProviderError for the job queue to
- * retry; every other failure in words a person can act on; bodies streamed to disk.
+ * through the outbound guard (issue 40 item 1: the provider's configured base trusted, every
+ * other address public https only), HTTP 429, 5xx and network failures retried with backoff
+ * that honours `Retry-After`, a budget of attempts, then a transient ProviderError for the job
+ * queue to retry; every other failure in words a person can act on; bodies read or streamed to
+ * disk only up to their limit (issue 40 item 3).
  */
 
 /** The words of one provider, for the messages a person reads. */
@@ -210,6 +226,10 @@ export function abortError(words: ProviderWords, signal: AbortSignal): ProviderE
 
 /** Options of one call. */
 export interface CallOptions {
+  /** The outbound guard's policy: the provider's base trusted as configured (issue 40). */
+  policy: OutboundPolicy
+  /** What the URL is, for a refusal's words ("a result", "a status URL"); "an address". */
+  what?: string
   retry?: RetryPolicy
   /** Called before each retry with the attempt that failed and the wait, for the log. */
   onRetry?: (info: { attempt: number; status: number | undefined; waitMs: number }) => void
@@ -227,15 +247,17 @@ export async function providerFetch(
   words: ProviderWords,
   url: string,
   init: RequestInit & { signal: AbortSignal },
-  options: CallOptions = {},
+  options: CallOptions,
 ): Promise<Response> {
   const retry = options.retry ?? DEFAULT_RETRY
   for (let attempt = 1; ; attempt++) {
     let response: Response | undefined
     let failure: ProviderError
     try {
-      response = await fetch(url, init)
+      response = await guardedFetch(url, init, options.policy)
     } catch (error) {
+      if (error instanceof OutboundRefusedError) throw refusedAddress(words, options.what, error)
+      if (error instanceof OutboundTimeoutError) throw tookTooLong(words, error)
       if (isAbort(error, init.signal)) throw abortError(words, init.signal)
       failure = new ProviderError(
         'upstream',
@@ -245,7 +267,7 @@ export async function providerFetch(
     }
     if (response) {
       if (response.ok) return response
-      const body = await response.text().catch(() => '')
+      const body = await readTextPrefix(response, ERROR_BODY_MAX_BYTES)
       failure = statusError(words, response.status, body)
       if (!failure.transient) throw failure
     }
@@ -261,24 +283,76 @@ export async function providerFetch(
   }
 }
 
+/** A refused address in words (final): who sent it, what it was, how to allow it. */
+export function refusedAddress(
+  words: ProviderWords,
+  what: string | undefined,
+  error: OutboundRefusedError,
+): ProviderError {
+  return new ProviderError('refused', describeRefusal(words.label, what ?? 'an address', error), {
+    cause: error,
+  })
+}
+
+/** The guard's time limit in words (final: the budget was spent waiting). */
+function tookTooLong(words: ProviderWords, error: OutboundTimeoutError): ProviderError {
+  return new ProviderError('timeout', `${words.label} did not finish in time.`, { cause: error })
+}
+
 /**
- * {@link providerFetch} and the answer's JSON checked by `schema`.
+ * Largest JSON answer read, in bytes: an image answered inline (a data URI, 4/3 of its bytes)
+ * of IMAGE_RESULT_MAX_BYTES and its fields.
+ */
+export const DEFAULT_JSON_MAX_BYTES =
+  Math.ceil((DEFAULT_IMAGE_RESULT_MAX_BYTES * 4) / 3) + JSON_ANSWER_EXTRA_BYTES
+
+/** A body that could not be read whole: too large, too slow, aborted or broken off. */
+function readFailure(
+  words: ProviderWords,
+  error: unknown,
+  signal: AbortSignal,
+  tooLarge: { what: string; setting: string },
+): ProviderError {
+  if (error instanceof BodyTooLargeError) {
+    return new ProviderError(
+      'refused',
+      describeTooLarge(words.label, tooLarge.what, error, tooLarge.setting),
+      { cause: error },
+    )
+  }
+  if (error instanceof OutboundTimeoutError) return tookTooLong(words, error)
+  if (isAbort(error, signal)) return abortError(words, signal)
+  return new ProviderError(
+    'upstream',
+    `The download from ${words.label} broke off. The job will be tried again.`,
+    { cause: error },
+  )
+}
+
+/**
+ * {@link providerFetch} and the answer's JSON (at most DEFAULT_JSON_MAX_BYTES) checked by
+ * `schema`.
  * @throws ProviderError as providerFetch does; `malformed` when the body is not JSON or not
- *   of the expected shape.
+ *   of the expected shape; `refused` when it is larger than its limit.
  */
 export async function providerJson<T extends z.ZodType>(
   words: ProviderWords,
   url: string,
   init: RequestInit & { signal: AbortSignal },
   schema: T,
-  options?: CallOptions,
+  options: CallOptions,
 ): Promise<z.output<T>> {
   const response = await providerFetch(words, url, init, options)
+  let bytes: Uint8Array
+  try {
+    bytes = await readBodyBounded(response, DEFAULT_JSON_MAX_BYTES, init.signal)
+  } catch (error) {
+    throw readFailure(words, error, init.signal, { what: 'an answer', setting: 'its JSON limit' })
+  }
   let body: unknown
   try {
-    body = await response.json()
+    body = JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown
   } catch (error) {
-    if (isAbort(error, init.signal)) throw abortError(words, init.signal)
     throw malformedAnswer(words, error)
   }
   const parsed = schema.safeParse(body)
@@ -295,36 +369,58 @@ export function malformedAnswer(words: ProviderWords, cause?: unknown): Provider
   )
 }
 
+/** A result read under a byte limit: what it is and the setting that raises the limit. */
+export interface ResultLimit {
+  /** Bytes at most. */
+  maxBytes: number
+  /** The setting a person raises it with (`CLIP_MAX_BYTES`, `IMAGE_RESULT_MAX_BYTES`). */
+  setting: string
+}
+
 /**
  * Downloads `url` into a new file at `path` (absolute), streaming: the bytes never sit whole
- * in memory. A failed or aborted download leaves no file behind. The URL is read once: a
- * result that answers only once is not asked again after its body started.
- * @throws ProviderError as providerFetch does; `upstream` (transient) when the body breaks
- *   off mid-way.
+ * in memory, and stop at `limit.maxBytes` as they arrive (a larger Content-Length is refused
+ * before reading). A failed, aborted or too large download leaves no file behind. The URL is
+ * read once: a result that answers only once is not asked again after its body started.
+ * @throws ProviderError as providerFetch does; `refused` (final) past the limit; `upstream`
+ *   (transient) when the body breaks off mid-way.
+ * @see issue 40 item 3
  */
 export async function downloadTo(
   words: ProviderWords,
   url: string,
   init: RequestInit & { signal: AbortSignal },
   path: string,
-  options?: CallOptions,
+  options: CallOptions & { limit: ResultLimit },
 ): Promise<void> {
-  const response = await providerFetch(words, url, init, options)
+  const what = options.what ?? 'a result'
+  const response = await providerFetch(words, url, init, { ...options, what })
   if (!response.body) throw malformedAnswer(words, new Error('empty body'))
   try {
-    await pipeline(
-      Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
-      createWriteStream(path, { flags: 'wx' }),
-      { signal: init.signal },
-    )
+    await writeBodyBounded(response, path, options.limit.maxBytes, init.signal)
   } catch (error) {
-    await rm(path, { force: true })
-    if (isAbort(error, init.signal)) throw abortError(words, init.signal)
-    throw new ProviderError(
-      'upstream',
-      `The download from ${words.label} broke off. The job will be tried again.`,
-      { cause: error },
-    )
+    throw readFailure(words, error, init.signal, { what, setting: options.limit.setting })
+  }
+}
+
+/**
+ * The bytes at `url` (an image result), at most `limit.maxBytes` read into memory.
+ * @throws ProviderError as providerFetch does; `refused` (final) past the limit; `upstream`
+ *   (transient) when the body breaks off mid-way.
+ * @see issue 40 item 3
+ */
+export async function downloadBytes(
+  words: ProviderWords,
+  url: string,
+  init: RequestInit & { signal: AbortSignal },
+  options: CallOptions & { limit: ResultLimit },
+): Promise<Uint8Array> {
+  const what = options.what ?? 'a result'
+  const response = await providerFetch(words, url, init, { ...options, what })
+  try {
+    return await readBodyBounded(response, options.limit.maxBytes, init.signal)
+  } catch (error) {
+    throw readFailure(words, error, init.signal, { what, setting: options.limit.setting })
   }
 }
 
@@ -340,6 +436,43 @@ export function sameOrigin(url: string, base: string): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * Refuses, in words, a URL that needs the provider's key but lies on another origin than the
+ * provider's configured base: the key is never sent there (issue 40 item 2).
+ * @param what what it is ("a status URL")
+ * @param setting the base's setting ("FAL_QUEUE_URL")
+ * @throws ProviderError `refused` when `url` is not on `base`'s origin
+ */
+export function requireKeyOrigin(
+  words: ProviderWords,
+  url: string,
+  base: string,
+  what: string,
+  setting: string,
+): void {
+  if (sameOrigin(url, base)) return
+  let shown = url
+  try {
+    shown = new URL(url).origin
+  } catch {
+    // not a URL: quoted as it came
+  }
+  throw new ProviderError(
+    'refused',
+    `${words.label} sent ${what} on another address (${shown.slice(0, 100)}) than ${setting}: its key goes only to ${setting}, so Reelgraph does not follow it.`,
+  )
+}
+
+/** The limit of a clip: `maxBytes` (the job's `CLIP_MAX_BYTES`), else its default. */
+export function clipLimit(maxBytes: number | undefined): ResultLimit {
+  return { maxBytes: maxBytes ?? DEFAULT_CLIP_MAX_BYTES, setting: 'CLIP_MAX_BYTES' }
+}
+
+/** The limit of an image result: `maxBytes` (`IMAGE_RESULT_MAX_BYTES`), else its default. */
+export function imageLimit(maxBytes: number | undefined): ResultLimit {
+  return { maxBytes: maxBytes ?? DEFAULT_IMAGE_RESULT_MAX_BYTES, setting: 'IMAGE_RESULT_MAX_BYTES' }
 }
 
 /**

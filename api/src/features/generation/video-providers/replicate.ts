@@ -1,5 +1,12 @@
 import { z } from 'zod'
 import type { Env } from '../../../env.ts'
+import {
+  guardedFetch,
+  type OutboundEnv,
+  outboundPolicy,
+  type OutboundSettings,
+  outboundSettings,
+} from '../../../lib/outbound/guarded-fetch.ts'
 import { ProviderError } from '../../../lib/provider-error.ts'
 import { clipInput, imageInput } from '../catalog/input-mapping.ts'
 import {
@@ -19,13 +26,16 @@ import type { ImageProvider } from '../providers/types.ts'
 import { CLIP_POLL_INTERVAL_MS, REPLICATE_DATA_URI_MAX_BYTES } from './config.ts'
 import { REPLICATE_DEFAULT_MODELS } from './replicate-models.ts'
 import {
+  clipLimit,
   dataUri,
+  downloadBytes,
   downloadTo,
+  imageLimit,
   isSafetyRefusal,
   malformedAnswer,
-  providerFetch,
   providerJson,
   type ProviderWords,
+  requireKeyOrigin,
   type RetryPolicy,
   runGeneration,
   safetyRefusal,
@@ -40,7 +50,10 @@ import {
  * `owner/name:version` id), then `urls.get` until `succeeded`, `failed` or `canceled`; the
  * output is a URI or a list of them; `urls.cancel` cancels. Start images go as data URIs when
  * small, else through Replicate's own file upload (`POST /v1/files`): never a link into
- * Reelgraph. Replicate deletes outputs after an hour: they are fetched at once.
+ * Reelgraph. Replicate deletes outputs after an hour: they are fetched at once. The token goes
+ * only to `REPLICATE_BASE_URL`'s origin: a `urls.get` elsewhere is refused in words, a
+ * `urls.cancel` elsewhere is not sent, and every URL Replicate answers goes through the outbound
+ * guard (issue 40 items 1 and 2).
  * @see https://replicate.com/docs/reference/http
  */
 
@@ -57,6 +70,10 @@ export interface ReplicateSettings {
   baseUrl: string
   pollIntervalMs?: number
   retry?: RetryPolicy
+  /** The operator's allow list and time limit (`OUTBOUND_*`); default none and 5 min. */
+  outbound?: OutboundSettings
+  /** `IMAGE_RESULT_MAX_BYTES`; default DEFAULT_IMAGE_RESULT_MAX_BYTES. */
+  imageMaxBytes?: number
 }
 
 /** The shapes of Replicate's protocol that Reelgraph reads. */
@@ -94,7 +111,8 @@ function firstUri(output: unknown): string | undefined {
 export function replicateClient(settings: ReplicateSettings) {
   const base = settings.baseUrl.replace(/\/+$/, '')
   const auth = { authorization: `Bearer ${settings.token}` }
-  const retry = settings.retry ? { retry: settings.retry } : {}
+  const policy = outboundPolicy([base], settings.outbound)
+  const retry = { policy, ...(settings.retry ? { retry: settings.retry } : {}) }
 
   /** A start image as Replicate takes it: a data URI when small, else its own upload. */
   async function imageRef(image: ImageBytes, signal: AbortSignal): Promise<string> {
@@ -144,10 +162,14 @@ export function replicateClient(settings: ReplicateSettings) {
           retry,
         ),
       follow: (created) => follow(created, signal, onProgress),
-      // Replicate answers a prediction's URLs when it creates it; they stay its own.
+      // The token goes only to the API: a cancel URL elsewhere is not sent at all.
       cancel: (created, cancelSignal) =>
-        created.urls.cancel
-          ? fetch(created.urls.cancel, { method: 'POST', headers: auth, signal: cancelSignal })
+        created.urls.cancel && sameOrigin(created.urls.cancel, base)
+          ? guardedFetch(
+              created.urls.cancel,
+              { method: 'POST', headers: auth, signal: cancelSignal },
+              policy,
+            )
           : Promise.resolve(),
     })
   }
@@ -180,13 +202,21 @@ export function replicateClient(settings: ReplicateSettings) {
         default:
           throw malformedAnswer(REPLICATE_WORDS, prediction)
       }
+      // It needs the token: on another origin than the API it is not followed.
+      requireKeyOrigin(
+        REPLICATE_WORDS,
+        prediction.urls.get,
+        base,
+        'a prediction URL',
+        'REPLICATE_BASE_URL',
+      )
       await sleep(settings.pollIntervalMs ?? CLIP_POLL_INTERVAL_MS, signal)
       prediction = await providerJson(
         REPLICATE_WORDS,
         prediction.urls.get,
         { headers: auth, signal },
         replicateProtocol.prediction,
-        retry,
+        { ...retry, what: 'a prediction URL' },
       )
     }
   }
@@ -195,15 +225,27 @@ export function replicateClient(settings: ReplicateSettings) {
   const headersFor = (url: string) =>
     sameOrigin(url, base) && new URL(url).pathname.startsWith('/v1/') ? auth : undefined
 
-  /** Downloads an output into `path`, streaming. */
-  function download(url: string, path: string, signal: AbortSignal) {
-    return downloadTo(REPLICATE_WORDS, url, { headers: headersFor(url), signal }, path, retry)
+  /** Downloads an output into `path`, streaming, at most `maxBytes` (CLIP_MAX_BYTES). */
+  function download(url: string, path: string, signal: AbortSignal, maxBytes?: number) {
+    return downloadTo(REPLICATE_WORDS, url, { headers: headersFor(url), signal }, path, {
+      ...retry,
+      what: 'a result',
+      limit: clipLimit(maxBytes),
+    })
   }
 
-  async function bytes(url: string, signal: AbortSignal): Promise<Uint8Array> {
-    const headers = headersFor(url)
-    const response = await providerFetch(REPLICATE_WORDS, url, { headers, signal }, retry)
-    return new Uint8Array(await response.arrayBuffer())
+  /** An image output's bytes, at most IMAGE_RESULT_MAX_BYTES. */
+  function bytes(url: string, signal: AbortSignal): Promise<Uint8Array> {
+    return downloadBytes(
+      REPLICATE_WORDS,
+      url,
+      { headers: headersFor(url), signal },
+      {
+        ...retry,
+        what: 'a result',
+        limit: imageLimit(settings.imageMaxBytes),
+      },
+    )
   }
 
   return { imageRef, predict, download, bytes }
@@ -240,7 +282,9 @@ export function createReplicateVideoProvider(
       const output = await client.predict(providerModelId(request.model), input, signal, onProgress)
       const url = firstUri(output)
       if (!url) throw malformedAnswer(REPLICATE_WORDS, output)
-      return { saveTo: (path, saveSignal) => client.download(url, path, saveSignal) }
+      return {
+        saveTo: (path, saveSignal, maxBytes) => client.download(url, path, saveSignal, maxBytes),
+      }
     },
   }
 }
@@ -275,11 +319,14 @@ export function createReplicateImageProvider(
 
 /** Replicate in the model catalog: on with `REPLICATE_API_TOKEN`. */
 export function replicateCatalog(
-  env: Pick<Env, 'REPLICATE_API_TOKEN' | 'REPLICATE_BASE_URL' | 'REPLICATE_CONCURRENCY'>,
+  env: Pick<Env, 'REPLICATE_API_TOKEN' | 'REPLICATE_BASE_URL' | 'REPLICATE_CONCURRENCY'> &
+    OutboundEnv,
 ): CatalogProvider {
   const settings: ReplicateSettings = {
     token: env.REPLICATE_API_TOKEN ?? '',
     baseUrl: env.REPLICATE_BASE_URL,
+    outbound: outboundSettings(env),
+    imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
   }
   return {
     id: 'replicate',

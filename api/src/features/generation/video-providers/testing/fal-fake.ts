@@ -36,6 +36,11 @@ export interface FalFake {
   submits: { model: string; input: Record<string, unknown>; at: number }[]
   /** Request ids cancelled with `PUT cancel_url`. */
   cancelled: string[]
+  /**
+   * Another origin for the URLs a submit answers (a proxy or DNS answering instead of fal);
+   * default the fake's own (issue 40 item 2).
+   */
+  origins: { status?: string; response?: string; cancel?: string }
   /** The protocol handler, to restore after a test swapped in another. */
   protocol: Handler
   /** Back to the defaults (queue of one poll, one progress poll, a video result). */
@@ -60,6 +65,7 @@ export async function startFalFake(clip: Uint8Array): Promise<FalFake> {
     rateLimit: { count: 0, retryAfter: '0' },
     submits: [],
     cancelled: [],
+    origins: {},
     protocol: () => undefined,
     reset(file = resultFile(clip)) {
       fake.queuePositions = [0]
@@ -70,6 +76,7 @@ export async function startFalFake(clip: Uint8Array): Promise<FalFake> {
       fake.rateLimit = { count: 0, retryAfter: '0' }
       fake.submits.length = 0
       fake.cancelled.length = 0
+      fake.origins = {}
       polls.clear()
       fake.server.requests.length = 0
       fake.server.handle(fake.protocol)
@@ -140,12 +147,13 @@ export async function startFalFake(clip: Uint8Array): Promise<FalFake> {
     // fal answers URLs under the model's first two segments: `fal-ai/kling-video/requests/…`.
     const app = model.split('/').slice(0, 2).join('/')
     appOf.set(id, app)
-    const base = `${fake.server.url}/${app}/requests/${id}`
+    const path = `/${app}/requests/${id}`
+    const { origins } = fake
     return json(res, 200, {
       request_id: id,
-      response_url: base,
-      status_url: `${base}/status`,
-      cancel_url: `${base}/cancel`,
+      response_url: `${origins.response ?? fake.server.url}${path}`,
+      status_url: `${origins.status ?? fake.server.url}${path}/status`,
+      cancel_url: `${origins.cancel ?? fake.server.url}${path}/cancel`,
       queue_position: fake.queuePositions[0] ?? 0,
     })
   }

@@ -25,6 +25,8 @@ export interface GeminiFake {
     | { kind: 'filtered'; reasons: string[] }
     | { kind: 'error'; code: number; message: string }
   file: ResultFile
+  /** The sample's video URI instead of the fake's own file (issue 40 item 1). */
+  resultUri: string | undefined
   rateLimit: { count: number; retryAfter: string }
   /** Bodies of `predictLongRunning`, with the model. */
   submits: { model: string; body: Record<string, unknown>; at: number }[]
@@ -40,6 +42,7 @@ export async function startGeminiFake(clip: Uint8Array): Promise<GeminiFake> {
     pendingPolls: 1,
     outcome: { kind: 'video' },
     file: resultFile(clip),
+    resultUri: undefined,
     rateLimit: { count: 0, retryAfter: '0' },
     submits: [],
     protocol: () => undefined,
@@ -47,6 +50,7 @@ export async function startGeminiFake(clip: Uint8Array): Promise<GeminiFake> {
       fake.pendingPolls = 1
       fake.outcome = { kind: 'video' }
       fake.file = file
+      fake.resultUri = undefined
       fake.rateLimit = { count: 0, retryAfter: '0' }
       fake.submits.length = 0
       polls.clear()
@@ -71,7 +75,9 @@ export async function startGeminiFake(clip: Uint8Array): Promise<GeminiFake> {
             generatedSamples: [
               {
                 video: {
-                  uri: `${fake.server.url}/v1beta/files/${name.split('/').pop()}:download?alt=media`,
+                  uri:
+                    fake.resultUri ??
+                    `${fake.server.url}/v1beta/files/${name.split('/').pop()}:download?alt=media`,
                 },
               },
             ],

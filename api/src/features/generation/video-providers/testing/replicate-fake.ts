@@ -32,6 +32,8 @@ export interface ReplicateFake {
   creates: { path: string; body: Record<string, unknown>; at: number }[]
   /** Prediction ids cancelled. */
   cancelled: string[]
+  /** Another origin for a prediction's `urls.get` and `urls.cancel`; default the fake's own. */
+  origins: { get?: string; cancel?: string }
   /** Files uploaded (their multipart bodies, as text). */
   uploads: string[]
   protocol: Handler
@@ -50,6 +52,7 @@ export async function startReplicateFake(clip: Uint8Array): Promise<ReplicateFak
     rateLimit: { count: 0, retryAfter: '0' },
     creates: [],
     cancelled: [],
+    origins: {},
     uploads: [],
     protocol: () => undefined,
     reset(file = resultFile(clip)) {
@@ -60,6 +63,7 @@ export async function startReplicateFake(clip: Uint8Array): Promise<ReplicateFak
       fake.rateLimit = { count: 0, retryAfter: '0' }
       fake.creates.length = 0
       fake.cancelled.length = 0
+      fake.origins = {}
       fake.uploads.length = 0
       polls.clear()
       fake.server.requests.length = 0
@@ -69,8 +73,8 @@ export async function startReplicateFake(clip: Uint8Array): Promise<ReplicateFak
 
   const prediction = (id: string, seen: number) => {
     const urls = {
-      get: `${fake.server.url}/v1/predictions/${id}`,
-      cancel: `${fake.server.url}/v1/predictions/${id}/cancel`,
+      get: `${fake.origins.get ?? fake.server.url}/v1/predictions/${id}`,
+      cancel: `${fake.origins.cancel ?? fake.server.url}/v1/predictions/${id}/cancel`,
     }
     if (fake.cancelled.includes(id))
       return { id, status: 'canceled', urls, output: null, error: null }
