@@ -61,11 +61,30 @@ export {
   toVtt,
 } from '@reelgraph/shared'
 
-// Uploaded music (issue 24 item 1): any audio container in, PCM WAV out.
+// Uploaded music (issue 24 item 1): any audio container in, FLAC out (issue 40 item 5).
 export {
+  MUSIC_CHANNELS,
   MUSIC_DEMUXERS,
-  MUSIC_WAV_CHANNELS,
-  MUSIC_WAV_RATE_HZ,
-  type MusicWav,
-  transcodeMusicToWav,
+  MUSIC_RATE_HZ,
+  type MusicFlac,
+  transcodeMusicToFlac,
 } from './audio/music-upload.ts'
+export { flacDurationMs, type FlacStreamInfo, parseFlacStreamInfo } from './audio/flac.ts'
+// The export's music as PCM WAV, which every editor imports (Final Cut Pro reads no FLAC).
+export {
+  decodeMusicToWav,
+  MUSIC_WAV_HEADER_BYTES,
+  type MusicWav,
+  musicWavByteSize,
+} from './audio/music-wav.ts'
+
+// Files from outside, opened by ffmpeg (issue 40 item 4, ADR 025).
+export {
+  EXTERNAL_DEMUXERS,
+  EXTERNAL_HEAD_BYTES,
+  type ExternalMediaKind,
+  externalInputArgs,
+  pinnedInputArgs,
+  referenceFileProblem,
+  refuseReferenceFile,
+} from './input/external-input.ts'

@@ -58,8 +58,8 @@ export type MusicTrack = (typeof MUSIC_TRACKS)[number]
 
 /**
  * A timeline's music: '' (none), a builtin track (`builtin:<name>`, one of `MUSIC_TRACKS`),
- * or an audio file uploaded to the project (`/api/assets/<id>`, a PCM WAV): never an address
- * a person typed.
+ * or an audio file uploaded to the project (`/api/assets/<id>`, a FLAC, or a PCM WAV when
+ * uploaded before issue 40): never an address a person typed.
  */
 export const MUSIC_PATTERN = /^(|builtin:[a-z0-9-]{1,40}|\/api\/assets\/[a-z2-7]{32})$/
 

@@ -1,90 +1,76 @@
 import { open, stat } from 'node:fs/promises'
+import { EXTERNAL_DEMUXERS, externalInputArgs } from '../input/external-input.ts'
 import { absolutePath } from '../render/absolute-path.ts'
 import { RenderError } from '../render/errors.ts'
 import { findFfmpeg, runFfmpeg } from '../render/ffmpeg.ts'
+import { flacDurationMs } from './flac.ts'
 
 /**
  * An uploaded music file made safe to use (issue 24 item 1): decoded by ffmpeg from one of
- * the audio containers people have, and re-encoded to PCM WAV before anything else reads it,
- * so the renderer, the export and the browser only ever see a plain WAV.
+ * the audio containers people have, and re-encoded before anything else reads it, so the
+ * renderer, the export and the browser only ever see a plain file of one kind. Since issue 40
+ * item 5 that is FLAC, lossless and compressed (a PCM WAV made minutes of silence in a 100 KB
+ * upload a 100 MB asset); older music assets are WAVs, read all the same.
  */
 
-/** The WAV every upload becomes: 48 kHz (the render's mix rate), stereo, 16-bit PCM. */
-export const MUSIC_WAV_RATE_HZ = 48_000
-export const MUSIC_WAV_CHANNELS = 2
-const BYTES_PER_SECOND = MUSIC_WAV_RATE_HZ * MUSIC_WAV_CHANNELS * 2
-/** How much of a WAV's start is read to find its `data` chunk. */
-const WAV_HEADER_READ_BYTES = 4_096
-
-/** The byte size of the `data` chunk of the WAV at `path` (walking its RIFF chunks). */
-async function wavDataBytes(path: string): Promise<number> {
-  const file = await open(path, 'r')
-  try {
-    const head = Buffer.alloc(WAV_HEADER_READ_BYTES)
-    const { bytesRead } = await file.read(head, 0, head.length, 0)
-    if (head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE') {
-      return 0
-    }
-    for (let at = 12; at + 8 <= bytesRead;) {
-      const id = head.toString('ascii', at, at + 4)
-      const size = head.readUInt32LE(at + 4)
-      if (id === 'data') return size
-      at += 8 + size + (size % 2)
-    }
-    return 0
-  } finally {
-    await file.close()
-  }
-}
+/** What every upload becomes: 48 kHz (the render's mix rate), stereo, 16-bit, as the WAV was. */
+export const MUSIC_RATE_HZ = 48_000
+export const MUSIC_CHANNELS = 2
+/** Bits per sample of the FLAC: the 16 of the WAV before it (CD quality, lossless). */
+const MUSIC_SAMPLE_FORMAT = 's16'
+/** How much of the FLAC's start is read for its STREAMINFO, in bytes (it is the first block). */
+const FLAC_HEADER_READ_BYTES = 64
 
 /**
  * The demuxers an upload may be read with (ffmpeg's `-format_whitelist`): audio containers
  * only. Playlists (HLS), concat lists and image sequences, which name other files, are not
  * among them, so an upload can never make ffmpeg read anything but itself.
  */
-export const MUSIC_DEMUXERS = [
-  'wav',
-  'mp3',
-  'ogg',
-  'flac',
-  'aac',
-  'mov,mp4,m4a,3gp,3g2,mj2',
-  'matroska,webm',
-  'aiff',
-  'w64',
-  'caf',
-] as const
+export const MUSIC_DEMUXERS = EXTERNAL_DEMUXERS['audio-upload']
 
-/** What {@link transcodeMusicToWav} made. */
-export interface MusicWav {
-  /** Its length, in ms. */
+/** What {@link transcodeMusicToFlac} made. */
+export interface MusicFlac {
+  /** Its length, in ms, as the FLAC's own STREAMINFO states it. */
   durationMs: number
   byteSize: number
 }
 
+/** The first bytes of the file at `path`. */
+async function head(path: string, bytes: number): Promise<Uint8Array> {
+  const file = await open(path, 'r')
+  try {
+    const buffer = new Uint8Array(bytes)
+    const { bytesRead } = await file.read(buffer, 0, bytes, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await file.close()
+  }
+}
+
 /**
- * Decodes the first audio stream of the file at `inputPath` and writes it to `outputPath` as
- * a 48 kHz stereo 16-bit PCM WAV (both absolute), at most `maxMs` long.
- * @throws RenderError `invalid-input` when the file is not audio ffmpeg can read (not one of
- *   {@link MUSIC_DEMUXERS}, no audio stream, nothing decodable) or longer than `maxMs`;
- *   `ffmpeg-not-found` without ffmpeg; the signal's reason when aborted.
+ * Decodes the first audio stream of the file at `inputPath` (opened through
+ * `externalInputArgs` as an `audio-upload`: no playlist or list, audio demuxers only) and
+ * writes it to `outputPath` as a 48 kHz stereo 16-bit FLAC (both absolute), at most `maxMs`
+ * long. Its length is read from the FLAC ffmpeg wrote (STREAMINFO's sample count).
+ * @throws RenderError `invalid-input` when the file is not audio ffmpeg can read (a playlist
+ *   or list, not one of {@link MUSIC_DEMUXERS}, no audio stream, nothing decodable) or longer
+ *   than `maxMs`; `ffmpeg-not-found` without ffmpeg; the signal's reason when aborted.
+ * @see issue 24 item 1, issue 40 items 4 and 5
  */
-export async function transcodeMusicToWav(
+export async function transcodeMusicToFlac(
   inputPath: string,
   outputPath: string,
   options: { maxMs: number; ffmpegPath?: string | undefined; signal?: AbortSignal | undefined },
-): Promise<MusicWav> {
+): Promise<MusicFlac> {
   const binary = findFfmpeg({ ffmpegPath: options.ffmpegPath })
+  const input = await externalInputArgs(inputPath, 'audio-upload', 'This file')
+  // ffmpeg's own count of what it wrote, for a FLAC whose header states no length.
+  let writtenUs = 0
   try {
     await runFfmpeg(
       binary.path,
       [
-        '-protocol_whitelist',
-        'file',
-        '-format_whitelist',
-        MUSIC_DEMUXERS.join(','),
-        '-i',
-        absolutePath(inputPath, 'The upload'),
+        ...input,
         '-map',
         '0:a:0',
         '-vn',
@@ -93,19 +79,30 @@ export async function transcodeMusicToWav(
         '-map_metadata',
         '-1',
         '-ac',
-        String(MUSIC_WAV_CHANNELS),
+        String(MUSIC_CHANNELS),
         '-ar',
-        String(MUSIC_WAV_RATE_HZ),
+        String(MUSIC_RATE_HZ),
+        '-sample_fmt',
+        MUSIC_SAMPLE_FORMAT,
         '-c:a',
-        'pcm_s16le',
+        'flac',
+        // No 8 KiB of padding for tags nobody will add.
+        '-metadata_header_padding',
+        '0',
         // One second past the limit: enough to tell a file over it from one at it.
         '-t',
         String(options.maxMs / 1000 + 1),
         '-f',
-        'wav',
-        absolutePath(outputPath, 'The WAV'),
+        'flac',
+        absolutePath(outputPath, 'The FLAC'),
       ],
-      { signal: options.signal },
+      {
+        signal: options.signal,
+        onProgressBlock: (block) => {
+          const us = Number(block.out_time_us ?? block.out_time_ms)
+          if (Number.isFinite(us)) writtenUs = Math.max(writtenUs, us)
+        },
+      },
     )
   } catch (error) {
     if (options.signal?.aborted || !(error instanceof RenderError)) throw error
@@ -115,7 +112,8 @@ export async function transcodeMusicToWav(
     })
   }
   const { size } = await stat(outputPath)
-  const durationMs = Math.round(((await wavDataBytes(outputPath)) / BYTES_PER_SECOND) * 1000)
+  const stated = flacDurationMs(await head(outputPath, FLAC_HEADER_READ_BYTES))
+  const durationMs = Math.round(stated ?? writtenUs / 1000)
   if (durationMs <= 0) throw new RenderError('invalid-input', 'This file holds no sound.')
   if (durationMs > options.maxMs) {
     throw new RenderError(

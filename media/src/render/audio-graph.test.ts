@@ -26,6 +26,8 @@ describe('buildAudioMixGraph', () => {
       '/w/n2.wav',
       '-stream_loop',
       '-1',
+      // A music asset was an upload: FLAC and WAV demuxers only, from files only (issue 40).
+      ...['-protocol_whitelist', 'file', '-format_whitelist', 'flac,wav'],
       '-i',
       '/c/music.wav',
     ])
@@ -66,7 +68,8 @@ describe('buildAudioMixGraph with clip sounds (issue 22 item 4)', () => {
     })
     expect(inputs).toEqual([
       ...['-i', '/w/n0.wav', '-i', '/w/n1.wav'],
-      ...['-stream_loop', '-1', '-i', '/c/music.wav'],
+      ...['-stream_loop', '-1', '-protocol_whitelist', 'file', '-format_whitelist', 'flac,wav'],
+      ...['-i', '/c/music.wav'],
       ...['-protocol_whitelist', 'file', '-f', 'mov', '-i', '/w/clip.mp4'],
     ])
     const scene = clips.scenes[1]!

@@ -10,6 +10,7 @@ import {
 } from './config.ts'
 import type { Timeline } from './timeline.ts'
 import { absolutePath } from './absolute-path.ts'
+import { pinnedInputArgs } from '../input/external-input.ts'
 import { clipInputArgs, type ClipTiming } from './clips.ts'
 
 /** Inputs of the audio mix: per scene its narration WAV path or `null`, and the music loop. */
@@ -159,7 +160,12 @@ export function buildAudioMixGraph(input: AudioMixInput): { inputs: string[]; gr
   const total = frameSample(timeline.totalFrames, fps)
   const beds: string[] = []
   if (musicPath !== null) {
-    const music = addInput(['-stream_loop', '-1', '-i', absolutePath(musicPath, 'The music loop')])
+    // A music asset was an upload: FLAC or WAV demuxers only (issue 40 item 4).
+    const music = addInput([
+      '-stream_loop',
+      '-1',
+      ...pinnedInputArgs(musicPath, 'stored-music', 'The music loop'),
+    ])
     const mix = input.musicMix
     const head =
       `[${music}:a]aresample=${AUDIO_SAMPLE_RATE_HZ},` +

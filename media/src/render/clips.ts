@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import type { ClipShorter } from '@reelgraph/shared'
-import { CLIP_INPUT_FORMAT, CLIP_INPUT_PROTOCOLS, CLIP_PROBE_STDERR_BYTES } from './config.ts'
-import { absolutePath } from './absolute-path.ts'
+import { externalInputArgs, pinnedInputArgs } from '../input/external-input.ts'
+import { CLIP_PROBE_STDERR_BYTES } from './config.ts'
 import { RenderError } from './errors.ts'
 import { runFfmpeg } from './ffmpeg.ts'
 
@@ -24,19 +24,13 @@ export interface ClipProbe {
 /**
  * The ffmpeg input arguments of a clip: the ISO/QuickTime demuxer only, from files only, so
  * that a file whose bytes are something else (a playlist naming other addresses) is refused
- * instead of followed.
+ * instead of followed (`pinnedInputArgs` of a `stored-clip`). For filter graphs, whose clips
+ * {@link probeClip} opened first (it refuses playlists and lists by their bytes).
  * @throws RenderError `invalid-input` for a relative path
- * @see issue 22 item 4, issue 20 item 1
+ * @see issue 22 item 4, issue 20 item 1, issue 40 item 4
  */
 export function clipInputArgs(path: string, what = 'A clip'): string[] {
-  return [
-    '-protocol_whitelist',
-    CLIP_INPUT_PROTOCOLS,
-    '-f',
-    CLIP_INPUT_FORMAT,
-    '-i',
-    absolutePath(path, what),
-  ]
+  return pinnedInputArgs(path, 'stored-clip', what)
 }
 
 /**
@@ -44,9 +38,11 @@ export function clipInputArgs(path: string, what = 'A clip'): string[] {
  * whole video stream by stream copy (no decoding: some 50 ms for 10 MB) so that a truncated
  * file fails here, before any segment is rendered.
  * @param what names the clip in messages ("Scene 2's clip")
- * @throws RenderError `invalid-input` when the file is no MP4/MOV with a video stream and a
- *   length; `ffmpeg-not-found` from ffmpeg; the signal's reason when aborted.
- * @see issue 22 item 4
+ * Opened through `externalInputArgs` (a playlist or list is refused by its bytes first).
+ * @throws RenderError `invalid-input` when the file is a playlist, a list or text, or no
+ *   MP4/MOV with a video stream and a length; `ffmpeg-not-found` from ffmpeg; the signal's
+ *   reason when aborted.
+ * @see issue 22 item 4, issue 40 item 4
  */
 export async function probeClip(
   ffmpegPath: string,
@@ -54,22 +50,12 @@ export async function probeClip(
   what: string,
   signal?: AbortSignal,
 ): Promise<ClipProbe> {
+  const input = await externalInputArgs(path, 'stored-clip', what)
   let stderr: string
   try {
     const result = await runFfmpeg(
       ffmpegPath,
-      [
-        ...clipInputArgs(path, what),
-        '-map',
-        '0:v:0',
-        '-c',
-        'copy',
-        '-map_metadata',
-        '-1',
-        '-f',
-        'null',
-        '-',
-      ],
+      [...input, '-map', '0:v:0', '-c', 'copy', '-map_metadata', '-1', '-f', 'null', '-'],
       { logLevel: 'info', signal, stderrTailBytes: CLIP_PROBE_STDERR_BYTES },
     )
     stderr = result.stderr

@@ -1,3 +1,4 @@
+import { type ExternalMediaKind, externalInputArgs } from '../input/external-input.ts'
 import { absolutePath } from './absolute-path.ts'
 import { RenderError } from './errors.ts'
 import { findFfmpeg, runFfmpeg } from './ffmpeg.ts'
@@ -23,11 +24,16 @@ export interface MediaProbe {
   audio: { codec: string } | null
 }
 
-/** Options of {@link probeMedia} and {@link extractPosterFrame}. */
+/** Options of {@link probeMedia}, {@link extractPosterFrame} and {@link transcodeToMp4}. */
 export interface ProbeOptions {
   /** The ffmpeg binary; `findFfmpeg`'s choice by default. */
   ffmpegPath?: string | undefined
   signal?: AbortSignal | undefined
+  /**
+   * What the file is expected to be, which decides the demuxers ffmpeg may read it with
+   * (issue 40 item 4); `clip` (a provider's video: MP4/MOV or WebM/Matroska) by default.
+   */
+  kind?: ExternalMediaKind | undefined
 }
 
 /** `Duration: 00:00:05.04` -> 5040. */
@@ -51,32 +57,30 @@ function streams(stderr: string): Pick<MediaProbe, 'video' | 'audio'> {
 /**
  * Reads the file at `path` (absolute) with ffmpeg: its header (container length, the first
  * video and audio stream), then reads its video packets through to the end (copied, not
- * decoded: a fraction of a decode's time) to measure how much of it there is.
- * @throws RenderError `invalid-input` when ffmpeg cannot read it as media at all (an HTML page,
- *   a missing index), `ffmpeg-not-found` when there is no ffmpeg; the signal's reason.
- * @see issue 22 item 2
+ * decoded: a fraction of a decode's time) to measure how much of it there is. Opened through
+ * `externalInputArgs` as `options.kind` (a playlist or list is refused before ffmpeg runs).
+ * @throws RenderError `invalid-input` when it is a playlist, a list or text, or ffmpeg cannot
+ *   read it as media of its kind at all (an HTML page, a missing index),
+ *   `ffmpeg-not-found` when there is no ffmpeg; the signal's reason.
+ * @see issue 22 item 2, issue 40 item 4
  */
 export async function probeMedia(path: string, options: ProbeOptions = {}): Promise<MediaProbe> {
-  const file = absolutePath(path, 'The media to probe')
   const binary = findFfmpeg({ ffmpegPath: options.ffmpegPath })
+  const input = await externalInputArgs(path, options.kind ?? 'clip', 'The media to probe')
   // One pass: the header (printed first, at `info`), then every packet of the first video
   // stream copied to nowhere (no decoding: a fraction of a decode's time).
   let header: string
   let decodedUs = 0
   try {
     header = (
-      await runFfmpeg(
-        binary.path,
-        ['-i', file, '-map', '0:v:0?', '-c', 'copy', '-f', 'null', '-'],
-        {
-          logLevel: 'info',
-          signal: options.signal,
-          onProgressBlock: (block) => {
-            const us = Number(block.out_time_us ?? block.out_time_ms)
-            if (Number.isFinite(us)) decodedUs = Math.max(decodedUs, us)
-          },
+      await runFfmpeg(binary.path, [...input, '-map', '0:v:0?', '-c', 'copy', '-f', 'null', '-'], {
+        logLevel: 'info',
+        signal: options.signal,
+        onProgressBlock: (block) => {
+          const us = Number(block.out_time_us ?? block.out_time_ms)
+          if (Number.isFinite(us)) decodedUs = Math.max(decodedUs, us)
         },
-      )
+      })
     ).stderr
   } catch (error) {
     if (options.signal?.aborted || !(error instanceof RenderError)) throw error
@@ -95,9 +99,10 @@ export async function probeMedia(path: string, options: ProbeOptions = {}): Prom
 /**
  * Writes one frame of the video at `path`, at `atMs` (0: its first frame, decoded alone; a
  * later one decodes every frame from the keyframe before it), as a JPEG at `outputPath` (both
- * absolute): a clip's poster.
- * @throws RenderError `ffmpeg-failed` when no frame can be read there.
- * @see issue 22 item 2
+ * absolute): a clip's poster. Opened through `externalInputArgs` as `options.kind`.
+ * @throws RenderError `ffmpeg-failed` when no frame can be read there, `invalid-input` for a
+ *   playlist, a list or text.
+ * @see issue 22 item 2, issue 40 item 4
  */
 export async function extractPosterFrame(
   path: string,
@@ -106,13 +111,13 @@ export async function extractPosterFrame(
   options: ProbeOptions = {},
 ): Promise<void> {
   const binary = findFfmpeg({ ffmpegPath: options.ffmpegPath })
+  const input = await externalInputArgs(path, options.kind ?? 'clip', 'The video')
   await runFfmpeg(
     binary.path,
     [
       '-ss',
       (Math.max(0, atMs) / 1000).toFixed(3),
-      '-i',
-      absolutePath(path, 'The video'),
+      ...input,
       '-frames:v',
       '1',
       '-q:v',
@@ -126,8 +131,11 @@ export async function extractPosterFrame(
 /**
  * Re-encodes the video at `path` as H.264 (yuv420p) with AAC sound, in an MP4 with its index
  * first, at `outputPath` (both absolute): a provider's clip in another container or codec
- * (a ComfyUI workflow's WebM, say) becomes one every browser and the renderer read.
- * @see issue 22 item 2
+ * (a ComfyUI workflow's WebM, say) becomes one every browser and the renderer read. Opened
+ * through `externalInputArgs` as `options.kind`.
+ * @throws RenderError `invalid-input` for a playlist, a list or text, `ffmpeg-failed` when
+ *   ffmpeg cannot re-encode it.
+ * @see issue 22 item 2, issue 40 item 4
  */
 export async function transcodeToMp4(
   path: string,
@@ -135,11 +143,11 @@ export async function transcodeToMp4(
   options: ProbeOptions & { durationMs?: number } = {},
 ): Promise<void> {
   const binary = findFfmpeg({ ffmpegPath: options.ffmpegPath })
+  const input = await externalInputArgs(path, options.kind ?? 'clip', 'The video')
   await runFfmpeg(
     binary.path,
     [
-      '-i',
-      absolutePath(path, 'The video'),
+      ...input,
       '-map',
       '0:v:0',
       '-map',

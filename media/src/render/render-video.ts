@@ -62,6 +62,7 @@ import {
   type SegmentRenderSpec,
   type SegmentPart,
 } from './filter-graph.ts'
+import { refuseReferenceFile } from '../input/external-input.ts'
 import { clipTiming, probeClip, sha256File, type ClipProbe, type ClipTiming } from './clips.ts'
 import { kenBurnsMotion, type KenBurnsMotion } from './motion.ts'
 import { builtinMusicPath } from './music.ts'
@@ -398,9 +399,10 @@ function sceneCueFrames(
  *   folders), `ffmpeg-not-found` / `ffmpeg-unsupported` (also: clips with the bundled static
  *   build or an ffmpeg older than 4.2; caption styles or card text without libass) /
  *   `ffmpeg-failed` from ffmpeg; `invalid-input` also for a film whose pieces do not follow
- *   each other or show a scene not given; rejects with `signal.reason` (an `AbortError`
- *   by default) when cancelled.
- * @see issue 13 item 3, issue 22 item 4, issue 24 items 1 and 2
+ *   each other or show a scene not given, and for a music file that is a playlist, a list or
+ *   text (checked with the other inputs, before any segment is made; issue 40 item 4);
+ *   rejects with `signal.reason` (an `AbortError` by default) when cancelled.
+ * @see issue 13 item 3, issue 22 item 4, issue 24 items 1 and 2, issue 40 item 4
  */
 export async function renderVideo(options: RenderVideoOptions): Promise<RenderVideoResult> {
   const { signal, onProgress } = options
@@ -472,6 +474,14 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
       wav === undefined ? null : parsePcmWav(typeof wav === 'string' ? await readFile(wav) : wav),
     )
   }
+  // A music file is an asset made from an upload: refused by its bytes if a list (issue 40
+  // item 4) here, with the other inputs, so a refused one fails the render before any still,
+  // segment or mix is made.
+  const music = options.music
+  const musicFile =
+    music && typeof music !== 'string' && music.path ? absolutePath(music.path, 'The music') : null
+  if (musicFile !== null) await refuseReferenceFile(musicFile, 'stored-music', 'The music')
+  signal?.throwIfAborted()
   const imageHashes = images.map((image) => (image ? sha256(image) : null))
   // The pieces of the film: a timeline's (issue 24 item 1), else each scene once, in order.
   const film = options.film?.pieces ?? null
@@ -844,14 +854,14 @@ export async function renderVideo(options: RenderVideoOptions): Promise<RenderVi
           return path
         }),
       )
-      const music = options.music
-      let musicPath: string | null = null
+      let musicPath: string | null = musicFile
       let musicMix: MusicMix | undefined
       if (typeof music === 'string') musicPath = await builtinMusicPath(music, options.cacheDir)
       else if (music) {
         musicMix = music.mix
-        if (music.path) musicPath = absolutePath(music.path, 'The music')
-        else if (music.track) musicPath = await builtinMusicPath(music.track, options.cacheDir)
+        if (musicFile === null && music.track) {
+          musicPath = await builtinMusicPath(music.track, options.cacheDir)
+        }
       }
       const mixPath = join(tempDir, 'mix.wav')
       const clipSounds = shows.map((_, i): ClipSoundTrack | null => {

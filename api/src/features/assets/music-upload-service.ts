@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
-import { RenderError, transcodeMusicToWav } from '@reelgraph/media'
+import { RenderError, transcodeMusicToFlac } from '@reelgraph/media'
 import { type AudioUpload, MAX_AUDIO_UPLOAD_BYTES, MAX_AUDIO_UPLOAD_MS } from '@reelgraph/shared'
 import type { AppDeps } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
@@ -43,9 +43,10 @@ function byteLimit(max: number): Transform {
 
 /**
  * A music file for the Video node's timeline (issue 24 item 1): the body is streamed to a
- * work file (at most MAX_AUDIO_UPLOAD_BYTES, never held in memory), read by ffmpeg from an
- * audio container only, re-encoded to a 48 kHz stereo PCM WAV of at most MAX_AUDIO_UPLOAD_MS
- * and stored as an asset of the project; nothing else ever reads the upload as sent.
+ * work file (at most MAX_AUDIO_UPLOAD_BYTES, never held in memory), refused if a playlist or
+ * list, read by ffmpeg from an audio container only, re-encoded to a 48 kHz stereo 16-bit
+ * FLAC (lossless and compressed: issue 40 item 5) of at most MAX_AUDIO_UPLOAD_MS and stored
+ * as an `audio/flac` asset of the project; nothing else ever reads the upload as sent.
  * Rate limited per user (`musicUploadsPerUser`).
  * @throws AppError 404 for a project the user may not edit; 413 over the size limit; 400 for
  *   an empty body or a file that is not audio ffmpeg can read, or too long; 429 when limited.
@@ -74,10 +75,10 @@ export async function uploadMusic(
       createWriteStream(upload),
       { signal },
     )
-    const wavPath = join(dir, 'music.wav')
+    const flacPath = join(dir, 'music.flac')
     let durationMs: number
     try {
-      ;({ durationMs } = await transcodeMusicToWav(upload, wavPath, {
+      ;({ durationMs } = await transcodeMusicToFlac(upload, flacPath, {
         maxMs: MAX_AUDIO_UPLOAD_MS,
         ffmpegPath: deps.env.FFMPEG_PATH,
         signal,
@@ -94,8 +95,8 @@ export async function uploadMusic(
     const stored = await storeMediaAsset(deps.db, deps.assets, {
       userId,
       projectId,
-      content: { path: wavPath },
-      mimeType: 'audio/wav',
+      content: { path: flacPath },
+      mimeType: 'audio/flac',
     })
     return { url: stored.url, durationMs }
   } finally {

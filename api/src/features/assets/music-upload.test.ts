@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -14,8 +14,9 @@ const run = promisify(execFile)
 
 /**
  * `POST /api/assets/audio` (issue 24 item 1): a music upload is limited in size, read by
- * ffmpeg, re-encoded to PCM WAV before anything else reads it, and refused with a clear error
- * and nothing stored when it is not audio. Checked with ffprobe.
+ * ffmpeg, re-encoded to FLAC (issue 40 item 5: lossless and compressed, never a PCM WAV many
+ * times the upload's size) before anything else reads it, and refused with a clear error and
+ * nothing stored when it is not audio or is a playlist. Checked with ffprobe.
  */
 describe.each(testDatabaseKinds())('music uploads on $name', (kind) => {
   let t: TestApp
@@ -23,6 +24,7 @@ describe.each(testDatabaseKinds())('music uploads on $name', (kind) => {
   let dir: string
   let mp3: Uint8Array<ArrayBuffer>
   let png: Uint8Array<ArrayBuffer>
+  let silence: Uint8Array<ArrayBuffer>
 
   beforeAll(async () => {
     t = await createTestApp(kind)
@@ -50,7 +52,13 @@ describe.each(testDatabaseKinds())('music uploads on $name', (kind) => {
       '1',
       join(dir, 'a.png'),
     ])
+    // Five minutes of silence as FLAC: some 50 KB a PCM WAV made 58 MB of.
+    await run('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=stereo:d=300'],
+      ...['-c:a', 'flac', join(dir, 'silence.flac')],
+    ])
     mp3 = new Uint8Array(await readFile(join(dir, 'a.mp3')))
+    silence = new Uint8Array(await readFile(join(dir, 'silence.flac')))
     png = new Uint8Array(await readFile(join(dir, 'a.png')))
   })
   afterAll(async () => {
@@ -79,30 +87,84 @@ describe.each(testDatabaseKinds())('music uploads on $name', (kind) => {
       ).n,
     )
 
-  it('stores an MP3 as a 48 kHz stereo PCM WAV the project’s members can play', async () => {
+  /** ffprobe's reading of a stored asset: `codec,rate,channels,bits` and its length in s. */
+  const probeAsset = async (url: string, cookie: string) => {
+    const res = await t.request('GET', url, { cookie })
+    const path = join(dir, `got-${url.split('/').pop()}`)
+    await writeFile(path, new Uint8Array(await res.arrayBuffer()))
+    const { stdout } = await run('ffprobe', [
+      ...['-v', 'error', '-show_entries'],
+      'stream=codec_name,sample_rate,channels,bits_per_raw_sample:format=format_name,duration',
+      ...['-of', 'json', path],
+    ])
+    const parsed = JSON.parse(stdout) as {
+      streams: Record<string, string | number>[]
+      format: { format_name: string; duration: string }
+    }
+    const s = parsed.streams[0]!
+    return {
+      contentType: res.headers.get('content-type'),
+      stream: `${s.codec_name},${s.sample_rate},${s.channels},${s.bits_per_raw_sample}`,
+      format: parsed.format.format_name,
+      seconds: Number(parsed.format.duration),
+      bytes: (await stat(path)).size,
+    }
+  }
+
+  it('stores an MP3 as a 48 kHz stereo FLAC the project’s members can play', async () => {
     const projectId = await createProjectAs(t, owner, 'Score')
     const res = await upload(projectId, mp3, owner.cookie)
     expect(res.status).toBe(201)
     const body = (await res.json()) as AudioUpload
     expect(body.url).toMatch(/^\/api\/assets\/[a-z2-7]{32}$/)
     expect(Math.abs(body.durationMs - 2_000)).toBeLessThan(60)
-    const wav = await t.request('GET', body.url, { cookie: owner.cookie })
-    expect(wav.headers.get('content-type')).toBe('audio/wav')
-    await writeFile(join(dir, 'got.wav'), new Uint8Array(await wav.arrayBuffer()))
-    const { stdout } = await run('ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'stream=codec_name,sample_rate,channels',
-      '-of',
-      'csv=p=0',
-      join(dir, 'got.wav'),
-    ])
-    expect(stdout.trim()).toBe('pcm_s16le,48000,2')
+    const stored = await probeAsset(body.url, owner.cookie)
+    expect(stored).toMatchObject({
+      contentType: 'audio/flac',
+      stream: 'flac,48000,2,16',
+      format: 'flac',
+    })
+    // The length it answers is the stored file's, as ffprobe measures it.
+    expect(Math.abs(body.durationMs - stored.seconds * 1000)).toBeLessThanOrEqual(2)
+    const row = await t.deps.db
+      .selectFrom('assets')
+      .select(['mime_type', 'byte_size'])
+      .where('id', '=', body.url.split('/').pop()!)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ mime_type: 'audio/flac', byte_size: stored.bytes })
     const stranger = await addUser(t, 'Stranger')
     expect((await t.request('GET', body.url, { cookie: stranger.cookie })).status).toBe(404)
     // Nothing of the upload is left in the work folder.
     expect(await readdir(uploadWorkDir(t.deps.env)).catch(() => [])).toEqual([])
+  })
+
+  it('keeps five minutes of silence within twice the upload’s size (a WAV was ~1,000x)', async () => {
+    const projectId = await createProjectAs(t, owner, 'Quiet')
+    const res = await upload(projectId, silence, owner.cookie)
+    expect(res.status).toBe(201)
+    const body = (await res.json()) as AudioUpload
+    expect(Math.abs(body.durationMs - 300_000)).toBeLessThanOrEqual(2)
+    const stored = await probeAsset(body.url, owner.cookie)
+    expect(stored).toMatchObject({ contentType: 'audio/flac', stream: 'flac,48000,2,16' })
+    expect(Math.abs(stored.seconds - 300)).toBeLessThan(0.05)
+    expect(stored.bytes).toBeLessThanOrEqual(2 * silence.byteLength)
+  })
+
+  it('refuses a playlist or a list naming a local file, in words, storing nothing', async () => {
+    const projectId = await createProjectAs(t, owner, 'Lists')
+    const before = await assetCount()
+    const local = join(dir, 'a.mp3')
+    for (const [list, words] of [
+      [`#EXTM3U\n#EXTINF:2,\nfile://${local}\n#EXT-X-ENDLIST\n`, /HLS or M3U playlist/],
+      [`ffconcat version 1.0\nfile '${local}'\n`, /ffconcat list/],
+    ] as const) {
+      const res = await upload(projectId, new TextEncoder().encode(list), owner.cookie)
+      expect(res.status).toBe(400)
+      const { message } = (await res.json()).error as { message: string }
+      expect(message).toMatch(words)
+      expect(message).toMatch(/not audio.*Upload an audio file/)
+    }
+    expect(await assetCount()).toBe(before)
   })
 
   it('refuses a picture, an empty body and a file over the size limit, storing nothing', async () => {

@@ -1,5 +1,6 @@
 import { unzipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
+import { until } from '../../../testing/until.ts'
 import { zipStream } from './zip-stream.ts'
 
 /** The export's ZIP (issue 24 item 3): made as it is read, media pulled only when wanted. */
@@ -91,5 +92,39 @@ describe('zipStream', () => {
       { mtime: new Date() },
     )
     await expect(readAll(stream)).rejects.toThrow('gone from storage')
+  })
+
+  it('aborts a source still opening when the ZIP is cancelled, and cancels what it opens', async () => {
+    // A source that takes a while to open (the export's music, decoded to WAV).
+    const media = counted(1000)
+    let opening!: () => void
+    const opened = new Promise<void>((resolve) => (opening = resolve))
+    let signal: AbortSignal | null = null
+    const reader = zipStream(
+      [
+        {
+          name: 'media/music.wav',
+          source: async (s) => {
+            signal = s
+            await opened
+            return media.open()
+          },
+        },
+      ],
+      { mtime: new Date() },
+    ).getReader()
+    const read = reader.read()
+    await until(
+      async () => signal,
+      (s) => s !== null,
+      2_000,
+      5,
+    )
+    await reader.cancel(new Error('The download stopped'))
+    expect(signal!.aborted).toBe(true)
+    opening()
+    await read.catch(() => {})
+    await until(async () => media.state.cancelled, Boolean, 2_000, 5)
+    expect(media.state.pulled).toBeLessThan(2)
   })
 })

@@ -12,8 +12,11 @@ import { Zip, ZipDeflate, ZipPassThrough } from 'fflate'
 export interface ZipEntry {
   /** Its path in the archive (`/`-separated, no leading `/`). */
   name: string
-  /** Its bytes, or a function opening them as a stream when the archive reaches it. */
-  source: Uint8Array | (() => Promise<ReadableStream<Uint8Array>>)
+  /**
+   * Its bytes, or a function opening them as a stream when the archive reaches it; `signal`
+   * aborts when the archive is cancelled while it opens them (a decode, a copy).
+   */
+  source: Uint8Array | ((signal: AbortSignal) => Promise<ReadableStream<Uint8Array>>)
   /** Deflate it (text); media is stored as it is. */
   compress?: boolean
 }
@@ -25,7 +28,7 @@ export interface ZipOptions {
 
 /**
  * The archive of `entries`, in order, as a byte stream. Cancelling it cancels the entry
- * being read.
+ * being read, or aborts the one being opened and cancels its stream once it is open.
  * @throws (through the stream) the error of an entry's source.
  */
 export function zipStream(
@@ -52,6 +55,7 @@ export function zipStream(
     reader: ReadableStreamDefaultReader<Uint8Array> | null
   } | null = null
   let ended = false
+  const cancelled = new AbortController()
 
   return new ReadableStream<Uint8Array>(
     {
@@ -78,7 +82,12 @@ export function zipStream(
               file.push(entry.source, true)
               continue
             }
-            current = { file, reader: (await entry.source()).getReader() }
+            const opened = await entry.source(cancelled.signal)
+            if (cancelled.signal.aborted) {
+              await opened.cancel(cancelled.signal.reason)
+              return
+            }
+            current = { file, reader: opened.getReader() }
           }
           const { done, value } = await current.reader!.read()
           if (done) {
@@ -91,6 +100,7 @@ export function zipStream(
         if (failure) throw failure
       },
       async cancel(reason) {
+        cancelled.abort(reason)
         await current?.reader?.cancel(reason)
       },
     },

@@ -49,7 +49,7 @@ export function useNarrationAudio(wavUrl: string | null) {
 
 /**
  * `POST /api/assets/audio?projectId=` with the file as the body: music for the timeline,
- * re-encoded by the server to a PCM WAV; a file that is not audio is a 400 whose message says
+ * re-encoded by the server to FLAC (lossless); a file that is not audio is a 400 whose message says
  * so (`ApiError.serverMessage`).
  */
 export function useUploadAudio() {
