@@ -167,3 +167,22 @@ export const DEFAULT_GEMINI_VIDEO_CONCURRENCY = 2
 export const DEFAULT_COMFYUI_CONCURRENCY = 1
 /** The offline motion draft's ffmpeg already uses both cores of a small server. */
 export const DEFAULT_BUILTIN_VIDEO_CONCURRENCY = 1
+
+/**
+ * Storage per account by plan, in MiB (issue 40 item 5), unless `STORAGE_QUOTA_*_MB` says
+ * otherwise: Free holds a few rendered films and their clips (1 GiB); Basic a month of
+ * steady work (20 GiB); Pro a series with many clip takes (100 GiB).
+ */
+export const DEFAULT_STORAGE_QUOTA_MB = { free: 1024, basic: 20 * 1024, pro: 100 * 1024 } as const
+/**
+ * How long the asset collector keeps media nothing references, in hours (issue 40 item 5,
+ * decision 026): 7 days covers a job that stored a result it has not written yet, an undo
+ * of a deletion in a session left open over a weekend, and a version restored a week on.
+ */
+export const DEFAULT_ASSET_GC_GRACE_HOURS = 7 * 24
+/** When the asset collector runs (cron, UTC): daily at 04:23, a quiet hour off the full hour. */
+export const DEFAULT_ASSET_GC_CRON = '23 4 * * *'
+/** Asset ids marked or deleted in one statement by the collector: bounded statements. */
+export const ASSET_GC_BATCH = 500
+/** Projects whose references the collector reads per page (one document decoded at a time). */
+export const ASSET_GC_PROJECT_PAGE = 100

@@ -12,6 +12,7 @@ import type { Logger } from 'pino'
 import type { AppDeps, WorkerDeps } from './app-env.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitRules } from './config.ts'
 import type { Env } from './env.ts'
+import { assetCollectionTask } from './features/assets/asset-collection.ts'
 import { createAssetStorage } from './features/assets/index.ts'
 import { activePriceIds, seedCatalog } from './features/billing/catalog.ts'
 import { createBillingGateway } from './features/billing/index.ts'
@@ -108,7 +109,7 @@ export async function createRuntime(
     const applied = await migrateToLatest(db)
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')
   }
-  if (role === 'app') await seedCatalog(db, activePriceIds(env))
+  if (role === 'app') await seedCatalog(db, activePriceIds(env), env.storageQuotas)
 
   const syncLogger = logger.child({ component: 'sync' })
   // One registry for the process's metrics (issue 23 item 4): Node's own, the embedded sync
@@ -144,6 +145,7 @@ export async function createRuntime(
       userConcurrency: env.JOB_USER_CONCURRENCY,
     },
     runWorkers: role === 'worker' || env.JOB_WORKERS,
+    scheduledTasks: [assetCollectionTask({ db, storage: assets, logger, env })],
   })
   const tasks = new BackgroundTasks(logger)
   const core: WorkerDeps = { db, env, logger, documents, ai, catalog, assets, jobs, tasks }

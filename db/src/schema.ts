@@ -162,6 +162,11 @@ export interface AssetsTable {
   mime_type: string
   byte_size: number
   created_at: Timestamp
+  /**
+   * When the asset collector last saw something reference it (issue 40 item 5, migration
+   * 0016); null until its first mark, when `created_at` stands in.
+   */
+  last_referenced_at: NullableTimestamp
 }
 
 /**
@@ -193,6 +198,11 @@ export interface PlansTable {
   features: ColumnType<string[], string | undefined, string>
   stripe_price_id: string | null
   sort_order: number
+  /**
+   * The most bytes the projects of an account on this plan may hold (issue 40 item 5; a
+   * bigint: Postgres answers it as a string).
+   */
+  storage_quota_bytes: ColumnType<string | number, number | undefined, number>
 }
 
 /** One-time credit packages (seeded from the api's catalogue at start-up). */

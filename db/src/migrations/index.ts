@@ -14,6 +14,7 @@ import * as openJobKinds from './0012-open-job-kinds.ts'
 import * as narrationCache from './0013-narration-cache.ts'
 import * as providerSlots from './0014-provider-slots.ts'
 import * as graphIndex from './0015-graph-index.ts'
+import * as storageQuota from './0016-storage-quota.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013-narration-cache': narrationCache,
   '0014-provider-slots': providerSlots,
   '0015-graph-index': graphIndex,
+  '0016-storage-quota': storageQuota,
 }

@@ -12,6 +12,7 @@ import { AppError } from '../../lib/app-error.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
 import { requireProjectRole } from '../access/project-access.ts'
 import type { AssetStorage } from './asset-storage.ts'
+import { checkStorageQuota, insertAssetRowsWithinQuota, type NewAssetRow } from './storage-quota.ts'
 
 /**
  * Generated files (ARCHITECTURE decision 8; issue 4 item 4): bytes in an {@link AssetStorage},
@@ -107,28 +108,65 @@ export async function storeGeneratedImage(
     )
   }
   await requireProjectRole(db, { userId, projectId, needed: 'editor' })
+  const [stored] = await storeAssetFiles(db, storage, {
+    userId,
+    projectId,
+    files: [{ content: image.bytes, mimeType: type.mimeType, ext: type.ext }],
+  })
+  return stored!
+}
 
-  const assetId = createAssetId()
-  const key = `projects/${projectId}/${assetId}.${type.ext}`
-  await storage.put(key, image.bytes, type.mimeType)
+/** One file to store as an asset: its bytes or a file, its type and file extension. */
+interface AssetFile {
+  content: Uint8Array | { path: string }
+  mimeType: string
+  ext: string
+}
+
+/**
+ * Stores `files` as assets of `projectId` made by `userId`, all or none, within the storage
+ * quota of the project's owner (issue 40 item 5): the quota checked first (a refusal writes no
+ * byte), then the bytes, then the rows in one transaction that checks the quota again holding
+ * the owner's row (`insertAssetRowsWithinQuota`), so a row never points at missing bytes and
+ * two stores at once never both pass. On any failure every byte written is removed.
+ * @throws AppError 413 PAYLOAD_TOO_LARGE past the quota, 404 NOT_FOUND when the project is
+ *   gone (deleted meanwhile); the storage's error.
+ */
+async function storeAssetFiles(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  input: { userId: number; projectId: number; files: readonly AssetFile[] },
+): Promise<{ assetId: string; url: string }[]> {
+  const { userId, projectId } = input
+  const rows: NewAssetRow[] = []
+  for (const file of input.files) {
+    const id = createAssetId()
+    rows.push({
+      id,
+      storage_key: `projects/${projectId}/${id}.${file.ext}`,
+      mime_type: file.mimeType,
+      byte_size:
+        file.content instanceof Uint8Array
+          ? file.content.byteLength
+          : (await stat(file.content.path)).size,
+    })
+  }
+  const addedBytes = rows.reduce((sum, row) => sum + row.byte_size, 0)
+  await checkStorageQuota(db, { userId, projectId, addedBytes })
+  const written: string[] = []
   try {
-    await db
-      .insertInto('assets')
-      .values({
-        id: assetId,
-        user_id: userId,
-        project_id: projectId,
-        storage_key: key,
-        mime_type: type.mimeType,
-        byte_size: image.bytes.byteLength,
-      })
-      .execute()
+    for (const [i, file] of input.files.entries()) {
+      const key = rows[i]!.storage_key
+      written.push(key)
+      if (file.content instanceof Uint8Array) await storage.put(key, file.content, file.mimeType)
+      else await storage.putFile(key, file.content.path, file.mimeType)
+    }
+    await insertAssetRowsWithinQuota(db, { userId, projectId, rows })
   } catch (error) {
-    // The project may have been deleted meanwhile: drop the orphaned bytes.
-    await storage.delete(key).catch(() => undefined)
+    for (const key of written) await storage.delete(key).catch(() => undefined)
     throw error
   }
-  return { assetId, url: assetUrl(assetId) }
+  return rows.map((row) => ({ assetId: row.id, url: assetUrl(row.id) }))
 }
 
 /**
@@ -141,13 +179,27 @@ export const MEDIA_ASSET_TYPES = {
   'application/x-subrip': 'srt',
   'text/vtt': 'vtt',
   'audio/wav': 'wav',
+  // Uploaded music since issue 40 item 5 (older uploads stay WAVs).
+  'audio/flac': 'flac',
 } as const
 export type MediaAssetType = keyof typeof MEDIA_ASSET_TYPES
 
 /**
+ * The types a music asset may have: FLAC (uploads since issue 40 item 5) or PCM WAV (uploads
+ * before it); the render and the export read both.
+ */
+export const MUSIC_ASSET_TYPES: readonly string[] = [
+  'audio/flac',
+  'audio/wav',
+] satisfies MediaAssetType[]
+
+/**
  * Stores a rendered file (MP4, SRT, VTT) as an asset of `projectId`, made by `userId`: bytes
- * first, then the row (as {@link storeGeneratedImage}). The caller checked the role when the
- * render was submitted.
+ * first, then the row (as {@link storeGeneratedImage}), within the storage quota of the
+ * project's owner (issue 40 item 5). The caller checked the role when the render was
+ * submitted.
+ * @throws AppError 413 PAYLOAD_TOO_LARGE past the quota (nothing stored), 404 NOT_FOUND when
+ *   the project is gone.
  */
 export async function storeMediaAsset(
   db: Kysely<DB>,
@@ -160,34 +212,36 @@ export async function storeMediaAsset(
     mimeType: MediaAssetType
   },
 ): Promise<{ assetId: string; url: string }> {
-  const assetId = createAssetId()
-  const key = `projects/${input.projectId}/${assetId}.${MEDIA_ASSET_TYPES[input.mimeType]}`
-  const { content } = input
-  let byteSize: number
-  if (content instanceof Uint8Array) {
-    await storage.put(key, content, input.mimeType)
-    byteSize = content.byteLength
-  } else {
-    byteSize = (await stat(content.path)).size
-    await storage.putFile(key, content.path, input.mimeType)
-  }
-  try {
-    await db
-      .insertInto('assets')
-      .values({
-        id: assetId,
-        user_id: input.userId,
-        project_id: input.projectId,
-        storage_key: key,
-        mime_type: input.mimeType,
-        byte_size: byteSize,
-      })
-      .execute()
-  } catch (error) {
-    await storage.delete(key).catch(() => undefined)
-    throw error
-  }
-  return { assetId, url: assetUrl(assetId) }
+  const [stored] = await storeMediaAssets(db, storage, {
+    userId: input.userId,
+    projectId: input.projectId,
+    files: [{ content: input.content, mimeType: input.mimeType }],
+  })
+  return stored!
+}
+
+/**
+ * Stores several files that belong together (a clip and its poster frame; a render's MP4,
+ * SRT and VTT) as assets of `projectId`, all or none, within the storage quota of the
+ * project's owner: their sizes together are judged at once (issue 40 item 5).
+ * @returns each file's asset, in the order given.
+ * @throws AppError 413 PAYLOAD_TOO_LARGE past the quota (nothing stored), 404 NOT_FOUND when
+ *   the project is gone.
+ */
+export async function storeMediaAssets(
+  db: Kysely<DB>,
+  storage: AssetStorage,
+  input: {
+    userId: number
+    projectId: number
+    files: readonly { content: Uint8Array | { path: string }; mimeType: MediaAssetType }[]
+  },
+): Promise<{ assetId: string; url: string }[]> {
+  return storeAssetFiles(db, storage, {
+    userId: input.userId,
+    projectId: input.projectId,
+    files: input.files.map((f) => ({ ...f, ext: MEDIA_ASSET_TYPES[f.mimeType] })),
+  })
 }
 
 /** The row of the asset at `url` (`/api/assets/:id`) when it belongs to `projectId`. */

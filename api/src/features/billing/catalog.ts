@@ -88,9 +88,15 @@ export type PriceIds = Partial<Record<string, string>>
 
 /**
  * Writes the catalogue into the database (insert or update by id), with the price ids of
- * the active payment provider. Idempotent; run at every start.
+ * the active payment provider and, when given, each plan's storage quota in bytes (the
+ * settings' `STORAGE_QUOTA_*_MB`; issue 40 item 5: every process reads the quota from here).
+ * Idempotent; run at every start.
  */
-export async function seedCatalog(db: Kysely<DB>, priceIds: PriceIds): Promise<void> {
+export async function seedCatalog(
+  db: Kysely<DB>,
+  priceIds: PriceIds,
+  storageQuotas?: Record<PlanId, number>,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (const [i, plan] of PLAN_CATALOG.entries()) {
       const row = {
@@ -100,6 +106,7 @@ export async function seedCatalog(db: Kysely<DB>, priceIds: PriceIds): Promise<v
         features: JSON.stringify(plan.features),
         stripe_price_id: plan.priceCents > 0 ? (priceIds[plan.id] ?? null) : null,
         sort_order: i,
+        ...(storageQuotas && { storage_quota_bytes: storageQuotas[plan.id] }),
       }
       await trx
         .insertInto('plans')

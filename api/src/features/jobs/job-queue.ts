@@ -8,6 +8,7 @@ import {
   JOB_QUEUE_RETENTION_SECONDS,
   JOB_RETRY_DELAY_MAX_SECONDS,
 } from '../../config.ts'
+import type { ScheduledTask } from './scheduled-task.ts'
 
 /**
  * The generation queue: pg-boss on the app's own database (docs/decisions/006; issue 12).
@@ -171,6 +172,56 @@ export class GenerationQueue {
         },
       )
     }
+  }
+
+  /**
+   * Schedules `task` on its cron (in UTC; an empty cron drops its schedule) and runs it here:
+   * a queue of its own, one run active at a time over every process (pg-boss's `singleton`
+   * policy), retried once after a failure, taken back after `expireInSeconds`.
+   * @see issue 40 item 5 (the asset collector)
+   */
+  async runOnSchedule(
+    task: ScheduledTask,
+    options: { expireInSeconds: number },
+    logger: Pick<Logger, 'warn' | 'error'>,
+  ): Promise<void> {
+    await this.start()
+    if (!(await this.#boss.getQueue(task.name))) {
+      await this.#boss.createQueue(task.name, {
+        policy: 'singleton',
+        retryLimit: 1,
+        retryDelay: 60,
+        expireInSeconds: options.expireInSeconds,
+        deleteAfterSeconds: JOB_QUEUE_RETENTION_SECONDS,
+      })
+    }
+    if (!task.cron) {
+      await this.#boss.unschedule(task.name)
+      return
+    }
+    await this.#boss.schedule(task.name, task.cron, null, { tz: 'UTC' })
+    await this.#boss.work(
+      task.name,
+      {
+        pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+        notifyPollingIntervalSeconds: JOB_NOTIFY_POLLING_INTERVAL_SECONDS,
+      },
+      async ([job]) => {
+        if (!job) return
+        try {
+          await task.run(job.signal)
+        } catch (err) {
+          logger.error({ err, task: task.name }, 'a scheduled task failed')
+          throw err
+        }
+      },
+    )
+  }
+
+  /** The cron `name` is scheduled on, or null when it has none (tests, operators). */
+  async scheduleOf(name: string): Promise<string | null> {
+    await this.start()
+    return (await this.#boss.getSchedule(name))?.cron ?? null
   }
 
   /** Runs `handler` for each job that failed for good behind our back (see GENERATION_DEAD_QUEUE). */

@@ -181,7 +181,11 @@ function failureOf(err: unknown): Failure {
   }
   if (
     err instanceof AppError &&
-    (err.code === 'FORBIDDEN' || err.code === 'NOT_FOUND' || err.code === 'BAD_REQUEST')
+    (err.code === 'FORBIDDEN' ||
+      err.code === 'NOT_FOUND' ||
+      err.code === 'BAD_REQUEST' ||
+      // A result past the owner's storage quota (issue 40 item 5): final, refunded, in words.
+      err.code === 'PAYLOAD_TOO_LARGE')
   ) {
     return { code: err.code, reason: err.message }
   }

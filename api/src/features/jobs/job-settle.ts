@@ -18,7 +18,14 @@ type Deps = JobsContext
 /** Why a job failed: the api error code it answers with, and words a person can act on. */
 export interface Failure {
   code:
-    'PROVIDER_ERROR' | 'PROVIDER_TIMEOUT' | 'INTERNAL' | 'FORBIDDEN' | 'NOT_FOUND' | 'BAD_REQUEST'
+    | 'PROVIDER_ERROR'
+    | 'PROVIDER_TIMEOUT'
+    | 'INTERNAL'
+    | 'FORBIDDEN'
+    | 'NOT_FOUND'
+    | 'BAD_REQUEST'
+    /** The result would pass the storage quota of the project's owner (issue 40 item 5). */
+    | 'PAYLOAD_TOO_LARGE'
   reason: string
 }
 

@@ -8,6 +8,7 @@ import { GenerationQueue, type QueueSettings } from './job-queue.ts'
 import { runGenerationJob } from './job-runner.ts'
 import { settleDeadJob } from './job-settle.ts'
 import { JobSignals } from './job-signals.ts'
+import type { ScheduledTask } from './scheduled-task.ts'
 import { findJob } from './job-store.ts'
 
 /** The queue's settings and how many jobs this process and one user run at once. */
@@ -28,7 +29,15 @@ export interface JobSystemOptions {
   settings: JobSettings
   /** Run workers in this process once started (else it only enqueues). */
   runWorkers: boolean
+  /**
+   * Work on a clock that this process's workers run (the asset collector; issue 40 item 5),
+   * each taken back after `expireInSeconds` of running.
+   */
+  scheduledTasks?: readonly ScheduledTask[]
 }
+
+/** The longest a scheduled task runs before pg-boss takes it back, in seconds: 6 hours. */
+const SCHEDULED_TASK_EXPIRE_SECONDS = 6 * 60 * 60
 
 /**
  * The jobs of one process (issue 12; issue 21: it knows kinds only through its map): the
@@ -45,6 +54,7 @@ export class JobSystem implements JobsContext {
   readonly signals = new JobSignals()
   readonly runsWorkers: boolean
   readonly #settings: JobSettings
+  readonly #scheduledTasks: readonly ScheduledTask[]
   #started: Promise<void> | undefined
 
   constructor(options: JobSystemOptions) {
@@ -54,6 +64,7 @@ export class JobSystem implements JobsContext {
     this.kinds = options.kinds
     this.runsWorkers = options.runWorkers
     this.#settings = options.settings
+    this.#scheduledTasks = options.scheduledTasks ?? []
     this.queue = new GenerationQueue(
       options.db,
       options.settings,
@@ -77,6 +88,13 @@ export class JobSystem implements JobsContext {
         const row = await findJob(this.db, jobId)
         if (row) await settleDeadJob(this, row)
       })
+      for (const task of this.#scheduledTasks) {
+        await this.queue.runOnSchedule(
+          task,
+          { expireInSeconds: SCHEDULED_TASK_EXPIRE_SECONDS },
+          this.logger,
+        )
+      }
     })()
     return this.#started
   }

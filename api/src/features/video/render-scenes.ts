@@ -31,7 +31,7 @@ import type { AssetStorage } from '../assets/asset-storage.ts'
 import {
   copyProjectAssetToFile,
   readProjectAssetByUrl,
-  storeMediaAsset,
+  storeMediaAssets,
 } from '../assets/asset-service.ts'
 import { isSpoken, narrate, pruneNarrationCache } from './narration-cache.ts'
 import { timelineRender } from './render-timeline.ts'
@@ -283,18 +283,21 @@ export async function renderScenes(
         ? []
         : shiftCues(sceneCues[t.scene] ?? [], t.narrationStartMs),
     )
-    const store = (
-      content: Uint8Array | { path: string },
-      mimeType: 'video/mp4' | 'application/x-subrip' | 'text/vtt',
-    ) => storeMediaAsset(db, assets, { userId, projectId: input.projectId, content, mimeType })
     const text = (s: string) => new TextEncoder().encode(s)
-    const video = await store({ path: rendered.mp4Path }, 'video/mp4')
-    const srt = await store(text(toSrt(cues)), 'application/x-subrip')
-    const vtt = await store(text(toVtt(cues)), 'text/vtt')
+    // All three or none, judged together against the owner's storage quota (issue 40 item 5).
+    const [video, srt, vtt] = await storeMediaAssets(db, assets, {
+      userId,
+      projectId: input.projectId,
+      files: [
+        { content: { path: rendered.mp4Path }, mimeType: 'video/mp4' },
+        { content: text(toSrt(cues)), mimeType: 'application/x-subrip' },
+        { content: text(toVtt(cues)), mimeType: 'text/vtt' },
+      ],
+    })
     return {
-      mp4Url: video.url,
-      srtUrl: srt.url,
-      vttUrl: vtt.url,
+      mp4Url: video!.url,
+      srtUrl: srt!.url,
+      vttUrl: vtt!.url,
       durationMs: rendered.durationMs,
       inputHash: input.inputHash,
       preset: input.preset,

@@ -7,8 +7,10 @@ import {
   type PlanId,
   plansOutput,
   SUBSCRIPTION_REFETCH_INTERVAL_MS,
+  type StorageUsage,
   SUBSCRIPTION_STALE_TIME_MS,
   type SubscriptionStatus,
+  storageUsageSchema,
   subscriptionStatusSchema,
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
@@ -26,6 +28,7 @@ import { QUERY_KEYS } from '@/lib/query-keys'
 export const BILLING_QUERY_KEYS = {
   plans: ['/api/subscription/plans'],
   packages: ['/api/credit-packages'],
+  storage: ['/api/user/storage'],
 } as const
 
 /** `GET /api/subscription/plans` -> the plans, ordered free, basic, pro (public). */
@@ -91,14 +94,33 @@ export function useCreditBuckets(
 }
 
 /**
+ * `GET /api/user/storage` -> the bytes the user's projects hold and their plan's quota
+ * (issue 40 item 5), fetched again each time the page mounts. Enable it only while a user is
+ * signed in.
+ */
+export function useStorageUsage(enabled: boolean) {
+  return useQuery<StorageUsage>({
+    queryKey: BILLING_QUERY_KEYS.storage,
+    queryFn: getQueryFn({ on401: 'throw', schema: storageUsageSchema, what: 'your storage' }),
+    staleTime: 0,
+    refetchOnMount: 'always',
+    enabled,
+  })
+}
+
+/**
  * Refetches what a payment or a plan change may have changed: the user (the header's
  * "Active" badge reads its subscriptionStatus), the credits and the subscription status.
  */
 export async function refreshBillingState(queryClient: QueryClient): Promise<void> {
   await Promise.all(
-    [QUERY_KEYS.user, QUERY_KEYS.credits, QUERY_KEYS.subscriptionStatus].map((queryKey) =>
-      queryClient.invalidateQueries({ queryKey, exact: true }),
-    ),
+    [
+      QUERY_KEYS.user,
+      QUERY_KEYS.credits,
+      QUERY_KEYS.subscriptionStatus,
+      // A new plan has a new storage quota (issue 40 item 5).
+      BILLING_QUERY_KEYS.storage,
+    ].map((queryKey) => queryClient.invalidateQueries({ queryKey, exact: true })),
   )
 }
 

@@ -1,4 +1,9 @@
-import { formatLongDate, type Plan, parseSubscriptionStatus } from '@reelgraph/shared'
+import {
+  formatLongDate,
+  type Plan,
+  parseSubscriptionStatus,
+  type StorageUsage,
+} from '@reelgraph/shared'
 import { CreditCardIcon } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -18,6 +23,7 @@ import {
   hasPaidSubscription,
   statusLabel,
 } from '../lib/billing-view'
+import { StorageUsageRow } from './storage-usage-row'
 
 const count = (n: number) => n.toLocaleString('en-US')
 
@@ -78,14 +84,19 @@ export interface CurrentSubscriptionCardProps {
   buckets: CreditBuckets | null
   onManageBilling: () => void
   manageBusy: boolean
+  /** The account's storage and its quota (issue 40 item 5): undefined while it loads. */
+  storage: StorageUsage | undefined
+  /** True when the storage could not be loaded. */
+  storageFailed: boolean
 }
 
 /**
  * The current subscription: plan, status ("Cancels at period end" when cancelling), period
  * end ("N/A" when none), the credit-usage bar (plan credits as a percentage of the plan's
  * monthly credits) with the purchased credits apart, and "Manage billing" when there is a
- * paid subscription to manage.
- * @see spec §2 /subscription, §3 display helper, §4 Subscription status values; issue 14 item 7
+ * paid subscription to manage, and the storage the user's projects use of the plan's quota.
+ * @see spec §2 /subscription, §3 display helper, §4 Subscription status values; issue 14 item 7;
+ *   issue 40 item 5
  */
 export function CurrentSubscriptionCard({
   status,
@@ -94,6 +105,8 @@ export function CurrentSubscriptionCard({
   buckets,
   onManageBilling,
   manageBusy,
+  storage,
+  storageFailed,
 }: CurrentSubscriptionCardProps) {
   const { cancelling } = parseSubscriptionStatus(status)
   const label = statusLabel(status)
@@ -102,7 +115,9 @@ export function CurrentSubscriptionCard({
     <Card role="region" aria-labelledby="current-subscription-title">
       <CardHeader>
         <CardTitle id="current-subscription-title">Current subscription</CardTitle>
-        <CardDescription>Your plan, its billing period and your credits.</CardDescription>
+        <CardDescription>
+          Your plan, its billing period, your credits and your storage.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6 sm:grid-cols-3">
         <div className="flex flex-col gap-1">
@@ -129,6 +144,7 @@ export function CurrentSubscriptionCard({
           <span className="font-medium">{formatLongDate(periodEnd)}</span>
         </div>
         <CreditUsageRows usage={usage} />
+        <StorageUsageRow usage={storage} failed={storageFailed} />
       </CardContent>
       {hasPaidSubscription(status) ? (
         <CardFooter>

@@ -12,6 +12,7 @@ import {
   useCreditBuckets,
   useCreditPackages,
   usePlans,
+  useStorageUsage,
   useSubscriptionStatus,
 } from '../api/billing-api'
 import { useBillingPortal } from '../hooks/use-billing-portal'
@@ -68,6 +69,7 @@ export function SubscriptionPage() {
   const plansQuery = usePlans()
   const packagesQuery = useCreditPackages()
   const statusQuery = useSubscriptionStatus(user !== null)
+  const storageQuery = useStorageUsage(user !== null)
   const status = statusQuery.data?.status ?? user?.subscriptionStatus ?? 'free'
   const portal = useBillingPortal()
   const planChange = usePlanChange(status)
@@ -107,6 +109,8 @@ export function SubscriptionPage() {
           buckets={buckets}
           onManageBilling={() => void portal.open()}
           manageBusy={portal.busy}
+          storage={storageQuery.data}
+          storageFailed={storageQuery.isError}
         />
       ) : null}
 

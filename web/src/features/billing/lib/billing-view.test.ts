@@ -9,6 +9,7 @@ import {
   hasPaidSubscription,
   orderPlans,
   statusLabel,
+  storageView,
 } from './billing-view'
 
 const plan = (id: Plan['id'], credits: number): Plan => ({
@@ -90,5 +91,25 @@ describe('requireUrl', () => {
     expect(() => requireUrl({}, 'no url')).toThrow('no url')
     expect(() => requireUrl(null, 'no url')).toThrow('no url')
     expect(() => requireUrl({ url: '' }, 'no url')).toThrow('no url')
+  })
+})
+
+describe('storageView (issue 40 item 5)', () => {
+  const MIB = 1024 ** 2
+  it('says what is used of the quota, in MB and GB', () => {
+    expect(storageView({ usedBytes: 120 * MIB, quotaBytes: 1024 * MIB, planId: 'free' })).toEqual({
+      words: '120 MB of 1 GB used',
+      percent: 12,
+    })
+    expect(storageView({ usedBytes: 0, quotaBytes: 20 * 1024 * MIB, planId: 'basic' }).words).toBe(
+      '0 MB of 20 GB used',
+    )
+  })
+  it('shows a byte used on the bar and never more than a full bar', () => {
+    expect(storageView({ usedBytes: 1, quotaBytes: 1024 * MIB, planId: 'free' }).percent).toBe(1)
+    expect(storageView({ usedBytes: 1200 * MIB, quotaBytes: 1024 * MIB, planId: 'free' })).toEqual({
+      words: '1.2 GB of 1 GB used',
+      percent: 100,
+    })
   })
 })

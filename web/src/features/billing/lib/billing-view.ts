@@ -1,9 +1,11 @@
 import {
   type Credits,
+  formatStorageSize,
   PLAN_ORDER,
   type Plan,
   type PlanId,
   parseSubscriptionStatus,
+  type StorageUsage,
 } from '@reelgraph/shared'
 
 /**
@@ -94,3 +96,17 @@ export function orderPlans(plans: readonly Plan[]): Plan[] {
 
 /** The featured plan (spec §2: pro). */
 export const FEATURED_PLAN_ID: PlanId = 'pro'
+
+/**
+ * The storage row of the current subscription card (issue 40 item 5): "120 MB of 1 GB used"
+ * and the bar's percentage of the quota used, rounded up (a byte used shows on the bar), 0 to
+ * 100.
+ */
+export function storageView(usage: StorageUsage): { words: string; percent: number } {
+  const percent =
+    usage.quotaBytes <= 0 ? 100 : Math.ceil((usage.usedBytes / usage.quotaBytes) * 100)
+  return {
+    words: `${formatStorageSize(usage.usedBytes)} of ${formatStorageSize(usage.quotaBytes)} used`,
+    percent: Math.min(100, Math.max(0, percent)),
+  }
+}
