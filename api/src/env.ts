@@ -6,7 +6,14 @@ import {
 } from '@reelgraph/shared'
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import { parseAllowList } from './lib/outbound/address-rules.ts'
 import {
+  DEFAULT_IMAGE_RESULT_MAX_BYTES,
+  DEFAULT_OUTBOUND_TIMEOUT_MS,
+} from './lib/outbound/limits.ts'
+import {
+  DEFAULT_ASSET_GC_CRON,
+  DEFAULT_ASSET_GC_GRACE_HOURS,
   DEFAULT_BUILTIN_VIDEO_CONCURRENCY,
   DEFAULT_CLOUD_VIDEO_CONCURRENCY,
   DEFAULT_COMFYUI_CONCURRENCY,
@@ -18,6 +25,7 @@ import {
   DEFAULT_JOB_USER_CONCURRENCY,
   DEFAULT_JOB_WAIT_MS,
   DEFAULT_JOB_WORKER_CONCURRENCY,
+  DEFAULT_STORAGE_QUOTA_MB,
 } from './config.ts'
 
 const bool = z
@@ -41,6 +49,14 @@ const absolutePath = (fallback: string) =>
     .default(fallback)
     .transform((v) => resolve(v))
 const optionalAbsolutePath = optionalString.transform((v) => (v ? resolve(v) : undefined))
+
+/** A storage quota in MiB (fractions allowed), parsed to whole bytes. */
+const storageQuotaMb = (fallback: number) =>
+  z.coerce
+    .number()
+    .positive()
+    .default(fallback)
+    .transform((mb) => Math.floor(mb * 1024 * 1024))
 
 /**
  * Every setting of the api process, read from the environment once at boot.
@@ -107,6 +123,34 @@ export const envSchema = z
       .string()
       .default('./web/dist')
       .transform((v) => (v ? resolve(v) : '')),
+    /**
+     * Bearer token for `GET /metrics` on PORT (issue 40 item 6): a scraper on another machine
+     * or container sends `Authorization: Bearer <token>`; at least 16 visible characters.
+     * Unset: `/metrics` on PORT answers 404.
+     */
+    METRICS_TOKEN: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[\x21-\x7e]{16,}$/, {
+          error:
+            'METRICS_TOKEN must be at least 16 characters, without spaces (e.g. the output of openssl rand -hex 32)',
+        })
+        .optional(),
+    ),
+    /**
+     * A port of 127.0.0.1 that serves only `GET /metrics`, without a token (issue 40 item 6):
+     * for an operator on the same machine. Unset: no such server.
+     */
+    METRICS_PORT: optionalString
+      .transform((v) => (v === undefined ? undefined : Number(v)))
+      .pipe(
+        z
+          .number({ error: 'METRICS_PORT must be a port number' })
+          .int()
+          .min(1)
+          .max(65535)
+          .optional(),
+      ),
 
     /** Text provider: builtin | openai. Default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set. */
     AI_TEXT_PROVIDER: z.enum(['builtin', 'openai']).optional(),
@@ -184,6 +228,33 @@ export const envSchema = z
       .int()
       .positive()
       .default(200 * 1024 ** 2),
+    /**
+     * Largest image result a provider may send, in bytes, read into memory only up to this
+     * (issue 40 item 3): a larger one fails the job in words (refunded).
+     */
+    IMAGE_RESULT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(DEFAULT_IMAGE_RESULT_MAX_BYTES),
+    /**
+     * Hosts the server may reach on the operator's own network besides the configured base
+     * URLs (issue 40 item 1, decision 024): comma-separated host names, `host:port` pairs or
+     * CIDR ranges (`comfy.lan, 10.1.2.3:8188, 192.168.0.0/16`), over `http:` too. Every other
+     * address a provider (or a webhook) names must be public `https:`.
+     */
+    OUTBOUND_ALLOW_HOSTS: z
+      .string()
+      .default('')
+      .superRefine((value, ctx) => {
+        try {
+          parseAllowList(value)
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message })
+        }
+      }),
+    /** Longest single outbound request (a poll, a download, a delivery), body included, in ms. */
+    OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(DEFAULT_OUTBOUND_TIMEOUT_MS),
     /** Longest video render (narration, render, storage), in ms (issue 13 item 4). */
     VIDEO_RENDER_TIMEOUT_MS: z.coerce.number().int().positive().default(1_800_000),
     /**
@@ -242,6 +313,26 @@ export const envSchema = z
     /** How often dead workers' jobs are looked for, in seconds. */
     JOB_MONITOR_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_JOB_MONITOR_SECONDS),
 
+    /**
+     * Storage per account by plan, in MiB (issue 40 item 5): every asset of the projects an
+     * account owns counts; an upload or a result that would pass it is refused (413) with
+     * nothing stored. Fractions are fine (`0.5`). Defaults: 1 GiB, 20 GiB, 100 GiB.
+     */
+    STORAGE_QUOTA_FREE_MB: storageQuotaMb(DEFAULT_STORAGE_QUOTA_MB.free),
+    STORAGE_QUOTA_BASIC_MB: storageQuotaMb(DEFAULT_STORAGE_QUOTA_MB.basic),
+    STORAGE_QUOTA_PRO_MB: storageQuotaMb(DEFAULT_STORAGE_QUOTA_MB.pro),
+    /**
+     * How long an asset nothing references (an unused upload, a take past the kept ones, the
+     * clip of a removed node) is kept before the collector deletes it, in hours (issue 40 item
+     * 5, decision 026). Counted from its last reference, or its creation. Default 7 days.
+     */
+    ASSET_GC_GRACE_HOURS: z.coerce.number().positive().default(DEFAULT_ASSET_GC_GRACE_HOURS),
+    /**
+     * When worker processes run the asset collector: a cron expression in UTC (default daily
+     * at 04:23); empty: never.
+     */
+    ASSET_GC_CRON: z.string().trim().default(DEFAULT_ASSET_GC_CRON),
+
     /** S3-compatible asset storage; when S3_BUCKET is unset, assets go to DATA_DIR/assets. */
     S3_BUCKET: optionalString,
     S3_ENDPOINT: optionalString.pipe(z.url().optional()),
@@ -298,6 +389,11 @@ export const envSchema = z
       medium: env.STRIPE_PRICE_MEDIUM,
       large: env.STRIPE_PRICE_LARGE,
     }
+    const storageQuotas = {
+      free: env.STORAGE_QUOTA_FREE_MB,
+      basic: env.STORAGE_QUOTA_BASIC_MB,
+      pro: env.STORAGE_QUOTA_PRO_MB,
+    }
     return {
       ...env,
       APP_URL: appUrl.replace(/\/$/, ''),
@@ -307,6 +403,8 @@ export const envSchema = z
       costs,
       billingMode: env.STRIPE_SECRET_KEY ? ('stripe' as const) : ('sandbox' as const),
       stripePriceIds,
+      /** Bytes each plan's account may store (issue 40 item 5). */
+      storageQuotas,
     }
   })
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createServer } from 'node:net'
 import { PRODUCTION_MAIL_REQUIRED } from './services/mailer.ts'
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url))
@@ -44,6 +45,15 @@ function waitFor(booted: ReturnType<typeof boot>, text: string, timeoutMs = 50_0
     })
     check()
   })
+}
+
+/** A TCP port of 127.0.0.1 that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }
 
 /** The JSON log lines of `stdout`. */
@@ -126,5 +136,30 @@ describe('the api process boot (issue 11 items 8 and 9)', () => {
         'MAIL_TO_FILES=true: emails are written to files, nobody receives them',
       ],
     ])
+  }, 60_000)
+
+  it('serves /metrics on 127.0.0.1:METRICS_PORT without a token, and answers 404 for it on PORT (issue 40 item 6)', async () => {
+    const metricsPort = await freePort()
+    const booted = boot({
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIST_DIR: '',
+      METRICS_PORT: String(metricsPort),
+    })
+    running = booted.child
+    await waitFor(booted, 'Reelgraph is listening')
+    const listening = logLines(booted.output.stdout).find((l) =>
+      l.msg.startsWith('Reelgraph is listening'),
+    )
+    expect(listening?.metrics).toBe(`127.0.0.1:${metricsPort}`)
+    const local = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+    expect(local.status).toBe(200)
+    expect(await local.text()).toContain('reelgraph_sync_open_documents')
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/api/user`)).status).toBe(404)
+    const pub = await fetch(`http://127.0.0.1:${String(listening?.port)}/metrics`)
+    expect(pub.status).toBe(404)
+    expect(await pub.text()).not.toContain('nodejs_')
   }, 60_000)
 })

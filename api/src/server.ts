@@ -2,7 +2,13 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { describeLookalike } from '@reelgraph/shared'
-import { attachSyncServer, SYNC_SETTING_NAMES, type SyncServer } from '@reelgraph/sync-server'
+import {
+  attachSyncServer,
+  type MetricsServer,
+  startMetricsServer,
+  SYNC_SETTING_NAMES,
+  type SyncServer,
+} from '@reelgraph/sync-server'
 import { createApp } from './app.ts'
 import type { AppDeps } from './app-env.ts'
 import { type Env, loadEnv, settingLookalikes } from './env.ts'
@@ -16,6 +22,8 @@ export interface RunningServer {
   deps: AppDeps
   /** The sync server mounted at SYNC_PATH (`/sync`) on the same port. */
   sync: SyncServer
+  /** The port of 127.0.0.1 serving only `/metrics` (METRICS_PORT; issue 40 item 6), if set. */
+  metricsPort: number | undefined
   /**
    * Stops accepting requests and sockets, stores every open document, finishes background
    * work, closes the database.
@@ -50,11 +58,21 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
   // serve() without a createServer option makes a node:http server.
   const syncAttachment = attachSyncServer(server as Server, sync.hocuspocus)
   const port = (server.address() as AddressInfo).port
+  // METRICS_PORT (issue 40 item 6): the metrics without a token, for this machine only.
+  let metricsServer: MetricsServer | undefined
+  if (env.METRICS_PORT !== undefined && deps.metrics) {
+    metricsServer = await startMetricsServer({ registry: deps.metrics, port: env.METRICS_PORT })
+  }
   logger.info(
     {
       port,
       database: env.DATABASE_URL ? 'postgres' : 'pglite',
       mail: env.SMTP_URL ? 'smtp' : 'files',
+      metrics:
+        [
+          ...(env.METRICS_TOKEN ? [`port ${port} with METRICS_TOKEN`] : []),
+          ...(metricsServer ? [`127.0.0.1:${metricsServer.port}`] : []),
+        ].join(' and ') || 'not served (set METRICS_TOKEN or METRICS_PORT)',
     },
     `Reelgraph is listening on ${env.APP_URL}`,
   )
@@ -63,7 +81,9 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
     port,
     deps,
     sync,
+    metricsPort: metricsServer?.port,
     async close() {
+      await metricsServer?.close()
       // Sockets first (the HTTP server waits for them), then the requests, then the rest.
       await syncAttachment.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -131,7 +131,7 @@ function rssMb(pid: number): number {
 
 /** The server's metrics (Prometheus text), as numbers by series. */
 async function serverMetrics(server: SyncServerProcess): Promise<Map<string, number>> {
-  const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text()
+  const text = await server.metrics()
   const series = new Map<string, number>()
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectIdSchema } from './ids.ts'
 import {
   IMAGE_GUIDANCE_MAX as GUIDANCE_MAX,
   IMAGE_GUIDANCE_MIN as GUIDANCE_MIN,
@@ -159,7 +160,7 @@ const sizeSchema = (name: string) =>
  * (issue 12); and the optional `modelId` of the model catalog (issue 22 item 3).
  */
 export const generateImageFields = z.object({
-  projectId: z.number({ error: 'projectId must be the id of your project.' }).int().positive(),
+  projectId: projectIdSchema,
   /**
    * The model version (spec §7): a provider's own version id (old clients), or a catalog id
    * (`fal:fal-ai/flux/dev`, as `GET /api/csas/models` lists them). May be left out when

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectIdSchema } from './ids.ts'
 import { MODEL_ID_PATTERN } from './catalog.ts'
 import { IMAGE_SEED_MAX as SEED_MAX, PROMPT_MAX_LENGTH } from './constants.ts'
 import { jobTargetSchema } from './jobs.ts'
@@ -64,7 +65,7 @@ export const generateVideoInput = z
     /** Ask the model for its own sound, where it makes one. */
     withAudio: z.boolean().default(false),
     /** The project the clip is stored in (an asset of it, for its members only). */
-    projectId: z.number({ error: 'projectId must be the id of your project.' }).int().positive(),
+    projectId: projectIdSchema,
     /** The Video Generator the result hangs off; absent: only answered. */
     nodeId: jobTargetSchema.shape.nodeId,
   })

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { assetIdSchema, jobIdSchema, MAX_SERIAL_ID, parseSerialId, serialIdSchema } from './ids.ts'
+import {
+  assetIdSchema,
+  jobIdSchema,
+  MAX_SERIAL_ID,
+  PROJECT_ID_MESSAGE,
+  parseSerialId,
+  projectIdQuerySchema,
+  projectIdSchema,
+  serialIdSchema,
+} from './ids.ts'
 
 describe('parseSerialId', () => {
   it('reads positive decimal ids up to the int4 maximum', () => {
@@ -51,6 +60,28 @@ describe('jobIdSchema and assetIdSchema (issue 14: path params through validate)
     expect(assetIdSchema.parse(id)).toBe(id)
     for (const raw of ['', id.toUpperCase(), `${id}a`, id.slice(1), `${id.slice(1)}1`]) {
       expect(assetIdSchema.safeParse(raw).success, raw).toBe(false)
+    }
+  })
+})
+
+describe('projectIdSchema and projectIdQuerySchema (issue 40 item 7: one schema for every database id)', () => {
+  it('accepts 1 to the int4 maximum, as a number in a body and as text in a query', () => {
+    for (const id of [1, 42, MAX_SERIAL_ID]) {
+      expect(projectIdSchema.parse(id)).toBe(id)
+      expect(projectIdQuerySchema.parse(String(id))).toBe(id)
+    }
+  })
+
+  it('refuses in words what Postgres would refuse, or what is no id at all', () => {
+    for (const raw of [2 ** 31, 1e20, -1, 0, 1.5, Number.NaN, Infinity, 'abc', '42', null]) {
+      const result = projectIdSchema.safeParse(raw)
+      expect(result.success, String(raw)).toBe(false)
+      expect(result.error?.issues[0]?.message, String(raw)).toBe(PROJECT_ID_MESSAGE)
+    }
+    for (const raw of ['2147483648', '1e20', '-1', '0', '1.5', ' 1', 'abc', '']) {
+      const result = projectIdQuerySchema.safeParse(raw)
+      expect(result.success, raw).toBe(false)
+      expect(result.error?.issues[0]?.message, raw).toBe(PROJECT_ID_MESSAGE)
     }
   })
 })

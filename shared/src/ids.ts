@@ -15,18 +15,54 @@ export function parseSerialId(raw: string): number | null {
 }
 
 /**
- * A serial id in a URL path, as a zod schema (issue 14, thin handlers: path params go
- * through the api's `validate('param', ...)`): the text {@link parseSerialId} accepts,
- * answered as its number; anything else fails ("not found" for the routes that use it).
+ * A database id as a number in a JSON body (issue 40 item 7: one id schema for every
+ * database id): a whole number from 1 to {@link MAX_SERIAL_ID}, the range of a Postgres
+ * `integer` column. Anything else (2^31, 1e20, -1, 1.5, "abc") fails with `message`, so the
+ * request is a 400 in words and never reaches a query that Postgres would refuse (a 500).
+ * @param message what the caller is told, naming the field (`projectId must be ...`)
  */
-export const serialIdSchema = z.string().transform((raw, ctx) => {
-  const id = parseSerialId(raw)
-  if (id === null) {
-    ctx.addIssue({ code: 'custom', message: 'Not an id.' })
-    return z.NEVER
-  }
-  return id
-})
+export function databaseIdSchema(message: string) {
+  return z
+    .number({ error: message })
+    .int({ error: message })
+    .min(1, { error: message })
+    .max(MAX_SERIAL_ID, { error: message })
+}
+
+/**
+ * A database id written as text (a URL path or a query string), as a zod schema: the text
+ * {@link parseSerialId} accepts, answered as its number; anything else fails with `message`.
+ * The text form of {@link databaseIdSchema} (issue 40 item 7).
+ */
+export function databaseIdTextSchema(message: string) {
+  return z.string({ error: message }).transform((raw, ctx) => {
+    const id = parseSerialId(raw)
+    if (id === null) {
+      ctx.addIssue({ code: 'custom', message })
+      return z.NEVER
+    }
+    return id
+  })
+}
+
+/** What a request is told about a `projectId` that is no project's id. */
+export const PROJECT_ID_MESSAGE = 'projectId must be the id of your project.'
+
+/**
+ * `projectId` in a JSON body: {@link databaseIdSchema} with {@link PROJECT_ID_MESSAGE}
+ * (issue 40 item 7). Every request schema's `projectId` is this one.
+ */
+export const projectIdSchema = databaseIdSchema(PROJECT_ID_MESSAGE)
+
+/** `projectId` in a query string (`?projectId=42`): {@link databaseIdTextSchema} (issue 40 item 7). */
+export const projectIdQuerySchema = databaseIdTextSchema(PROJECT_ID_MESSAGE)
+
+/**
+ * A serial id in a URL path, as a zod schema (issue 14, thin handlers: path params go
+ * through the api's `validate('param', ...)`): {@link databaseIdTextSchema}; anything else
+ * fails ("not found" for the routes that use it).
+ */
+export const serialIdSchema = databaseIdTextSchema('Not an id.')
 
 /**
  * What a generation job's id looks like: a UUID, in either case (the api makes them with

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectIdSchema } from './ids.ts'
 
 /**
  * Generation as durable jobs (issue 12): what the api, the worker and the canvas agree on.
@@ -103,6 +104,6 @@ export type JobAccepted = z.infer<typeof jobAcceptedSchema>
  * onto that node; without them (older clients), the call only answers the result.
  */
 export const jobTargetSchema = z.object({
-  projectId: z.number().int().positive().optional(),
+  projectId: projectIdSchema.optional(),
   nodeId: z.string().max(64).optional(),
 })

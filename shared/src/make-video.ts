@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectIdSchema } from './ids.ts'
 import { type GenerationCosts, sceneCountSchema } from './ai.ts'
 import { type CatalogModel, MODEL_ID_PATTERN, modelCredits, nearestDuration } from './catalog.ts'
 import { CLIP_DEFAULT_SECONDS } from './clips.ts'
@@ -19,7 +20,7 @@ import { VIDEO_PRESET_NAMES } from './video.ts'
 /** `POST /api/video/make`: make a video from Script Generator `nodeId` of project `projectId`. */
 export const makeVideoInput = z
   .object({
-    projectId: z.number().int().positive(),
+    projectId: projectIdSchema,
     nodeId: z.string().min(1).max(64),
     sceneCount: sceneCountSchema,
     preset: z.enum(VIDEO_PRESET_NAMES, {

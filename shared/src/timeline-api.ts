@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectIdQuerySchema, projectIdSchema } from './ids.ts'
 
 /**
  * The HTTP contracts of the Video node's timeline (issue 24): its narrations (lengths, words
@@ -8,7 +9,7 @@ import { z } from 'zod'
 
 /** `GET /api/video/narrations?projectId=&nodeId=`. */
 export const narrationsQuery = z.object({
-  projectId: z.coerce.number().int().positive(),
+  projectId: projectIdQuerySchema,
   nodeId: z.string().min(1).max(64),
 })
 export type NarrationsQuery = z.infer<typeof narrationsQuery>
@@ -50,13 +51,13 @@ export const MAX_AUDIO_UPLOAD_MS = 600_000
 
 /** `POST /api/assets/audio?projectId=`: the file is the raw request body. */
 export const audioUploadQuery = z.object({
-  projectId: z.coerce.number().int().positive(),
+  projectId: projectIdQuerySchema,
 })
 
-/** An uploaded music file, re-encoded to PCM WAV: its asset URL and length. */
+/** An uploaded music file, re-encoded to FLAC (issue 40 item 5): its asset URL and length. */
 export const audioUploadOutput = z
   .object({
-    /** The WAV's asset URL (`/api/assets/<id>`): the timeline's `music` setting. */
+    /** The FLAC's asset URL (`/api/assets/<id>`): the timeline's `music` setting. */
     url: z.string(),
     /** Its length, in ms. */
     durationMs: z.number().nonnegative(),
@@ -71,7 +72,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 /** `POST /api/video/export`: answers a ZIP of the timeline file and its media. */
 export const exportInput = z
   .object({
-    projectId: z.number().int().positive(),
+    projectId: projectIdSchema,
     nodeId: z.string().min(1).max(64),
     format: z.enum(EXPORT_FORMATS, {
       error: `The format must be one of ${EXPORT_FORMATS.join(', ')}.`,

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import {
@@ -7,7 +8,14 @@ import {
   validateDocChange,
 } from './doc-validation.ts'
 import { UPDATE_REFUSAL_REASONS } from './sync.ts'
-import { cutFieldKey, MAX_TIMELINE_CUTS, settingKey } from './timeline.ts'
+import {
+  CUT_FIELDS,
+  cutFieldKey,
+  MAX_TIMELINE_CUTS,
+  settingKey,
+  TIMELINE_SETTING_FIELDS,
+} from './timeline.ts'
+import { timelineRegisterProblem } from './timeline-rules.ts'
 import { docFilm, editCut, editTimelineSettings, getTimelinesMap, moveCut } from './timeline-doc.ts'
 import type { VideoScene } from './video.ts'
 
@@ -92,5 +100,117 @@ describe('timeline registers in the sync rules (issue 24)', () => {
     })
     expect(refusal?.reason).toBe(UPDATE_REFUSAL_REASONS.tooManyCuts)
     expect(check(doc, () => map.delete(cutFieldKey(VIDEO, 'split-0', 'holdMs')))).toBeNull()
+  })
+})
+
+/** Every register key a timeline may have: each cut field and each setting. */
+const TIMELINE_KEYS = [
+  ...CUT_FIELDS.map((field) => cutFieldKey(VIDEO, 'scene:x', field)),
+  ...TIMELINE_SETTING_FIELDS.map((field) => settingKey(VIDEO, field)),
+]
+
+/** An object whose property `key` is a getter: one that throws, or one that changes its answer. */
+const withGetter = fc
+  .tuple(fc.constantFrom('constructor', '__proto__', 'length', 'then', 'a'), fc.boolean())
+  .map(([key, throws]) => {
+    let reads = 0
+    const value = {}
+    Object.defineProperty(value, key, {
+      enumerable: true,
+      get() {
+        reads += 1
+        if (throws) throw new Error('a getter that throws')
+        return reads % 2 === 0 ? null : Object
+      },
+    })
+    return value
+  })
+
+/** Arrays or objects nested `depth` deep. */
+const deeplyNested = fc
+  .tuple(fc.integer({ min: 1_000, max: 20_000 }), fc.boolean())
+  .map(([depth, asArray]) => {
+    let value: unknown = 'leaf'
+    for (let i = 0; i < depth; i++) value = asArray ? [value] : { constructor: value }
+    return value
+  })
+
+/**
+ * What a hostile client can put in a register, or what a decoder can make of it: anything
+ * JavaScript has, with keys that name Object.prototype's members, prototype-less objects,
+ * `{constructor: null}` and `__proto__` keys, getters, and very deep nesting.
+ */
+const hostile: fc.Arbitrary<unknown> = fc.oneof(
+  fc.anything({
+    key: fc.constantFrom('constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'a'),
+    withNullPrototype: true,
+    withObjectString: true,
+    withBoxedValues: true,
+    withBigInt: true,
+    withMap: true,
+    withSet: true,
+    withTypedArray: true,
+    withSparseArray: true,
+    withDate: true,
+  }),
+  fc.constantFrom<unknown>(
+    { constructor: null },
+    { constructor: undefined },
+    { constructor: { name: null } },
+    Object.create(null),
+    JSON.parse('{"__proto__": {"constructor": null}}'),
+    JSON.parse('{"constructor": {"name": 1}}'),
+    [],
+    [1],
+    () => 1,
+    Symbol('s'),
+  ),
+  withGetter,
+  deeplyNested,
+)
+
+describe('timeline registers of any shape (issue 40 item 7)', () => {
+  it('refuses every value that is not a plain string, number or boolean, in words, and never throws', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...TIMELINE_KEYS), hostile, (key, value) => {
+        const problem = timelineRegisterProblem(key, value)
+        const primitive =
+          value === undefined || ['string', 'number', 'boolean'].includes(typeof value)
+        if (!primitive) {
+          expect(problem).toMatch(/^the timeline field \w+ holds .+/)
+          // The words name the kind of value, never a member read off the value itself.
+          expect(problem).toMatch(/holds (a list|an object|a \w+|".*"|[\w.-]+),/)
+        } else {
+          expect(problem === null || typeof problem === 'string').toBe(true)
+        }
+      }),
+      { numRuns: 2_000 },
+    )
+  })
+
+  it('names a hostile value by its kind', () => {
+    const title = settingKey(VIDEO, 'titleText')
+    const holds = (value: unknown) =>
+      /holds (.+?), /.exec(timelineRegisterProblem(title, value) ?? '')?.[1]
+    expect(holds({ constructor: null })).toBe('an object')
+    expect(holds(Object.create(null))).toBe('an object')
+    expect(holds([{ constructor: null }])).toBe('a list')
+    expect(holds(10n)).toBe('a bigint')
+    expect(holds('x'.repeat(300))).toBe(JSON.stringify('x'.repeat(300)).slice(0, 40))
+  })
+
+  it('refuses {constructor: null} through the document rules', () => {
+    const doc = new Y.Doc()
+    let calls = 0
+    // Y.Map.set reads `constructor` once to pick the content; the rules read it again.
+    const value = {}
+    Object.defineProperty(value, 'constructor', {
+      enumerable: true,
+      get: () => (calls++ === 0 ? Object : null),
+    })
+    const refusal = check(doc, (d) =>
+      getTimelinesMap(d).set(settingKey(VIDEO, 'titleText'), value as never),
+    )
+    expect(refusal?.reason).toBe(UPDATE_REFUSAL_REASONS.invalidTimeline)
   })
 })

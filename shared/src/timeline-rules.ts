@@ -36,7 +36,30 @@ const SETTING_RULES = new Map(
   Object.entries(timelineSettingsSchema.shape).map(([k, v]) => [k, strict(v as z.ZodType)]),
 )
 
-/** Why one register of `timelines` is refused, or null when it keeps the rules. */
+/**
+ * A register's value in a refusal's words: a plain value as its JSON (at most 40
+ * characters), anything else by its kind (`a list`, `an object`, `a bigint`...). Nothing is
+ * read off an object (not its `constructor`, prototype or getters), so a value of any shape
+ * can be described (issue 40 item 7).
+ */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return JSON.stringify(value).slice(0, 40)
+  }
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}
+
+/**
+ * Why one register of `timelines` is refused, or null when it keeps the rules. Every field
+ * of a timeline holds a string, number or boolean, so any other value (an object of any
+ * shape: prototype-less, `{constructor: null}`, with getters or a `__proto__` key; a list;
+ * nesting of any depth) is refused before a rule reads it (issue 40 item 7).
+ * @param key the register's key (`<video>/cut/<cut>/<field>` or `<video>/settings/<field>`)
+ * @param value its value as the document holds it (undefined: deleted)
+ * @returns the problem in words, or null
+ */
 export function timelineRegisterProblem(key: string, value: unknown): string | null {
   const parsed = parseTimelineKey(key)
   if (!parsed) return `a timeline register has the key ${JSON.stringify(key.slice(0, 80))}`
@@ -44,14 +67,15 @@ export function timelineRegisterProblem(key: string, value: unknown): string | n
   if (!rule) return `a timeline has an unknown field ${JSON.stringify(parsed.field.slice(0, 40))}`
   // A deleted register (a removed timeline) is always fine.
   if (value === undefined) return null
-  const result = rule.safeParse(value)
-  if (!result.success) {
-    // Only plain values are shown: a nested type is named, never read.
-    const shown =
-      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-        ? JSON.stringify(value).slice(0, 40)
-        : `a ${typeof value === 'object' && value !== null ? value.constructor.name : typeof value}`
-    return `the timeline field ${parsed.field} holds ${shown}, ${result.error.issues[0]?.message ?? 'not allowed'}`
+  const plain =
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean'
+  const result = plain ? rule.safeParse(value) : null
+  if (!result?.success) {
+    const why = result?.error.issues[0]?.message ?? 'not a plain value'
+    return `the timeline field ${parsed.field} holds ${describeValue(value)}, ${why}`
   }
   if (typeof value === 'string') {
     const problem = textProblem(value)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectIdQuerySchema } from './ids.ts'
 import { VIDEO_PRESET_NAMES } from './video.ts'
 
 /**
@@ -31,7 +32,7 @@ export type VideoRenderResult = z.infer<typeof videoRenderResult>
  * now (issue 21 item 4), the number on its Render button.
  */
 export const renderQuoteQuery = z.object({
-  projectId: z.coerce.number().int().positive(),
+  projectId: projectIdQuerySchema,
   nodeId: z.string().min(1).max(64),
 })
 export type RenderQuoteQuery = z.infer<typeof renderQuoteQuery>

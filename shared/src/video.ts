@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectIdSchema } from './ids.ts'
 import type { Connection, NodeType } from './graph.ts'
 import { readNodeData } from './nodes/registry.ts'
 import { shortHash } from './short-hash.ts'
@@ -52,7 +53,7 @@ export function addVideoTake(
 /** `POST /api/video/render`: render the Video node `nodeId` of project `projectId`. */
 export const renderVideoInput = z
   .object({
-    projectId: z.number().int().positive(),
+    projectId: projectIdSchema,
     nodeId: z.string().min(1).max(64),
     /**
      * The caption look of this render (issue 24 item 4), over the timeline's caption
@@ -70,7 +71,7 @@ export type RenderVideoInput = z.infer<typeof renderVideoInput>
  */
 export const narrationPreviewInput = z
   .object({
-    projectId: z.number().int().positive(),
+    projectId: projectIdSchema,
     nodeId: z.string().min(1).max(64),
     voice: z.string().max(100).optional(),
   })

@@ -63,7 +63,7 @@ describe.each(testDatabaseKinds().filter(costlyTestsRunOn))(
         '--store-throttle-ms',
         '50',
       ])
-      const metrics = async () => (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text()
+      const metrics = () => server.metrics()
       let overBudget: string | null = null
       let samples = 0
       const sampler = setInterval(() => {
@@ -177,7 +177,7 @@ describe.each(testDatabaseKinds().filter(costlyTestsRunOn))(
         if (kind.name !== 'pglite') expect(clients.some(busy)).toBe(true)
         for (const [i, c] of clients.entries()) addNode(c.doc, textNode(`storm edit ${i}`))
         await waitFor(() => clients.every((c) => c.isSaved()), 'every edit saved', 30_000)
-        const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text()
+        const text = await server.metrics()
         const refusedForQueue = metric(
           text,
           'reelgraph_sync_refused_connections_total{reason="load-queue"}',

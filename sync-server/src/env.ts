@@ -14,6 +14,37 @@ export const syncMemoryBudgetSchema = z
   .transform((mb) => (mb === undefined ? undefined : mb * 1024 * 1024))
 
 /**
+ * METRICS_TOKEN (issue 40 item 6): the bearer token `/metrics` on the public port asks for;
+ * unset or empty: undefined (`/metrics` there answers 404). At least 16 visible ASCII
+ * characters, so it fits a header and is not guessed. The api reads the same variable.
+ */
+export const metricsTokenSchema = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{16,}$/, {
+        error:
+          'METRICS_TOKEN must be at least 16 characters, without spaces (e.g. the output of openssl rand -hex 32)',
+      })
+      .optional(),
+  )
+
+/**
+ * METRICS_PORT (issue 40 item 6): a port of 127.0.0.1 that serves only `/metrics`, without a
+ * token; unset or empty: undefined (no such server). The api reads the same variable.
+ */
+export const metricsPortSchema = z
+  .string()
+  .optional()
+  .transform((v) => (v ? Number(v) : undefined))
+  .pipe(
+    z.number({ error: 'METRICS_PORT must be a port number' }).int().min(1).max(65535).optional(),
+  )
+
+/**
  * Every setting of the standalone sync-server process (production), read from the
  * environment once at boot. Embedded in the api (`npm start`), the api's settings apply.
  */
@@ -53,6 +84,13 @@ export const syncEnvSchema = z
      * heap (`defaultMemoryBudgetBytes`).
      */
     SYNC_MEMORY_BUDGET_MB: syncMemoryBudgetSchema,
+    /**
+     * Bearer token for `GET /metrics` on SYNC_PORT (issue 40 item 6): a scraper on another
+     * machine or container sends `Authorization: Bearer <token>`. Unset: 404 there.
+     */
+    METRICS_TOKEN: metricsTokenSchema,
+    /** A port of 127.0.0.1 serving only `GET /metrics`, no token (issue 40 item 6). */
+    METRICS_PORT: metricsPortSchema,
   })
   .transform((env) => ({
     ...env,

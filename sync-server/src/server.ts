@@ -12,11 +12,19 @@ import {
 } from './create-sync-server.ts'
 import { loadSyncEnv, syncSettingLookalikes } from './env.ts'
 import { createSyncLogger } from './logger.ts'
+import {
+  answerPublicMetrics,
+  isMetricsPath,
+  type MetricsServer,
+  startMetricsServer,
+} from './metrics-endpoint.ts'
 
 /** A listening sync server (its Hocuspocus instance and extension handles) and how to stop it. */
 export interface RunningSyncServer extends SyncServer {
   port: number
   httpServer: Server
+  /** The port of the separate metrics server on 127.0.0.1 (`metricsPort`), if one was asked for. */
+  metricsPort: number | undefined
   /**
    * Stops accepting sockets, closes the open ones, stores every pending change, stops
    * listening. Does not close the database.
@@ -29,20 +37,30 @@ export interface StartSyncServerOptions extends SyncServerOptions {
   /** 0 picks a free port (tests). */
   port: number
   host?: string | undefined
+  /**
+   * METRICS_TOKEN (issue 40 item 6): `/metrics` on `port` answers only a request carrying it
+   * as a bearer token (401 otherwise); unset, it answers 404 there.
+   */
+  metricsToken?: string | undefined
+  /**
+   * METRICS_PORT (issue 40 item 6): also serve `/metrics`, without a token, on this port of
+   * 127.0.0.1 (0: a free one); unset: no such server.
+   */
+  metricsPort?: number | undefined
 }
 
 /**
  * Starts a sync server on its own HTTP server: WebSockets at `/sync`, `GET /healthz` for
- * load balancers, `GET /metrics` (Prometheus text, issue 23 item 4), 404 for anything else.
+ * load balancers, `GET /metrics` (Prometheus text, issue 23 item 4) only with `metricsToken`
+ * (else 404) and on `metricsPort` of 127.0.0.1 if asked (issue 40 item 6), 404 for anything
+ * else.
+ * @throws Error when a port cannot be listened on
  */
 export async function startSyncServer(options: StartSyncServerOptions): Promise<RunningSyncServer> {
   const sync = createSyncServer(options)
   const httpServer = createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/metrics') {
-      sync.registry.metrics().then(
-        (text) => res.writeHead(200, { 'content-type': sync.registry.contentType }).end(text),
-        () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable'),
-      )
+    if (isMetricsPath(req.url)) {
+      answerPublicMetrics(req, res, sync.registry, options.metricsToken)
       return
     }
     const ok = req.method === 'GET' && req.url === '/healthz'
@@ -56,16 +74,41 @@ export async function startSyncServer(options: StartSyncServerOptions): Promise<
       resolve()
     })
   })
+  let metricsServer: MetricsServer | undefined
+  if (options.metricsPort !== undefined) {
+    try {
+      metricsServer = await startMetricsServer({
+        registry: sync.registry,
+        port: options.metricsPort,
+      })
+    } catch (err) {
+      await attachment.close()
+      await closeSyncServer(sync, options.logger)
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()))
+      throw err
+    }
+  }
   return {
     port: (httpServer.address() as AddressInfo).port,
     httpServer,
+    metricsPort: metricsServer?.port,
     ...sync,
     async close() {
+      await metricsServer?.close()
       await attachment.close()
       await closeSyncServer(sync, options.logger)
       await new Promise<void>((resolve) => httpServer.close(() => resolve()))
     },
   }
+}
+
+/** Where this process serves `/metrics`, for the boot log line. */
+function metricsWhere(running: RunningSyncServer, token: boolean): string {
+  const where = [
+    ...(token ? [`port ${running.port} with METRICS_TOKEN`] : []),
+    ...(running.metricsPort !== undefined ? [`127.0.0.1:${running.metricsPort}`] : []),
+  ]
+  return where.length > 0 ? where.join(' and ') : 'not served (set METRICS_TOKEN or METRICS_PORT)'
 }
 
 /**
@@ -104,14 +147,17 @@ export async function main(): Promise<void> {
     allowedOrigins: env.allowedOrigins,
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
+    metricsToken: env.METRICS_TOKEN,
+    metricsPort: env.METRICS_PORT,
   })
   logger.info(
     {
       port: running.port,
+      metrics: metricsWhere(running, env.METRICS_TOKEN !== undefined),
       redis: env.REDIS_URL !== undefined,
       memoryBudgetMb: Math.round(running.budget.limitBytes / 1024 / 1024),
     },
-    'sync server listening (WebSocket path /sync, metrics at /metrics)',
+    'sync server listening (WebSocket path /sync)',
   )
   let stopping = false
   const stop = async (signal: string) => {

@@ -18,6 +18,7 @@ import {
   moveCut,
   nodeToYMap,
   settingKey,
+  SYNC_UPDATE_REFUSED,
   UPDATE_REFUSAL_MESSAGES,
   UPDATE_REFUSAL_REASONS,
   type UpdateRefusalReason,
@@ -131,6 +132,42 @@ const HOSTILE: Record<string, Hostile> = {
     write: (doc) =>
       getTimelinesMap(doc).set(settingKey(firstNodeId(doc), 'titleText'), new Y.Map() as never),
   },
+  // Issue 40 item 7: values of any shape are refused in words, never a crash and a reset.
+  'a timeline value {constructor: null}': {
+    reason: UPDATE_REFUSAL_REASONS.invalidTimeline,
+    write: (doc) => {
+      // Y.Map.set reads `constructor` once to pick the content kind; the update then carries
+      // `{"constructor": null}`, as a client writing its own bytes would send it.
+      let reads = 0
+      const value = {}
+      Object.defineProperty(value, 'constructor', {
+        enumerable: true,
+        get: () => (reads++ === 0 ? Object : null),
+      })
+      getTimelinesMap(doc).set(settingKey(firstNodeId(doc), 'titleText'), value as never)
+    },
+  },
+  'a timeline value whose __proto__ key is {constructor: null}': {
+    reason: UPDATE_REFUSAL_REASONS.invalidTimeline,
+    write: (doc) =>
+      getTimelinesMap(doc).set(
+        cutFieldKey(firstNodeId(doc), 'scene:x', 'holdMs'),
+        JSON.parse('{"__proto__": {"constructor": null}}'),
+      ),
+  },
+  'a timeline value that is a list': {
+    reason: UPDATE_REFUSAL_REASONS.invalidTimeline,
+    write: (doc) =>
+      getTimelinesMap(doc).set(settingKey(firstNodeId(doc), 'musicVolume'), [0.5] as never),
+  },
+  'a timeline value nested 3,000 deep': {
+    reason: UPDATE_REFUSAL_REASONS.invalidTimeline,
+    write: (doc) => {
+      let value: unknown = 'leaf'
+      for (let i = 0; i < 3_000; i++) value = i % 2 === 0 ? [value] : { ['__proto__']: value }
+      getTimelinesMap(doc).set(settingKey(firstNodeId(doc), 'endText'), value as never)
+    },
+  },
   'a timeline of more than 300 cuts': {
     reason: UPDATE_REFUSAL_REASONS.tooManyCuts,
     write: (doc) =>
@@ -192,6 +229,10 @@ describe.each(testDatabaseKinds())('sync update validation on $name (issue 11)',
         const refused = await waitFor(() => refusalOf(attacker), 'the update-refused message')
         expect(refused.reason).toBe(hostile.reason)
         expect(refused.message).toBe(UPDATE_REFUSAL_MESSAGES[hostile.reason])
+        // Refused in words, never reset (issue 40 item 7): the document's connection is
+        // closed as a refusal, and the socket stays open.
+        for (const close of attacker.closes) expect(close.reason).toBe(SYNC_UPDATE_REFUSED.reason)
+        expect(attacker.socket.status).toBe('connected')
 
         // Another member's edit after the refused one goes through and is stored.
         const later = textNode('made after the refused update', 900)

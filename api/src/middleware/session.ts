@@ -36,9 +36,11 @@ export function requireAuth(c: Context<AppEnv>): ValidSession {
 }
 
 /**
- * {@link requireAuth} as a route's first middleware: 401 UNAUTHENTICATED to the anonymous
- * before the route's validators run, so a signed-out caller gets 401 whatever the path's id
- * looks like (the job and asset routes; their handlers still call `requireAuth` for the user).
+ * {@link requireAuth} as a route's (or a private feature's, `.use(requireSignedIn)`) first
+ * middleware: 401 UNAUTHENTICATED to the anonymous before the route's validators run, so a
+ * signed-out caller gets 401 whatever the path, query or body says (issue 14; issue 40 item
+ * 7). Handlers still call `requireAuth` for the user. `signed-out.test.ts` calls every
+ * private route of the app signed out.
  */
 export const requireSignedIn = createMiddleware<AppEnv>(async (c, next) => {
   requireAuth(c)

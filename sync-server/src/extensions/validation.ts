@@ -135,7 +135,18 @@ export class ValidationExtension implements Extension {
         detail: `one update of ${update.byteLength} bytes`,
       }
     }
-    const refusal = inspectUpdate(document, update)
+    let refusal: DocRefusal | null
+    try {
+      refusal = inspectUpdate(document, update)
+    } catch (err) {
+      // A value no rule expected (issue 40 item 7): refused, never a crash that resets the
+      // connection. Logged as an error: the rules should have named it.
+      this.logger.error({ err }, 'sync update check failed; the update is refused')
+      return {
+        reason: UPDATE_REFUSAL_REASONS.documentShape,
+        detail: 'the update holds a value the rules cannot read',
+      }
+    }
     if (refusal) return refusal
     const bound = this.sizes.boundOf(document)
     if (bound !== undefined && bound + update.byteLength <= MAX_PROJECT_BYTES) return null

@@ -5,7 +5,7 @@
  *   node sync-server/src/testing/sync-server-process.ts --port 0 \
  *     (--database-url postgres://... | --pglite-dir DIR) [--store-throttle-ms N] \
  *     [--compact-updates N] [--memory-budget-mb N] [--load-queue N] [--load-concurrency N] \
- *     [--redis-url redis://... --redis-prefix P]
+ *     [--redis-url redis://... --redis-prefix P] [--metrics-token T]
  *
  * Migrates the database, listens on 127.0.0.1, then prints one JSON line `{"port":N}` on
  * stdout. SIGTERM stores pending documents and exits 0; SIGKILL loses what was not stored.
@@ -29,6 +29,7 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: 'warn' },
     'redis-url': { type: 'string' },
     'redis-prefix': { type: 'string' },
+    'metrics-token': { type: 'string' },
   },
 })
 if (!values['database-url'] && !values['pglite-dir']) {
@@ -59,6 +60,7 @@ const running = await startSyncServer({
   compactUpdates: values['compact-updates'] ? Number(values['compact-updates']) : undefined,
   redisUrl: values['redis-url'],
   redisPrefix: values['redis-prefix'],
+  metricsToken: values['metrics-token'],
 })
 process.stdout.write(`${JSON.stringify({ port: running.port })}\n`)
 // Started with --expose-gc (benchmarks measuring memory per document): SIGUSR2 collects.

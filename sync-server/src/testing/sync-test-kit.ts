@@ -317,7 +317,15 @@ export interface SyncServerProcess {
   stdout(): string
   /** SIGTERMs it unless it has already exited, and resolves once it has. */
   stop(): Promise<void>
+  /** Its `GET /metrics` (Prometheus text), asked with {@link SYNC_PROCESS_METRICS_TOKEN}. */
+  metrics(): Promise<string>
 }
+
+/**
+ * The METRICS_TOKEN every `sync-server-process.ts` started by {@link spawnSyncServer} runs
+ * with (issue 40 item 6: without one, `/metrics` is not served on the public port).
+ */
+export const SYNC_PROCESS_METRICS_TOKEN = 'sync-server-process-metrics-token'
 
 /**
  * Starts `sync-server-process.ts` with `args` and resolves once it listens.
@@ -329,10 +337,14 @@ export async function spawnSyncServer(
   nodeArgs: string[] = [],
 ): Promise<SyncServerProcess> {
   const script = fileURLToPath(new URL('./sync-server-process.ts', import.meta.url))
-  const child = spawn(nodeBinary(), [...nodeArgs, script, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    nodeBinary(),
+    [...nodeArgs, script, '--metrics-token', SYNC_PROCESS_METRICS_TOKEN, ...args],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
@@ -357,6 +369,13 @@ export async function spawnSyncServer(
     exited,
     stderr: () => stderr,
     stdout: () => stdout,
+    async metrics() {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+        headers: { authorization: `Bearer ${SYNC_PROCESS_METRICS_TOKEN}` },
+      })
+      if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`)
+      return res.text()
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM')

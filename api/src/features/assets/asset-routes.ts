@@ -85,11 +85,13 @@ function contentDisposition(asset: Pick<AssetInfo, 'mimeType' | 'projectName'>):
  * Anyone else gets 404, anonymous requests 401.
  */
 export const assetRoutes = new Hono<AppEnv>()
+  // Signed-out callers get 401 before any validator reads the path, query or body (issue 40 item 7).
+  .use(requireSignedIn)
   .post(
     '/audio',
     docs({
       summary: 'Upload a music file for a Video node’s timeline (issue 24)',
-      description: `The raw request body is the file (any audio container: MP3, WAV, AAC/M4A, OGG, FLAC, AIFF), at most ${MAX_AUDIO_UPLOAD_BYTES / 1024 / 1024} MiB and ${MAX_AUDIO_UPLOAD_MS / 60_000} minutes. It is re-encoded to a 48 kHz stereo PCM WAV and stored as an asset of the project; its URL is the timeline's \`music\` setting. Editors only (a stranger gets 404); 400 for a file that is not audio, 413 over the size limit; nothing is stored on an error.`,
+      description: `The raw request body is the file (any audio container: MP3, WAV, AAC/M4A, OGG, FLAC, AIFF), at most ${MAX_AUDIO_UPLOAD_BYTES / 1024 / 1024} MiB and ${MAX_AUDIO_UPLOAD_MS / 60_000} minutes. A playlist or list is refused; the audio is re-encoded to a 48 kHz stereo 16-bit FLAC (lossless, compressed) and stored as an \`audio/flac\` asset of the project; its URL is the timeline's \`music\` setting. Editors only (a stranger gets 404); 400 for a file that is not audio, 413 over the size limit; nothing is stored on an error.`,
       tag: TAG,
       response: audioUploadOutput,
       status: 201,
@@ -116,7 +118,6 @@ export const assetRoutes = new Hono<AppEnv>()
         'The bytes with their content type; single `Range` requests answer 206. `?download=1` answers an attachment: generated-image.jpg (JPEG) for images, `<project name>.mp4|.srt|.vtt` for a render.',
       tag: TAG,
     }),
-    requireSignedIn,
     // `:id` through shared's `assetIdSchema`; any other id is a file that does not exist (404).
     validate('param', z.object({ id: assetIdSchema }), { onInvalid: () => assetNotFound() }),
     async (c) => {

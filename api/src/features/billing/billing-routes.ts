@@ -16,7 +16,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
-import { requireAuth } from '../../middleware/session.ts'
+import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import {
   calculateProration,
   cancelSubscription,
@@ -57,6 +57,7 @@ export const subscriptionRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: billingUrlOutput,
     }),
+    requireSignedIn,
     validate('json', createCheckoutSessionInput),
     async (c) => {
       const { user } = requireAuth(c)
@@ -71,6 +72,7 @@ export const subscriptionRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: billingUrlOutput,
     }),
+    requireSignedIn,
     validate('json', createPortalSessionInput),
     async (c) => {
       const { user } = requireAuth(c)
@@ -85,6 +87,7 @@ export const subscriptionRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: prorationOutput,
     }),
+    requireSignedIn,
     validate('json', calculateProrationInput),
     async (c) => {
       const { user } = requireAuth(c)
@@ -98,6 +101,7 @@ export const subscriptionRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: billingSuccessOutput,
     }),
+    requireSignedIn,
     validate('json', cancelSubscriptionInput),
     async (c) => {
       const { user } = requireAuth(c)
@@ -111,6 +115,7 @@ export const subscriptionRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: billingUrlOutput,
     }),
+    requireSignedIn,
     validate('json', reactivateWithCheckoutInput),
     async (c) => {
       const { user } = requireAuth(c)
@@ -129,6 +134,7 @@ export const creditPackageRoutes = new Hono<AppEnv>().get(
 export const purchaseCreditsRoutes = new Hono<AppEnv>().post(
   '/',
   docs({ summary: 'A checkout for a credit package', tag: TAG, response: billingUrlOutput }),
+  requireSignedIn,
   validate('json', purchaseCreditsInput),
   async (c) => {
     const { user } = requireAuth(c)

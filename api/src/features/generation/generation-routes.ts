@@ -22,7 +22,7 @@ import type { AppEnv } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
-import { requireAuth } from '../../middleware/session.ts'
+import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import { resultOf, submitGeneration, waitForJob } from '../jobs/job-service.ts'
 import type { JobRow } from '../jobs/job-store.ts'
 import type { ModelCatalog } from './catalog/types.ts'
@@ -89,6 +89,8 @@ function catalogImageModel(
  * issue 22 item 1).
  */
 export const aiRoutes = new Hono<AppEnv>()
+  // Signed-out callers get 401 before any validator reads the path, query or body (issue 40 item 7).
+  .use(requireSignedIn)
   .get(
     '/providers',
     docs({
@@ -202,6 +204,8 @@ export const aiRoutes = new Hono<AppEnv>()
  * `/api/csas/*`: image models and image generation (spec §7; issue 4 item 3).
  */
 export const imageRoutes = new Hono<AppEnv>()
+  // Signed-out callers get 401 before any validator reads the path, query or body (issue 40 item 7).
+  .use(requireSignedIn)
   .get(
     '/models',
     docs({

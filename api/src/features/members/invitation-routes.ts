@@ -9,7 +9,7 @@ import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
-import { requireAuth } from '../../middleware/session.ts'
+import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import { acceptInvitation, invitationInvalid, previewInvitation } from './invitation-service.ts'
 
 const TAG = 'Members'
@@ -26,6 +26,7 @@ export const invitationRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: acceptedInvitationSchema,
     }),
+    requireSignedIn,
     validate('json', acceptInvitationInput),
     async (c) => {
       const { user } = requireAuth(c)

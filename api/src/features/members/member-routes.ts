@@ -12,7 +12,7 @@ import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
-import { requireAuth } from '../../middleware/session.ts'
+import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import { projectNotFound, validateProjectParams } from '../access/project-access.ts'
 import { invitationEmail, invitationLink } from './emails.ts'
 import { createInvitation, invitationNotFound, revokeInvitation } from './invitation-service.ts'
@@ -39,6 +39,8 @@ const INVITATION_LIMIT_MESSAGE = 'Too many invitations sent.'
  * roles and removes members. Non-members get 404, other members 403 FORBIDDEN.
  */
 export const memberRoutes = new Hono<AppEnv>()
+  // Signed-out callers get 401 before any validator reads the path, query or body (issue 40 item 7).
+  .use(requireSignedIn)
   .get(
     '/members',
     docs({

@@ -5,16 +5,52 @@ import { addUser } from '../../testing/members.ts'
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { registerJobMetrics } from './job-metrics.ts'
 
+const TOKEN = 'app-metrics-token-0123456789abcdef'
+
+/** Every way of writing `/metrics` a client might try to slip past a check or a proxy rule. */
+const SPELLINGS = [
+  '/metrics',
+  '/%6detrics',
+  '/%6D%65trics',
+  '/metrics/',
+  '//metrics',
+  '/metrics?x=1',
+]
+
 describe.each(testDatabaseKinds())('GET /metrics on $name (issue 23 item 4)', (kind) => {
   let t: TestApp
 
   beforeAll(async () => {
-    t = await createTestApp(kind)
+    t = await createTestApp(kind, undefined, { METRICS_TOKEN: TOKEN })
   })
   afterAll(() => t.close())
 
   it('is not served without a registry', async () => {
-    expect((await t.request('GET', '/metrics')).status).toBe(404)
+    const res = await t.request('GET', '/metrics', {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    })
+    expect(res.status).toBe(404)
+  })
+
+  it('answers 401 in words without the token or with a wrong one, however the path is written (issue 40 item 6)', async () => {
+    t.deps.metrics = t.sync.registry
+    for (const path of SPELLINGS) {
+      for (const authorization of [undefined, 'Bearer wrong-token-0123456789', `Basic ${TOKEN}`]) {
+        const res = await t.request('GET', path, {
+          headers: authorization ? { authorization } : {},
+        })
+        const what = `${path} ${authorization}`
+        expect([401, 404], what).toContain(res.status)
+        const body = await res.text()
+        expect(body, what).not.toContain('nodejs_')
+        expect(body, what).not.toContain('reelgraph_')
+        if (path === '/metrics' || path.startsWith('/%6')) {
+          expect(res.status, what).toBe(401)
+          expect(res.headers.get('www-authenticate'), what).toBe('Bearer')
+          expect(JSON.parse(body).error.message, what).toContain('METRICS_TOKEN')
+        }
+      }
+    }
   })
 
   it('answers Prometheus text: the sync server, its budget, refusals, the log and the jobs', async () => {
@@ -36,7 +72,9 @@ describe.each(testDatabaseKinds())('GET /metrics on $name (issue 23 item 4)', (k
         idempotency_key: null,
       })
       .execute()
-    const res = await t.request('GET', '/metrics')
+    const res = await t.request('GET', '/metrics', {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/)
     const text = await res.text()
@@ -54,3 +92,28 @@ describe.each(testDatabaseKinds())('GET /metrics on $name (issue 23 item 4)', (k
     expect(text).toContain('reelgraph_jobs{kind="script",state="queued"} 1')
   })
 })
+
+describe.each(testDatabaseKinds())(
+  'GET /metrics on $name without METRICS_TOKEN (issue 40 item 6)',
+  (kind) => {
+    let t: TestApp
+
+    beforeAll(async () => {
+      t = await createTestApp(kind)
+    })
+    afterAll(() => t.close())
+
+    it('answers 404 on the public port however it is asked, even with a registry', async () => {
+      t.deps.metrics = t.sync.registry
+      for (const path of SPELLINGS) {
+        for (const authorization of [undefined, `Bearer ${TOKEN}`]) {
+          const res = await t.request('GET', path, {
+            headers: authorization ? { authorization } : {},
+          })
+          expect(res.status, `${path} ${authorization}`).toBe(404)
+          expect(await res.text()).not.toContain('nodejs_')
+        }
+      }
+    })
+  },
+)

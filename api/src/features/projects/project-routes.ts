@@ -17,7 +17,7 @@ import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate, validateJson } from '../../lib/validate.ts'
-import { requireAuth } from '../../middleware/session.ts'
+import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import { validateProjectParams } from '../access/project-access.ts'
 import {
   createProject,
@@ -42,6 +42,8 @@ function isGraphBody(body: unknown): boolean {
  * get 404, members whose role does not allow the call 403 FORBIDDEN.
  */
 export const projectRoutes = new Hono<AppEnv>()
+  // Signed-out callers get 401 before any validator reads the path, query or body (issue 40 item 7).
+  .use(requireSignedIn)
   .get(
     '/',
     docs({

@@ -1,4 +1,5 @@
 import { createSpeechProvider, SPEECH_TIMEOUT_MS, SpeechError } from '@reelgraph/media'
+import { projectIdSchema } from '@reelgraph/shared'
 import { z } from 'zod'
 import { AppError } from '../../lib/app-error.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
@@ -8,7 +9,7 @@ import { type RenderDeps, speechSettingsOf } from './render-scenes.ts'
 
 /** A narration job's input: what to speak, in which voice, for which project's cache. */
 export const narrationJobInput = z.object({
-  projectId: z.number().int().positive(),
+  projectId: projectIdSchema,
   text: z.string().min(1),
   /** A voice id of the speech provider; '' for its default. */
   voice: z.string(),

@@ -9,10 +9,8 @@ import {
   planFilm,
   type TimelineSettings,
   withCaptions,
-  MUSIC_TRACKS,
-  type MusicTrack,
 } from '@reelgraph/shared'
-import { filmMusic } from './film-music.ts'
+import { filmMusic, filmMusicSource } from './film-music.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
 import { copyProjectAssetToFile } from '../assets/asset-service.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
@@ -38,9 +36,10 @@ export interface TimelineRender {
 
 /**
  * The music a timeline's setting names, resolved on the server: '' none, `builtin:<name>` a
- * builtin track, `/api/assets/<id>` the stored WAV of an audio asset of this very project,
- * copied to the work folder (never a URL fetched).
- * @throws ProviderError `malformed` when the track is unknown, or the asset is gone or no WAV.
+ * builtin track, `/api/assets/<id>` the stored FLAC (or, uploaded before issue 40, WAV) of an
+ * audio asset of this very project, copied to the work folder (never a URL fetched).
+ * @throws ProviderError `malformed` when the track is unknown, or the asset is gone or no
+ *   music asset.
  */
 async function timelineMusic(
   deps: AssetDeps,
@@ -58,21 +57,15 @@ async function timelineMusic(
     fadeOutMs: settings.musicFadeOutMs,
     duckDb: settings.musicDuckDb,
   }
-  if (music.startsWith('builtin:')) {
-    const track = music.slice('builtin:'.length) as MusicTrack
-    if (!MUSIC_TRACKS.includes(track)) {
-      throw new ProviderError('malformed', `There is no builtin music track "${track}".`)
-    }
-    return { track, mix }
-  }
-  const path = join(work, 'music.wav')
+  // The one rule of the render and the export (`filmMusicSource`, issue 40 item 7).
+  const builtin = music.startsWith('builtin:') ? filmMusicSource(music, null) : null
+  if (builtin && 'problem' in builtin) throw new ProviderError('malformed', builtin.problem)
+  if (builtin?.kind === 'builtin') return { track: builtin.track, mix }
+  // No extension: ffmpeg reads it by its bytes, with the FLAC and WAV demuxers only.
+  const path = join(work, 'music')
   const copied = await copyProjectAssetToFile(deps.db, deps.assets, { projectId, url: music, path })
-  if (!copied) {
-    throw new ProviderError('malformed', 'The timeline’s music file is gone. Pick another track.')
-  }
-  if (copied.mimeType !== 'audio/wav') {
-    throw new ProviderError('malformed', 'The timeline’s music is not an audio file.')
-  }
+  const source = filmMusicSource(music, copied)
+  if ('problem' in source) throw new ProviderError('malformed', source.problem)
   return { path, mix }
 }
 

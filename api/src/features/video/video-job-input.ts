@@ -6,6 +6,7 @@ import {
   timelineSettingsSchema,
   CLIP_SHORTER,
   CLIP_SOUND,
+  projectIdSchema,
   VIDEO_PRESET_NAMES,
   type VideoScene,
 } from '@reelgraph/shared'
@@ -34,7 +35,7 @@ export const videoSceneInput = z.object({
  * document, so the job renders what was charged even if the graph changes meanwhile.
  */
 export const videoJobInput = z.object({
-  projectId: z.number().int().positive(),
+  projectId: projectIdSchema,
   nodeId: z.string(),
   preset: z.enum(VIDEO_PRESET_NAMES),
   voice: z.string(),

@@ -14,7 +14,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
-import { requireAuth } from '../../middleware/session.ts'
+import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import { EXPORT_MAX_BYTES, exportTimeline } from './export/export-service.ts'
 import { listSceneNarrations } from './narrations-service.ts'
 import {
@@ -35,6 +35,8 @@ const TAG = 'Video'
  * `POST /export` answers a ZIP of the timeline for an editor (issue 24 item 3).
  */
 export const videoRoutes = new Hono<AppEnv>()
+  // Signed-out callers get 401 before any validator reads the path, query or body (issue 40 item 7).
+  .use(requireSignedIn)
   .get(
     '/voices',
     docs({
@@ -142,7 +144,7 @@ export const videoRoutes = new Hono<AppEnv>()
     docs({
       summary:
         'Export a Video node’s timeline for an editor: a ZIP of OTIO or FCPXML and its media',
-      description: `Answers \`application/zip\` as an attachment (\`<project name> - OTIO.zip\` or \`- FCPXML.zip\`): the timeline file (\`format\` \`otio\`: OpenTimelineIO JSON; \`fcpxml\`: Final Cut Pro XML 1.10) at the top, \`README.txt\`, and \`media/\` with each scene's clip or picture, each narration WAV and the music, which the timeline file references by relative paths. Cuts, order, in and out points, durations and transitions are those the render makes (30 fps). Members only, viewers too (a stranger gets 404); 409 NOT_RENDERED before the node's first render or when a narration changed since; 400 for an empty timeline, a scene without a picture, or media over ${EXPORT_MAX_BYTES / 1024 / 1024} MiB; rate limited.`,
+      description: `Answers \`application/zip\` as an attachment (\`<project name> - OTIO.zip\` or \`- FCPXML.zip\`): the timeline file (\`format\` \`otio\`: OpenTimelineIO JSON; \`fcpxml\`: Final Cut Pro XML 1.10) at the top, \`README.txt\`, and \`media/\` with each scene's clip or picture, each narration WAV and the music, which the timeline file references by relative paths. Cuts, order, in and out points, durations and transitions are those the render makes (30 fps). Members only, viewers too (a stranger gets 404); 409 NOT_RENDERED before the node's first render or when a narration changed since; 400 for an empty timeline, a scene without a picture, music the render would refuse (another project's, gone, or no audio: in the render's words), or media over ${EXPORT_MAX_BYTES / 1024 / 1024} MiB; rate limited.`,
       tag: TAG,
       file: 'application/zip',
     }),

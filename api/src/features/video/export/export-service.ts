@@ -1,10 +1,17 @@
-import { createReadStream } from 'node:fs'
-import { open, stat } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdir, open, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
+import { pipeline } from 'node:stream/promises'
 import type { DB } from '@reelgraph/db'
 import {
   builtinMusicPath,
   createSpeechProvider,
+  decodeMusicToWav,
+  flacDurationMs,
+  musicWavByteSize,
   narrationKey,
   parsePcmWav,
   VIDEO_PRESETS,
@@ -22,7 +29,8 @@ import {
   MUSIC_TRACKS,
   type MusicTrack,
 } from '@reelgraph/shared'
-import { filmMusic, musicChosen } from '../film-music.ts'
+import { filmMusic, filmMusicSource, musicChosen } from '../film-music.ts'
+import { safeFileName } from './file-name.ts'
 import type { Kysely } from 'kysely'
 import type { AppDeps } from '../../../app-env.ts'
 import { AppError } from '../../../lib/app-error.ts'
@@ -99,19 +107,6 @@ async function projectAssets(
   return new Map(urls.flatMap((u) => (byId.get(idOfUrl(u)!) ? [[u, byId.get(idOfUrl(u)!)!]] : [])))
 }
 
-/** A name safe as a file name on every system: no separators, controls or reserved signs. */
-export function safeFileName(name: string, fallback: string): string {
-  const cleaned = name
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, '_')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^\.+/, '')
-    .slice(0, 80)
-    .trim()
-  return cleaned || fallback
-}
-
 const frames = (ms: number) => Math.floor((ms * FILM_FPS) / 1000)
 
 const notRendered = (message: string) => new AppError('NOT_RENDERED', message)
@@ -128,6 +123,16 @@ function wavMs(header: Uint8Array, byteSize: number): number {
   const dataStart = wav.samples.byteOffset - header.byteOffset
   const frameBytes = (wav.format.channels * wav.format.bitsPerSample) / 8
   return ((byteSize - dataStart) / frameBytes / wav.format.sampleRate) * 1000
+}
+
+/**
+ * A music asset's length in ms from its first bytes: a FLAC's STREAMINFO (uploads since issue
+ * 40 item 5) or a WAV's header (uploads before it); null for any other type.
+ */
+function musicMs(mimeType: string, header: Uint8Array, byteSize: number): number | null {
+  if (mimeType === 'audio/flac') return flacDurationMs(header)
+  if (mimeType === 'audio/wav') return wavMs(header, byteSize)
+  return null
 }
 
 /** The first 4 KiB of the file at `path` (a WAV's header). */
@@ -152,13 +157,59 @@ function assetSource(deps: Pick<AppDeps, 'assets'>, row: AssetRow) {
 }
 
 /**
+ * Where an export decodes its music (`DATA_DIR/export-work`): a folder per export's music,
+ * removed once the ZIP has read the WAV, or failed or was cancelled.
+ */
+function exportWorkDir(env: Pick<AppDeps['env'], 'DATA_DIR'>): string {
+  return join(env.DATA_DIR, 'export-work')
+}
+
+/**
+ * A source of a FLAC music asset for the ZIP as a 48 kHz stereo 16-bit PCM WAV (issue 40
+ * item 5: Final Cut Pro imports no FLAC; every editor reads WAV), decoded when the ZIP reaches
+ * it: the asset streamed to a file, decoded by media's `decodeMusicToWav` (through the
+ * external-input helper's pinning: the file was an upload once), the WAV streamed.
+ */
+function decodedMusicSource(deps: Pick<AppDeps, 'assets' | 'env'>, row: AssetRow) {
+  return async (signal: AbortSignal) => {
+    const dir = join(exportWorkDir(deps.env), randomUUID())
+    await mkdir(dir, { recursive: true })
+    const removeDir = () => rm(dir, { recursive: true, force: true })
+    try {
+      const stored = await deps.assets.stream(row.storage_key)
+      if (!stored) throw new Error(`The file ${row.id} is gone from storage`)
+      // No extension: ffmpeg reads it by its bytes, with the FLAC and WAV demuxers only.
+      const flacPath = join(dir, 'music')
+      await pipeline(
+        Readable.fromWeb(stored as NodeReadableStream<Uint8Array>),
+        createWriteStream(flacPath),
+        { signal },
+      )
+      const wavPath = join(dir, 'music.wav')
+      await decodeMusicToWav(flacPath, wavPath, { ffmpegPath: deps.env.FFMPEG_PATH, signal })
+      const wav = createReadStream(wavPath)
+      // Closed when read to its end, failed, or cancelled with the ZIP.
+      wav.once('close', () => void removeDir())
+      return Readable.toWeb(wav) as unknown as ReadableStream<Uint8Array>
+    } catch (error) {
+      await removeDir()
+      throw error
+    }
+  }
+}
+
+/**
  * Video node `nodeId`'s timeline for an editor, as a ZIP of `<name>.otio` (or `.fcpxml`),
- * `README.txt` and `media/` (the pictures, `narration-*.wav`, `music.wav`).
+ * `README.txt` and `media/` (the pictures, `narration-*.wav`, `music.wav`: a builtin track,
+ * an upload from before issue 40 as stored, or an uploaded FLAC decoded to a 48 kHz stereo
+ * 16-bit WAV as the ZIP is written, since Final Cut Pro imports no FLAC; issue 40 item 5).
  * Members only (viewers too); rate limited per user (`exportsPerUser`).
+ * The ZIP fails (its stream errors) if storage lost a file or the music cannot be decoded.
  * @throws AppError 404 for a project the user is no member of or a node that is no Video
  *   node; 409 NOT_RENDERED before the node's first render or when a narration changed since
- *   (its voice is not spoken yet); 400 for an empty timeline, a scene without a picture, or
- *   media over {@link EXPORT_MAX_BYTES}; 429 when limited.
+ *   (its voice is not spoken yet); 400 for an empty timeline, a scene without a picture,
+ *   music the render would refuse (`filmMusicSource`: another project's, gone, no audio; issue
+ *   40 item 7), or media over {@link EXPORT_MAX_BYTES}; 429 when limited.
  */
 export async function exportTimeline(
   deps: Pick<AppDeps, 'db' | 'env' | 'documents' | 'assets' | 'rateLimits'>,
@@ -251,6 +302,12 @@ export async function exportTimeline(
       `The picture of ${scenesOf(gone)} is gone or is no image or MP4 clip.`,
     )
   }
+  // The render's rule for the music (issue 40 item 7): another project's asset, a missing
+  // one, one that is no audio or an unknown track is refused in the render's words, never
+  // left out of the export.
+  const musicRow = assets.get(music)
+  const musicSource = filmMusicSource(music, musicRow ? { mimeType: musicRow.mime_type } : null)
+  if ('problem' in musicSource) throw new AppError('BAD_REQUEST', musicSource.problem)
 
   const entries: ZipEntry[] = []
   let bytes = 0
@@ -314,15 +371,22 @@ export async function exportTimeline(
   } else if (music) {
     const row = assets.get(music)
     const header = row ? await deps.assets.getRange(row.storage_key, 0, 4095) : null
-    if (row && header && row.mime_type === 'audio/wav') {
+    const lengthMs = row && header ? musicMs(row.mime_type, header, row.byte_size) : null
+    if (row && lengthMs !== null) {
+      // Every editor gets a WAV (issue 40 item 5): Final Cut Pro imports no FLAC, so a FLAC
+      // is decoded as the ZIP reaches it, at the length its STREAMINFO states.
+      const flac = row.mime_type === 'audio/flac'
       musicMedia = {
         path: unique('music', 'wav'),
         kind: 'audio',
-        frames: frames(wavMs(header, row.byte_size)),
+        frames: frames(lengthMs),
         hasAudio: true,
       }
-      entries.push({ name: musicMedia.path, source: assetSource(deps, row) })
-      bytes += row.byte_size
+      entries.push({
+        name: musicMedia.path,
+        source: flac ? decodedMusicSource(deps, row) : assetSource(deps, row),
+      })
+      bytes += flac ? musicWavByteSize(lengthMs) : row.byte_size
     }
   }
   if (bytes > EXPORT_MAX_BYTES) {

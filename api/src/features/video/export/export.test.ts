@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -24,6 +24,7 @@ import { addMember, addUser, createProjectAs, type TestUser } from '../../../tes
 import { createTestApp, type TestApp } from '../../../testing/test-app.ts'
 import { until } from '../../../testing/until.ts'
 import { storeGeneratedImage, storeMediaAsset } from '../../assets/asset-service.ts'
+import { FILM_MUSIC_MESSAGES } from '../film-music.ts'
 import { solidPng } from '../../generation/providers/testing/images.ts'
 import { checkFcpxml, findAll, framesOf, parseXml } from './testing/fcpxml-reader.ts'
 import { type ReadItem, readOtio } from './testing/otio-reader.ts'
@@ -50,13 +51,14 @@ async function clipFile(path: string): Promise<void> {
 }
 
 interface Probe {
-  streams: { codec_type: string; codec_name: string }[]
-  format: { duration?: string }
+  streams: { codec_type: string; codec_name: string; sample_rate?: string; channels?: number }[]
+  format: { format_name?: string; duration?: string }
 }
 
 async function probe(path: string): Promise<Probe> {
+  const entries = 'stream=codec_type,codec_name,sample_rate,channels:format=format_name,duration'
   const { stdout } = await run('ffprobe', [
-    ...['-v', 'error', '-show_entries', 'stream=codec_type,codec_name:format=duration'],
+    ...['-v', 'error', '-show_entries', entries],
     ...['-of', 'json', path],
   ])
   return JSON.parse(stdout) as Probe
@@ -307,6 +309,117 @@ describe.each(renderKinds)('the export for an editor on $name', (kind) => {
     expect((await bad.json()).error.message).toMatch(/format/)
     const notVideo = await exportAs(owner, { projectId, nodeId: scenes[0]!.id, format: 'otio' })
     expect(notVideo.status).toBe(404)
+  })
+
+  it('decodes uploaded FLAC music to a 48 kHz stereo 16-bit WAV every editor imports (issue 40 item 5)', async () => {
+    // (Rendered by the first test: music is no input of the render's check.)
+    const mp3 = join(dir, 'upload.mp3')
+    await run('ffmpeg', [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=4'],
+      ...['-c:a', 'libmp3lame', mp3],
+    ])
+    const uploaded = await t.request('POST', `/api/assets/audio?projectId=${projectId}`, {
+      rawBody: new Uint8Array(await readFile(mp3)),
+      cookie: owner.cookie,
+      headers: { 'content-type': 'audio/mpeg' },
+    })
+    expect(uploaded.status).toBe(201)
+    // The stored asset is a FLAC (issue 40 item 5), as long as the upload says.
+    const { url, durationMs } = (await uploaded.json()) as { url: string; durationMs: number }
+    const stored = await t.deps.db
+      .selectFrom('assets')
+      .select('mime_type')
+      .where('id', '=', url.split('/').pop()!)
+      .executeTakeFirstOrThrow()
+    expect(stored.mime_type).toBe('audio/flac')
+    await t.deps.documents.transact(projectId, (doc, origin) =>
+      editTimelineSettings(doc, video.id, { music: url }, origin),
+    )
+    try {
+      for (const format of ['otio', 'fcpxml'] as const) {
+        const answer = await exportAs(owner, { projectId, nodeId: video.id, format })
+        expect(answer.status).toBe(200)
+        const files = unzipSync(new Uint8Array(await answer.arrayBuffer()))
+        expect(Object.keys(files).filter((n) => n.startsWith('media/music'))).toEqual([
+          'media/music.wav',
+        ])
+        const path = join(dir, `music-${format}.wav`)
+        await writeFile(path, files['media/music.wav']!)
+        // ffprobe's reading: a PCM WAV at 48 kHz, stereo, 16-bit, as long as the FLAC.
+        const music = await probe(path)
+        expect(music.format.format_name).toBe('wav')
+        expect(music.streams).toHaveLength(1)
+        expect(music.streams[0]).toMatchObject({
+          codec_type: 'audio',
+          codec_name: 'pcm_s16le',
+          sample_rate: '48000',
+          channels: 2,
+        })
+        const seconds = Number(music.format.duration)
+        expect(Math.abs(seconds - durationMs / 1000)).toBeLessThan(0.002)
+        // The timeline's music clip is as long as ffprobe measures the file (30 fps frames).
+        const name = `Rock pools & tides.${format}`
+        const timeline = new TextDecoder().decode(files[name])
+        let musicFrames: number
+        if (format === 'otio') {
+          const otio = readOtio(timeline)
+          const loops = otio.tracks[2]!.children.filter((c): c is ReadItem => c.schema === 'Clip.2')
+          expect(loops[0]!.targetUrl).toBe('media/music.wav')
+          expect(otio.tracks[2]!.duration).toBe(otio.tracks[0]!.duration)
+          musicFrames = loops[0]!.availableDuration!
+        } else {
+          const root = parseXml(timeline)
+          checkFcpxml(root, 30)
+          const asset = findAll(root, 'asset').find((a) =>
+            findAll(a, 'media-rep').some((m) => m.attrs.src === 'media/music.wav'),
+          )!
+          expect(asset.attrs).toMatchObject({ hasAudio: '1' })
+          musicFrames = framesOf(asset.attrs.duration, 30)
+        }
+        expect(Math.abs(musicFrames - seconds * 30)).toBeLessThanOrEqual(1)
+      }
+      // Nothing of the decoding is left behind (removed as the WAV's file closes).
+      const work = join(t.deps.env.DATA_DIR, 'export-work')
+      await until(
+        () => readdir(work),
+        (names) => names.length === 0,
+        2_000,
+      )
+    } finally {
+      await t.deps.documents.transact(projectId, (doc, origin) =>
+        editTimelineSettings(doc, video.id, { music: 'builtin:warm-pad' }, origin),
+      )
+    }
+  })
+
+  it('refuses another project’s music in the render’s words, never dropping it (issue 40 item 7)', async () => {
+    // (Rendered by the first test: music is no input of the render's check.)
+    const wav = join(dir, 'other-music.wav')
+    await run('ffmpeg', [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=2'],
+      ...['-ar', '48000', '-ac', '2', '-c:a', 'pcm_s16le', wav],
+    ])
+    const otherProject = await createProjectAs(t, owner, 'Another film')
+    const theirs = await storeMediaAsset(t.deps.db, t.deps.assets, {
+      userId: owner.id,
+      projectId: otherProject,
+      content: { path: wav },
+      mimeType: 'audio/wav',
+    })
+    await t.deps.documents.transact(projectId, (doc, origin) =>
+      editTimelineSettings(doc, video.id, { music: theirs.url }, origin),
+    )
+    try {
+      for (const format of ['otio', 'fcpxml']) {
+        const answer = await exportAs(owner, { projectId, nodeId: video.id, format })
+        expect(answer.status).toBe(400)
+        expect((await answer.json()).error.message).toBe(FILM_MUSIC_MESSAGES.gone)
+      }
+    } finally {
+      await t.deps.documents.transact(projectId, (doc, origin) =>
+        editTimelineSettings(doc, video.id, { music: 'builtin:warm-pad' }, origin),
+      )
+    }
   })
 
   it('refuses (409) once a narration changed since the render, naming the scene', async () => {
