@@ -136,7 +136,13 @@ export async function checkStorageQuota(
   input: { userId: number; projectId: number; addedBytes: number },
 ): Promise<void> {
   const ownerId = await ownerOf(db, input.projectId)
-  await requireRoom(db, { ownerId, userId: input.userId, addedBytes: input.addedBytes, lock: true })
+  // Outside a transaction a lock would end with its statement: this is the early check only.
+  await requireRoom(db, {
+    ownerId,
+    userId: input.userId,
+    addedBytes: input.addedBytes,
+    lock: false,
+  })
 }
 
 /**
