@@ -6,7 +6,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 /** The web app's feature folders (`web/src/features/<feature>`). */
-const WEB_FEATURES = ['auth', 'billing', 'canvas', 'legal', 'projects', 'sharing']
+const WEB_FEATURES = ['api-tokens', 'auth', 'billing', 'canvas', 'legal', 'projects', 'sharing']
 
 /**
  * Features do not import each other (bulletproof-react's feature boundaries; issue 14):

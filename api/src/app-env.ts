@@ -9,6 +9,7 @@ import type { BillingGateway } from './features/billing/billing-gateway.ts'
 import type { ModelCatalog } from './features/generation/catalog/types.ts'
 import type { AiProviders } from './features/generation/providers/types.ts'
 import type { JobSystem } from './features/jobs/job-system.ts'
+import type { TokenActor } from './features/tokens/token-service.ts'
 import type { ValidSession } from '@reelgraph/db'
 import type { BackgroundTasks } from './lib/background-tasks.ts'
 import type { Mailer } from './services/mailer.ts'
@@ -52,7 +53,12 @@ export interface AppEnv {
     /** The request's logger, carrying its request id. */
     logger: Logger
     requestId: string
-    /** The signed-in session, or null for an anonymous request. */
+    /** The signed-in session, or null for an anonymous request (and for a bearer one). */
     auth: ValidSession | null
+    /**
+     * The API token of a bearer request (issue 41 item 1), already checked for the route's
+     * scope; absent for every other request.
+     */
+    token?: TokenActor | undefined
   }
 }

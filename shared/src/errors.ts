@@ -15,6 +15,10 @@ export const ERROR_STATUS = {
   FORBIDDEN_ORIGIN: 403,
   /** Signed in and a member, but the role does not allow it (issue 6). */
   FORBIDDEN: 403,
+  /** An API token without the scope the route needs (issue 41 item 1). */
+  INSUFFICIENT_SCOPE: 403,
+  /** A route that takes only a signed-in session was called with an API token (issue 41 item 1). */
+  SESSION_REQUIRED: 403,
   INSUFFICIENT_CREDITS: 402,
   NOT_FOUND: 404,
   EMAIL_TAKEN: 409,

@@ -12,6 +12,8 @@ export const WEB_PATHS = {
   subscriptionSuccess: '/subscription/success',
   subscriptionCancel: '/subscription/cancel',
   checkout: '/checkout',
+  /** Personal access tokens (issue 41 item 1). */
+  apiTokens: '/settings/api-tokens',
   auth: '/auth',
   resetPassword: '/reset-password',
   verifyEmail: '/verify-email',

@@ -1,6 +1,7 @@
 import { INVITATION_PATH } from '@reelgraph/shared'
 import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react'
 import { Route, Switch, useLocation } from 'wouter'
+import { ApiTokensPage } from '@/features/api-tokens/components/api-tokens-page'
 import { AuthPage } from '@/features/auth/components/auth-page'
 import { ProtectedRoute } from '@/features/auth/components/protected-route'
 import { ResetPasswordPage } from '@/features/auth/components/reset-password-page'
@@ -75,6 +76,11 @@ export function AppRouter() {
         <Route path="/checkout">
           <Protected>
             <CheckoutPage />
+          </Protected>
+        </Route>
+        <Route path="/settings/api-tokens">
+          <Protected>
+            <ApiTokensPage />
           </Protected>
         </Route>
         <Route path="/subscription/success">

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import { AppError } from '../../lib/app-error.ts'
 import { validate } from '../../lib/validate.ts'
+import { projectAllowed } from './project-limit.ts'
 
 /**
  * Who may do what on a project (issue 6 item 1): every project call, asset read and
@@ -47,8 +48,9 @@ export interface ProjectRoleCheck {
  * The user's role on the project, when it allows `needed`:
  * `requireProjectRole(db, { userId, projectId, needed: 'editor' })`.
  * @returns the role (`owner`, `editor` or `viewer`).
- * @throws AppError 404 NOT_FOUND when the project does not exist or the user is not a
- *   member (so ids cannot be probed); 403 FORBIDDEN with MEMBER_MESSAGES.editorsOnly when
+ * @throws AppError 404 NOT_FOUND when the project does not exist, the user is not a
+ *   member (so ids cannot be probed), or the request's API token is limited to other
+ *   projects (`project-limit.ts`, issue 41 item 1); 403 FORBIDDEN with MEMBER_MESSAGES.editorsOnly when
  *   `needed` is `editor` and the user is a viewer, or MEMBER_MESSAGES.ownerOnly when
  *   `needed` is `owner` and the user is not the owner.
  * @see issue 6 item 1
@@ -57,6 +59,7 @@ export async function requireProjectRole(
   db: Kysely<DB>,
   { userId, projectId, needed }: ProjectRoleCheck,
 ): Promise<ProjectRole> {
+  if (!projectAllowed(projectId)) throw projectNotFound()
   const role = await projectRole(db, projectId, userId)
   if (!role) throw projectNotFound()
   if (needed === 'owner' && role !== 'owner') {

@@ -11,6 +11,7 @@ import sharp from 'sharp'
 import { AppError } from '../../lib/app-error.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
 import { requireProjectRole } from '../access/project-access.ts'
+import { projectAllowed } from '../access/project-limit.ts'
 import type { AssetStorage } from './asset-storage.ts'
 import { checkStorageQuota, insertAssetRowsWithinQuota, type NewAssetRow } from './storage-quota.ts'
 
@@ -336,7 +337,7 @@ export interface AssetInfo {
 /**
  * The asset's row, when the user is a member (any role) of its project (issue 6 item 1).
  * @throws AppError 404 NOT_FOUND for an unknown id or an asset of a project the user is not
- *   a member of.
+ *   a member of, or that the request's API token may not reach (issue 41 item 1).
  */
 export async function findAsset(
   db: Kysely<DB>,
@@ -352,12 +353,13 @@ export async function findAsset(
       'assets.storage_key',
       'assets.mime_type',
       'assets.byte_size',
+      'assets.project_id',
       'p.name as project_name',
     ])
     .where('assets.id', '=', assetId)
     .where('m.user_id', '=', userId)
     .executeTakeFirst()
-  if (!row) throw assetNotFound()
+  if (!row || !projectAllowed(row.project_id)) throw assetNotFound()
   return {
     id: row.id,
     storageKey: row.storage_key,

@@ -18,12 +18,14 @@ import {
   PROJECT_PREVIEW_MAX_NODES,
   type ProjectPreview,
   projectPreviewSchema,
+  TOKEN_MESSAGES,
 } from '@reelgraph/shared'
 import { type Kysely, sql } from 'kysely'
 import { AppError } from '../../lib/app-error.ts'
 import { deleteProjectAssets } from '../assets/asset-service.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
 import { projectNotFound as notFound, requireProjectRole } from '../access/project-access.ts'
+import { allowedProjectIds } from '../access/project-limit.ts'
 
 /**
  * Projects: named graphs shared with members (spec §3 Project; issue 3 item 1, issue 6
@@ -97,9 +99,11 @@ export interface ProjectCaller {
 
 /**
  * The projects the user is a member of (their own and those shared with them), most
- * recently updated first, with node counts, the user's role and the owner's name.
+ * recently updated first, with node counts, the user's role and the owner's name. A request
+ * with an API token limited to some projects lists only those (issue 41 item 1).
  */
 export async function listProjects(db: Kysely<DB>, userId: number): Promise<ProjectSummary[]> {
+  const allowed = allowedProjectIds()
   const rows = await db
     .selectFrom('project_members as m')
     .innerJoin('projects as p', 'p.id', 'm.project_id')
@@ -126,6 +130,7 @@ export async function listProjects(db: Kysely<DB>, userId: number): Promise<Proj
       )`.as('preview'),
     ])
     .where('m.user_id', '=', userId)
+    .$if(allowed !== null, (q) => q.where('p.id', 'in', allowed!))
     .orderBy('updated_at', 'desc')
     .orderBy('p.id', 'desc')
     .execute()
@@ -181,7 +186,8 @@ export async function getProject(
 
 /**
  * Creates a project; its document is seeded from this JSON when first opened.
- * @throws AppError 413 when the graph is over MAX_PROJECT_BYTES.
+ * @throws AppError 413 when the graph is over MAX_PROJECT_BYTES; 403 FORBIDDEN for a
+ *   request whose API token is limited to some projects (issue 41 item 1).
  */
 export async function createProject(
   db: Kysely<DB>,
@@ -189,6 +195,7 @@ export async function createProject(
   input: { name: string; description?: string | undefined } & Graph,
   now = new Date(),
 ): Promise<CreatedProject> {
+  if (allowedProjectIds() !== null) throw new AppError('FORBIDDEN', TOKEN_MESSAGES.projectLimited)
   const graph = { nodes: input.nodes, connections: input.connections }
   assertProjectSize(graph)
   const id = await insertProjectWithOwner(db, {

@@ -1,5 +1,5 @@
-import type { User } from '@reelgraph/shared'
-import { CoinsIcon, CreditCardIcon, FolderOpenIcon, LogOutIcon } from 'lucide-react'
+import { type User, WEB_PATHS } from '@reelgraph/shared'
+import { CoinsIcon, CreditCardIcon, FolderOpenIcon, KeyRoundIcon, LogOutIcon } from 'lucide-react'
 import { useLocation } from 'wouter'
 import { Avatar, AvatarFallback } from '@/components/ui/avatar'
 import { Badge } from '@/components/ui/badge'
@@ -25,7 +25,8 @@ export interface UserMenuProps {
 
 /**
  * The avatar menu: initials (or "U"), name (or "User"), email, a disabled "Available
- * Credits" entry, My Projects, Subscription (with "Active" when not free) and Sign out.
+ * Credits" entry, My Projects, Subscription (with "Active" when not free), API tokens
+ * (issue 41 item 1) and Sign out.
  * @see spec §2 Header
  */
 export function UserMenu({ user, credits, onSignOut, isSigningOut = false }: UserMenuProps) {
@@ -75,6 +76,10 @@ export function UserMenu({ user, credits, onSignOut, isSigningOut = false }: Use
                 Active
               </Badge>
             ) : null}
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => navigate(WEB_PATHS.apiTokens)}>
+            <KeyRoundIcon aria-hidden />
+            API tokens
           </DropdownMenuItem>
         </DropdownMenuGroup>
         <DropdownMenuSeparator />

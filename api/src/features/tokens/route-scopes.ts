@@ -1,0 +1,55 @@
+import type { TokenScope } from '@reelgraph/shared'
+
+/**
+ * Which API routes take a bearer token, and the scope each needs (issue 41 item 1, decision
+ * 027): the one map. A route missing here takes only a signed-in session, and a token sent
+ * to it is a 403 SESSION_REQUIRED (the account, sharing, billing changes, the tokens
+ * themselves, and every route added later until it is listed). `null`: a public route, where
+ * a token is checked but needs no scope. `route-scopes.test.ts` calls every private route of
+ * the app with a token of every scope; the OpenAPI document lists each route's scope.
+ *
+ * Keys are `METHOD path` as the app registers the route (`createApp(deps).routes`).
+ */
+export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | null>> = {
+  // Projects (spec §7) and who is on them.
+  'GET /api/projects': 'projects:read',
+  'GET /api/projects/:id': 'projects:read',
+  'GET /api/projects/:id/members': 'projects:read',
+  'POST /api/projects': 'projects:write',
+  'PATCH /api/projects/:id': 'projects:write',
+  'DELETE /api/projects/:id': 'projects:write',
+  // Files, jobs, the models and voices a program picks from.
+  'GET /api/assets/:id': 'projects:read',
+  'POST /api/assets/audio': 'projects:write',
+  'GET /api/jobs/:id': 'projects:read',
+  'GET /api/ai/providers': 'projects:read',
+  'GET /api/ai/models': 'projects:read',
+  'GET /api/csas/models': 'projects:read',
+  'GET /api/video/voices': 'projects:read',
+  'GET /api/video/narrations': 'projects:read',
+  'GET /api/video/render-quote': 'projects:read',
+  // The export for an editor reads a render (viewers may), spends nothing.
+  'POST /api/video/export': 'projects:read',
+  // Generation: spends credits (or runs a provider), and stops it.
+  'POST /api/ai/generate-script': 'generate',
+  'POST /api/ai/generate-scenes': 'generate',
+  'POST /api/ai/generate-video': 'generate',
+  'POST /api/csas/generate-image': 'generate',
+  'POST /api/video/render': 'generate',
+  'POST /api/video/make': 'generate',
+  'POST /api/video/narration-preview': 'generate',
+  'POST /api/jobs/:id/cancel': 'generate',
+  // Reads of the account's money and storage; never a change.
+  'GET /api/user/credits': 'billing:read',
+  'GET /api/user/storage': 'billing:read',
+  'GET /api/subscription/status': 'billing:read',
+  // Public: anyone may call them; a token sent along must still be valid.
+  'GET /api/subscription/plans': null,
+  'GET /api/credit-packages': null,
+  'GET /api/openapi.json': null,
+}
+
+/** The key of a route in {@link ROUTE_SCOPES}: `GET /api/projects/:id`. */
+export function routeKey(method: string, path: string): string {
+  return `${method} ${path}`
+}

@@ -1,0 +1,51 @@
+import {
+  type ApiToken,
+  apiTokenListSchema,
+  type CreatedToken,
+  type CreateTokenInput,
+  createdTokenSchema,
+} from '@reelgraph/shared'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { apiRequest, getQueryFn, parseAnswer } from '@/lib/api-client'
+
+/**
+ * The API tokens calls (issue 41 item 1): list, make (the answer holds the secret, shown
+ * once) and revoke. No toasts here: the page shows what went wrong where it happened.
+ */
+
+/** The query key of the token list; `[0]` is the URL the default query function reads. */
+export const API_TOKENS_QUERY_KEY = ['/api/tokens'] as const
+
+/** `GET /api/tokens` -> the account's live tokens, newest first, without their secrets. */
+export function useApiTokens() {
+  return useQuery<ApiToken[]>({
+    queryKey: API_TOKENS_QUERY_KEY,
+    queryFn: getQueryFn({ on401: 'throw', schema: apiTokenListSchema, what: 'your API tokens' }),
+  })
+}
+
+/**
+ * `POST /api/tokens` -> 201 with the token's secret (the only time it is seen); refreshes the
+ * list. The secret stays in the mutation's result only, never in the query cache.
+ */
+export function useCreateApiToken() {
+  const queryClient = useQueryClient()
+  return useMutation<CreatedToken, Error, CreateTokenInput>({
+    mutationFn: async (input) =>
+      parseAnswer(
+        createdTokenSchema,
+        await apiRequest('POST', '/api/tokens', input),
+        'the new token',
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: API_TOKENS_QUERY_KEY }),
+  })
+}
+
+/** `DELETE /api/tokens/:id` -> revoked at once; refreshes the list. */
+export function useRevokeApiToken() {
+  const queryClient = useQueryClient()
+  return useMutation<unknown, Error, { id: number }>({
+    mutationFn: ({ id }) => apiRequest('DELETE', `/api/tokens/${String(id)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: API_TOKENS_QUERY_KEY }),
+  })
+}
