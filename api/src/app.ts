@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { MAX_AUDIO_UPLOAD_BYTES } from '@reelgraph/shared'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
-import { openAPIRouteHandler } from 'hono-openapi'
+import { generateSpecs } from 'hono-openapi'
 import type { AppDeps, AppEnv } from './app-env.ts'
 import { BODY_LIMIT_BYTES, PROJECT_BODY_LIMIT_BYTES } from './config.ts'
 import { assetRoutes } from './features/assets/asset-routes.ts'
@@ -22,16 +22,18 @@ import { videoRoutes } from './features/video/video-routes.ts'
 import { invitationRoutes } from './features/members/invitation-routes.ts'
 import { memberRoutes } from './features/members/member-routes.ts'
 import { projectRoutes } from './features/projects/project-routes.ts'
+import { withTokenSecurity } from './features/tokens/openapi-security.ts'
+import { tokenRoutes } from './features/tokens/token-routes.ts'
 import { userRoutes } from './features/user/user-routes.ts'
 import { webRoutes } from './features/web/web-routes.ts'
+import { webhookEndpointRoutes } from './features/webhooks/webhook-routes.ts'
 import { AppError } from './lib/app-error.ts'
 import { errorHandler } from './middleware/error-handler.ts'
 import { limitBody } from './middleware/body-limit.ts'
 import { requireJsonBody } from './middleware/json-body.ts'
 import { requireUploadBody, UPLOAD_PATHS } from './middleware/upload-body.ts'
-import { originCheck } from './middleware/origin-check.ts'
 import { requestContext } from './middleware/request-context.ts'
-import { loadSession } from './middleware/session.ts'
+import { authenticateRequest } from './middleware/bearer-token.ts'
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -87,8 +89,8 @@ function buildApi() {
       .use((c, next) =>
         UPLOAD_PATHS.has(c.req.path) ? requireUploadBody(c, next) : requireJsonBody(c, next),
       )
-      .use(originCheck)
-      .use(loadSession)
+      // A bearer token (issue 41 item 1), else the Origin check and the session cookie.
+      .use(authenticateRequest)
       .route('/', authRoutes)
       .route('/user', userRoutes)
       .route('/projects', projectRoutes)
@@ -102,6 +104,8 @@ function buildApi() {
       .route('/csas', imageRoutes)
       .route('/jobs', jobRoutes)
       .route('/video', videoRoutes)
+      .route('/tokens', tokenRoutes)
+      .route('/webhooks', webhookEndpointRoutes)
   )
 }
 
@@ -112,19 +116,31 @@ function buildApi() {
  */
 export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const api = buildApi()
-  api.get(
-    '/openapi.json',
-    openAPIRouteHandler(api, {
-      documentation: {
-        info: {
-          title: 'Reelgraph API',
-          version: '0.1.0',
-          description: 'Accounts, credits, projects, billing and AI generation for Reelgraph.',
+  // The document with the session and bearer schemes and each route's token scope (issue 41).
+  let openApiDocument: Promise<unknown> | undefined
+  api.get('/openapi.json', async (c) => {
+    openApiDocument ??= generateSpecs(
+      api,
+      {
+        documentation: {
+          info: {
+            title: 'Reelgraph API',
+            version: '0.1.0',
+            description:
+              'Accounts, credits, projects, billing and AI generation for Reelgraph. Programs call it with a personal access token, `Authorization: Bearer rg_…`, on the operations that list a bearer scope.',
+          },
+          servers: [{ url: '/api' }],
         },
-        servers: [{ url: '/api' }],
       },
-    }),
-  )
+      c,
+    )
+      .then(withTokenSecurity)
+      .catch((err: unknown) => {
+        openApiDocument = undefined
+        throw err
+      })
+    return c.json(await openApiDocument)
+  })
   api.all('*', (c) => {
     throw new AppError('NOT_FOUND', `There is no API route ${c.req.method} ${c.req.path}.`)
   })

@@ -186,3 +186,34 @@ export const DEFAULT_ASSET_GC_CRON = '23 4 * * *'
 export const ASSET_GC_BATCH = 500
 /** Projects whose references the collector reads per page (one document decoded at a time). */
 export const ASSET_GC_PROJECT_PAGE = 100
+
+/**
+ * An API token's `last_used_at` is written at most this often, in ms (issue 41 item 1): the
+ * settings page shows it to the minute, and a program's requests stay reads.
+ */
+export const API_TOKEN_TOUCH_INTERVAL_MS = 60_000
+
+/**
+ * Waits before each retry of a webhook delivery that failed (issue 41 item 3, decision 028),
+ * unless `WEBHOOK_RETRY_DELAYS` says otherwise: growing from seconds (a receiver restarting)
+ * to a day (one down for a night), 7 retries over about 31 hours, as the Standard Webhooks
+ * senders (Svix) do.
+ */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS = '5s,30s,2m,10m,1h,6h,24h'
+/** Longest single wait between two attempts that `WEBHOOK_RETRY_DELAYS` may set: 7 days. */
+export const WEBHOOK_RETRY_DELAY_MAX_MS = 7 * 86_400_000
+/**
+ * Deliveries in a row that fail for good (each after its whole retry schedule) before an
+ * endpoint is disabled and its owner emailed: 10, so an endpoint is disabled only after more
+ * than a day of failing, never for one bad answer.
+ */
+export const DEFAULT_WEBHOOK_DISABLE_AFTER_FAILURES = 10
+/**
+ * Longest one delivery attempt may take, in ms, its answer included: 15 s. A receiver should
+ * answer at once and do its work afterwards; one that takes longer holds a worker slot.
+ */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000
+/** Deliveries one process attempts at once: a slow receiver cannot hold them all for long. */
+export const WEBHOOK_DELIVERY_CONCURRENCY = 4
+/** Bytes of a receiver's answer read for the log; the rest is dropped unread. */
+export const WEBHOOK_RESPONSE_LOG_BYTES = 4 * 1024

@@ -6,6 +6,7 @@ import {
 } from '@reelgraph/shared'
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import { parseDurationList } from './lib/durations.ts'
 import { parseAllowList } from './lib/outbound/address-rules.ts'
 import {
   DEFAULT_IMAGE_RESULT_MAX_BYTES,
@@ -26,6 +27,10 @@ import {
   DEFAULT_JOB_WAIT_MS,
   DEFAULT_JOB_WORKER_CONCURRENCY,
   DEFAULT_STORAGE_QUOTA_MB,
+  DEFAULT_WEBHOOK_DISABLE_AFTER_FAILURES,
+  DEFAULT_WEBHOOK_RETRY_DELAYS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  WEBHOOK_RETRY_DELAY_MAX_MS,
 } from './config.ts'
 
 const bool = z
@@ -255,6 +260,30 @@ export const envSchema = z
       }),
     /** Longest single outbound request (a poll, a download, a delivery), body included, in ms. */
     OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(DEFAULT_OUTBOUND_TIMEOUT_MS),
+    /**
+     * Waits before each retry of a failed webhook delivery (issue 41 item 3, decision 028),
+     * comma-separated durations (`5s,30s,2m,10m,1h,6h,24h`; units ms, s, m, h, d; each at most
+     * 7 days): one retry per entry, then the delivery has failed. Parsed to ms.
+     */
+    WEBHOOK_RETRY_DELAYS: z
+      .string()
+      .default(DEFAULT_WEBHOOK_RETRY_DELAYS)
+      .transform((value, ctx) => {
+        try {
+          return parseDurationList(value, WEBHOOK_RETRY_DELAY_MAX_MS)
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message })
+          return z.NEVER
+        }
+      }),
+    /** Deliveries in a row that fail for good before a webhook is disabled and its owner emailed. */
+    WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(DEFAULT_WEBHOOK_DISABLE_AFTER_FAILURES),
+    /** Longest one webhook delivery attempt may take, its answer included, in ms. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(DEFAULT_WEBHOOK_TIMEOUT_MS),
     /** Longest video render (narration, render, storage), in ms (issue 13 item 4). */
     VIDEO_RENDER_TIMEOUT_MS: z.coerce.number().int().positive().default(1_800_000),
     /**

@@ -21,9 +21,12 @@ import { createAiProviders } from './features/generation/providers/index.ts'
 import type { JobKinds } from './features/jobs/job-kind.ts'
 import { JobSystem } from './features/jobs/job-system.ts'
 import { registerJobMetrics } from './features/metrics/job-metrics.ts'
+import { webhookDeliveryTask } from './features/webhooks/webhook-delivery.ts'
+import { webhookOutcomes } from './features/webhooks/webhook-events.ts'
 import { createJobKinds, type JobKindDeps } from './job-kinds.ts'
 import { BackgroundTasks } from './lib/background-tasks.ts'
 import { createLogger } from './lib/logger.ts'
+import { parseAllowList } from './lib/outbound/address-rules.ts'
 import { type Mailer, mailerFromEnv } from './services/mailer.ts'
 import { connectRateLimitRedis, createRateLimits } from './services/rate-limiter.ts'
 
@@ -31,7 +34,8 @@ import { connectRateLimitRedis, createRateLimits } from './services/rate-limiter
  * The one place Reelgraph's server side is assembled (issue 21 item 2): the database, the
  * sync server and its document gateway, the AI providers and the model catalog (issue 22),
  * asset storage, the job kinds and
- * the job system, and for a process that serves HTTP the mailer, rate limits and billing.
+ * the job system with its webhook deliveries, the mailer, and for a process that serves HTTP
+ * rate limits and billing.
  * `npm start` (api/src/server.ts), the worker process (worker/src/worker.ts) and the test
  * app (api/src/testing/test-app.ts) all start from here and stop through `close()`.
  */
@@ -40,7 +44,8 @@ import { connectRateLimitRedis, createRateLimits } from './services/rate-limiter
 export interface RuntimeOptions {
   /**
    * `app` (default): everything an api process needs. `worker`: only what running jobs
-   * needs (no mailer, rate limits or billing: a worker sends no email and takes no request).
+   * needs (no rate limits or billing: a worker takes no request; a mailer, for the notice
+   * that a webhook was disabled).
    */
   role?: 'app' | 'worker'
   /** An open, migrated database to use (tests); default: open one from `env` and migrate it. */
@@ -80,8 +85,8 @@ export interface Runtime<Deps> {
 /**
  * Assembles a process for `env`. With workers (`env.JOB_WORKERS`, always for the `worker`
  * role) the job system runs jobs here once started; nothing starts until `deps.jobs.start()`.
- * @throws Error when the database cannot be opened or migrated, or (app) a production server
- *   has no way to send email.
+ * @throws Error when the database cannot be opened or migrated, or a production server (api
+ *   or worker) has no way to send email.
  */
 export async function createRuntime(
   env: Env,
@@ -94,8 +99,9 @@ export async function createRuntime(
 ): Promise<Runtime<AppDeps | WorkerDeps>> {
   const role = options.role ?? 'app'
   const logger = options.logger ?? createLogger(env.LOG_LEVEL)
-  // Before anything opens: a production server without a way to deliver email refuses to.
-  const mailer = role === 'app' ? (options.mailer ?? mailerFromEnv(env, logger)) : undefined
+  // Before anything opens: a production server without a way to deliver email refuses to. A
+  // worker sends email too: the notice that a webhook was disabled (issue 41 item 3).
+  const mailer = options.mailer ?? mailerFromEnv(env, logger)
   const ownsDb = options.db === undefined
   const db =
     options.db ??
@@ -131,7 +137,21 @@ export async function createRuntime(
   const catalog = createModelCatalog(env, { logger })
   const assets = createAssetStorage(env)
   const kindDeps: JobKindDeps = { db, env, logger, ai, catalog, assets, documents }
-  const jobs = new JobSystem({
+  // Webhooks (issue 41 item 3): events recorded with each job's outcome, delivered by workers.
+  const webhookDeliveries = webhookDeliveryTask({
+    db,
+    logger: logger.child({ component: 'webhooks' }),
+    mailer,
+    queue: () => jobs.queue,
+    settings: {
+      retryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
+      disableAfterFailures: env.WEBHOOK_DISABLE_AFTER_FAILURES,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      allow: parseAllowList(env.OUTBOUND_ALLOW_HOSTS),
+    },
+    appUrl: env.APP_URL,
+  })
+  const jobs: JobSystem = new JobSystem({
     db,
     logger,
     documents,
@@ -146,6 +166,8 @@ export async function createRuntime(
     },
     runWorkers: role === 'worker' || env.JOB_WORKERS,
     scheduledTasks: [assetCollectionTask({ db, storage: assets, logger, env })],
+    queuedTasks: [webhookDeliveries],
+    outcomes: webhookOutcomes({ appUrl: env.APP_URL }),
   })
   const tasks = new BackgroundTasks(logger)
   const core: WorkerDeps = { db, env, logger, documents, ai, catalog, assets, jobs, tasks }
@@ -157,7 +179,7 @@ export async function createRuntime(
       ? connectRateLimitRedis(env.REDIS_URL, logger)
       : undefined
   const deps: AppDeps | WorkerDeps =
-    role === 'app' && mailer
+    role === 'app'
       ? {
           ...core,
           mailer,

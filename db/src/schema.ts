@@ -311,6 +311,72 @@ export interface GenerationJobsTable {
   updated_at: Timestamp
 }
 
+/**
+ * `api_tokens` (issue 41 item 1, decision 027): personal access tokens. Only the SHA-256 of
+ * the token is kept; `display_prefix` (`rg_` and 5 characters) tells tokens apart.
+ */
+export interface ApiTokensTable {
+  id: Generated<number>
+  user_id: number
+  name: string
+  /** SHA-256 of the whole token (`rg_…`), raw bytes; unique. */
+  token_hash: Uint8Array
+  display_prefix: string
+  /** Shared's `TOKEN_SCOPES` names (a Postgres `text[]`). */
+  scopes: ColumnType<string[], string[], string[]>
+  /** The projects the token may reach; null: every project of the account. */
+  project_ids: ColumnType<number[] | null, number[] | null | undefined, number[] | null>
+  created_at: Timestamp
+  /** Moved forward at most once a minute per token. */
+  last_used_at: NullableTimestamp
+  /** Null: never expires. */
+  expires_at: NullableTimestamp
+  revoked_at: NullableTimestamp
+}
+
+/**
+ * `webhook_endpoints` (issue 41 item 3, decision 028): where an account wants its events. The
+ * signing secret is kept as it is (it signs every delivery) and answered only at creation.
+ */
+export interface WebhookEndpointsTable {
+  /** A UUID. */
+  id: string
+  user_id: number
+  /** Only this project's events; null: every project's (and project-less jobs'). */
+  project_id: number | null
+  url: string
+  /** Shared's `WEBHOOK_EVENT_TYPES` names (a Postgres `text[]`). */
+  events: ColumnType<string[], string[], string[]>
+  /** `whsec_` + base64 of the HMAC key. */
+  secret: string
+  created_at: Timestamp
+  disabled_at: NullableTimestamp
+  /** Deliveries in a row that failed for good. */
+  consecutive_failures: Generated<number>
+}
+
+/** `webhook_deliveries` (issue 41 item 3): one event for one endpoint, and its attempts. */
+export interface WebhookDeliveriesTable {
+  /** A UUID. */
+  id: string
+  endpoint_id: string
+  /** One of shared's `WEBHOOK_EVENT_TYPES`. */
+  event_type: string
+  /** The `webhook-id` header (`msg_…`); unique. */
+  message_id: string
+  /** The exact JSON text signed and sent. */
+  payload: string
+  status: Generated<'pending' | 'succeeded' | 'failed'>
+  attempts: Generated<number>
+  /** The HTTP status of the last attempt; null when none answered. */
+  last_response_code: number | null
+  /** Why the last attempt failed, in words. */
+  last_error: string | null
+  last_attempt_at: NullableTimestamp
+  next_attempt_at: NullableTimestamp
+  created_at: Timestamp
+}
+
 /** The Kysely database interface. */
 export interface DB {
   users: UsersTable
@@ -331,6 +397,9 @@ export interface DB {
   sandbox_checkout_sessions: SandboxCheckoutSessionsTable
   sandbox_subscriptions: SandboxSubscriptionsTable
   generation_jobs: GenerationJobsTable
+  api_tokens: ApiTokensTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_deliveries: WebhookDeliveriesTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -344,3 +413,6 @@ export type ProjectInvitationRow = Selectable<ProjectInvitationsTable>
 export type AssetRow = Selectable<AssetsTable>
 export type PlanRow = Selectable<PlansTable>
 export type CreditPackageRow = Selectable<CreditPackagesTable>
+export type ApiTokenRow = Selectable<ApiTokensTable>
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>

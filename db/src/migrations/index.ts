@@ -15,6 +15,8 @@ import * as narrationCache from './0013-narration-cache.ts'
 import * as providerSlots from './0014-provider-slots.ts'
 import * as graphIndex from './0015-graph-index.ts'
 import * as storageQuota from './0016-storage-quota.ts'
+import * as apiTokens from './0017-api-tokens.ts'
+import * as webhooks from './0018-webhooks.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -37,4 +39,6 @@ export const migrations: Record<string, Migration> = {
   '0014-provider-slots': providerSlots,
   '0015-graph-index': graphIndex,
   '0016-storage-quota': storageQuota,
+  '0017-api-tokens': apiTokens,
+  '0018-webhooks': webhooks,
 }

@@ -8,6 +8,7 @@ import {
   JOB_QUEUE_RETENTION_SECONDS,
   JOB_RETRY_DELAY_MAX_SECONDS,
 } from '../../config.ts'
+import type { QueuedTask } from './queued-task.ts'
 import type { ScheduledTask } from './scheduled-task.ts'
 
 /**
@@ -24,6 +25,18 @@ export const GENERATION_QUEUE = 'generation'
  * died on the last attempt, or it expired): a handler there fails and refunds it.
  */
 export const GENERATION_DEAD_QUEUE = 'generation-dead'
+
+/** A task queue as the queue makes it: its name, its lease and its retries after a throw. */
+export type QueuedTaskQueue = Pick<QueuedTask, 'name' | 'expireInSeconds' | 'retryLimit'>
+
+/** Wait before a queued task that threw runs again, in seconds (its own schedule aside). */
+const TASK_RETRY_DELAY_SECONDS = 30
+
+/**
+ * How long after a task's wait its workers here are woken, in ms: a little past the due time,
+ * so the database (whose clock decides) sees it due.
+ */
+const TASK_WAKE_MARGIN_MS = 50
 
 /** What a queued generation carries: only its id; the row in `generation_jobs` has the rest. */
 export interface QueuedGeneration {
@@ -63,9 +76,21 @@ export interface WorkOptions {
 export class GenerationQueue {
   readonly #boss: PgBoss
   readonly #settings: QueueSettings
+  readonly #taskQueues: readonly QueuedTaskQueue[]
+  /** This process's pg-boss workers of each task queue, to wake when a retry comes due. */
+  readonly #taskWorkers = new Map<string, string[]>()
   #started: Promise<void> | undefined
 
-  constructor(db: Kysely<DB>, settings: QueueSettings, logger: Logger) {
+  /**
+   * @param taskQueues the queues of {@link QueuedTask}s, made at start by every process (one
+   *   that only sends to them too)
+   */
+  constructor(
+    db: Kysely<DB>,
+    settings: QueueSettings,
+    logger: Logger,
+    taskQueues: readonly QueuedTaskQueue[] = [],
+  ) {
     const connection = databaseConnection(db)
     const common = {
       useListenNotify: true,
@@ -84,6 +109,7 @@ export class GenerationQueue {
             application_name: 'reelgraph-jobs',
           })
     this.#settings = settings
+    this.#taskQueues = taskQueues
     this.#boss.on('error', (err) => logger.error({ err }, 'job queue error'))
     this.#boss.on('warning', (warning) => logger.warn({ warning }, 'job queue warning'))
   }
@@ -115,8 +141,81 @@ export class GenerationQueue {
         if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, queue)
         else await this.#boss.createQueue(name, queue)
       }
+      for (const task of this.#taskQueues) {
+        const queue = {
+          retryLimit: task.retryLimit,
+          retryDelay: TASK_RETRY_DELAY_SECONDS,
+          expireInSeconds: task.expireInSeconds,
+          notify: true,
+          deleteAfterSeconds: JOB_QUEUE_RETENTION_SECONDS,
+        }
+        if (await this.#boss.getQueue(task.name)) await this.#boss.updateQueue(task.name, queue)
+        else await this.#boss.createQueue(task.name, queue)
+      }
     })()
     return this.#started
+  }
+
+  /**
+   * Sends `data` to the queue of task `name` inside `trx` (it exists once `trx` commits), to
+   * run after `startAfterMs` (default: at once). When this process runs that task, its workers
+   * are woken when the wait is over, so the run starts then rather than at their next poll.
+   * @see issue 41 item 3 (webhook deliveries and their retries)
+   */
+  async sendTask(
+    trx: Transaction<DB>,
+    name: string,
+    data: object,
+    options: { startAfterMs?: number } = {},
+  ): Promise<void> {
+    await this.start()
+    const waitMs = Math.max(0, options.startAfterMs ?? 0)
+    await this.#boss.send(name, data, {
+      // pg-boss reads a number as seconds, fractions too (a Postgres interval).
+      ...(waitMs > 0 ? { startAfter: waitMs / 1000 } : {}),
+      db: fromKysely(trx),
+    })
+    if (waitMs > 0 && this.#taskWorkers.has(name)) {
+      setTimeout(() => this.#wake(name), waitMs + TASK_WAKE_MARGIN_MS).unref()
+    }
+  }
+
+  #wake(name: string): void {
+    for (const id of this.#taskWorkers.get(name) ?? []) this.#boss.notifyWorker(id)
+  }
+
+  /**
+   * Runs `task` here, `task.concurrency` runs at once. A run that throws is logged and run
+   * again up to `task.retryLimit` times.
+   * @see issue 41 item 3
+   */
+  async workTask(task: QueuedTask, logger: Pick<Logger, 'error'>): Promise<void> {
+    await this.start()
+    const ids: string[] = []
+    this.#taskWorkers.set(task.name, ids)
+    for (let slot = 0; slot < task.concurrency; slot++) {
+      const self: { id?: string } = {}
+      self.id = await this.#boss.work(
+        task.name,
+        {
+          localConcurrency: 1,
+          pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS,
+          notifyPollingIntervalSeconds: JOB_NOTIFY_POLLING_INTERVAL_SECONDS,
+        },
+        async ([job]) => {
+          if (!job) return
+          try {
+            await task.run(job.data, job.signal)
+          } catch (err) {
+            logger.error({ err, task: task.name }, 'a queued task failed; it runs again later')
+            throw err
+          } finally {
+            if (self.id) this.#boss.notifyWorker(self.id)
+          }
+        },
+      )
+      ids.push(self.id)
+    }
   }
 
   /**

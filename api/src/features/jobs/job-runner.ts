@@ -10,6 +10,7 @@ import { ProviderError } from '../../lib/provider-error.ts'
 import type { JobsContext } from './job-deps.ts'
 import { showJobState, writeResult } from './job-document.ts'
 import { type JobContext, type JobKind, kindOf } from './job-kind.ts'
+import { recordOutcome } from './job-outcomes.ts'
 import type { Delivery } from './job-queue.ts'
 import { type Failure, failJob, reasonOnly } from './job-settle.ts'
 import { findJob, jobInfoOf, OPEN_JOB_STATUSES, updateJob } from './job-store.ts'
@@ -157,11 +158,16 @@ export async function runGenerationJob(deps: JobsContext, delivery: Delivery): P
     cancel.stop()
   }
 
-  const done = await updateJob(db, row.id, ['running'], {
-    status: 'succeeded',
-    result: JSON.stringify(result),
-    progress: 100,
-    stage: null,
+  // The success and its events (webhooks; issue 41 item 3) commit together.
+  const done = await db.transaction().execute(async (trx) => {
+    const succeeded = await updateJob(trx, row.id, ['running'], {
+      status: 'succeeded',
+      result: JSON.stringify(result),
+      progress: 100,
+      stage: null,
+    })
+    if (succeeded) await recordOutcome(deps, trx, succeeded)
+    return succeeded
   })
   if (!done) {
     // Cancelled while the result was being stored: what it made would be orphans.

@@ -4,6 +4,7 @@ import { refundSpendIn } from '../credits/credit-ledger.ts'
 import type { JobsContext } from './job-deps.ts'
 import { showJobState, writeResult } from './job-document.ts'
 import type { JobKinds } from './job-kind.ts'
+import { recordOutcome } from './job-outcomes.ts'
 import { type JobRow, OPEN_JOB_STATUSES } from './job-store.ts'
 
 /**
@@ -83,24 +84,29 @@ async function settle(
     refunded: number
     error_code?: string
   } | null>,
+  /** Runs in the same transaction once the row is settled (issue 41: a failure's events). */
+  after?: (trx: Transaction<DB>, settled: JobRow) => Promise<void>,
 ): Promise<JobRow | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await lockJob(trx, id)
     if (!row || !OPEN_JOB_STATUSES.includes(row.status)) return undefined
     const change = await decide(trx, row)
     if (!change) return undefined
-    return trx
+    const settled = await trx
       .updateTable('generation_jobs')
       .set({ ...change, stage: null, progress: null, updated_at: sql`now()` })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
+    await after?.(trx, settled)
+    return settled
   })
 }
 
 /**
  * Fails an open job for good: refunds its charge and records `failure` (the reason, then what
- * was refunded), tells this process's waiters, and shows it on the node.
+ * was refunded) with its outcome's events (`deps.outcomes`, in the same transaction; issue 41
+ * item 3), tells this process's waiters, and shows it on the node.
  * @returns the failed row, or undefined when the job had already ended.
  */
 export async function failJob(
@@ -108,16 +114,21 @@ export async function failJob(
   id: string,
   failure: Failure,
 ): Promise<JobRow | undefined> {
-  const failed = await settle(deps.db, id, async (trx, row) => {
-    const refunded = await refund(trx, deps.kinds, row, 'failed')
-    const back = refunded > 0 ? ` ${refundedWords(refunded)}` : ''
-    return {
-      status: 'failed',
-      message: `${reasonOnly(failure.reason)}${back} Please try again.`,
-      refunded,
-      error_code: failure.code,
-    }
-  })
+  const failed = await settle(
+    deps.db,
+    id,
+    async (trx, row) => {
+      const refunded = await refund(trx, deps.kinds, row, 'failed')
+      const back = refunded > 0 ? ` ${refundedWords(refunded)}` : ''
+      return {
+        status: 'failed',
+        message: `${reasonOnly(failure.reason)}${back} Please try again.`,
+        refunded,
+        error_code: failure.code,
+      }
+    },
+    (trx, settled) => recordOutcome(deps, trx, settled),
+  )
   if (failed) {
     deps.signals.finished(id)
     await showJobState(deps, failed)

@@ -4,10 +4,12 @@ import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { JobsContext } from './job-deps.ts'
 import type { JobKinds } from './job-kind.ts'
+import type { JobOutcomes } from './job-outcomes.ts'
 import { GenerationQueue, type QueueSettings } from './job-queue.ts'
 import { runGenerationJob } from './job-runner.ts'
 import { settleDeadJob } from './job-settle.ts'
 import { JobSignals } from './job-signals.ts'
+import type { QueuedTask } from './queued-task.ts'
 import type { ScheduledTask } from './scheduled-task.ts'
 import { findJob } from './job-store.ts'
 
@@ -34,6 +36,13 @@ export interface JobSystemOptions {
    * each taken back after `expireInSeconds` of running.
    */
   scheduledTasks?: readonly ScheduledTask[]
+  /**
+   * Work sent to queues of its own (webhook deliveries; issue 41 item 3): every process makes
+   * their queues, and this process's workers run them.
+   */
+  queuedTasks?: readonly QueuedTask[]
+  /** Told of each job's success or failure inside its transaction (issue 41 item 3). */
+  outcomes?: JobOutcomes
 }
 
 /** The longest a scheduled task runs before pg-boss takes it back, in seconds: 6 hours. */
@@ -53,8 +62,10 @@ export class JobSystem implements JobsContext {
   readonly queue: GenerationQueue
   readonly signals = new JobSignals()
   readonly runsWorkers: boolean
+  readonly outcomes: JobOutcomes | undefined
   readonly #settings: JobSettings
   readonly #scheduledTasks: readonly ScheduledTask[]
+  readonly #queuedTasks: readonly QueuedTask[]
   #started: Promise<void> | undefined
 
   constructor(options: JobSystemOptions) {
@@ -65,10 +76,13 @@ export class JobSystem implements JobsContext {
     this.runsWorkers = options.runWorkers
     this.#settings = options.settings
     this.#scheduledTasks = options.scheduledTasks ?? []
+    this.#queuedTasks = options.queuedTasks ?? []
+    this.outcomes = options.outcomes
     this.queue = new GenerationQueue(
       options.db,
       options.settings,
       options.logger.child({ component: 'jobs' }),
+      this.#queuedTasks,
     )
   }
 
@@ -88,6 +102,7 @@ export class JobSystem implements JobsContext {
         const row = await findJob(this.db, jobId)
         if (row) await settleDeadJob(this, row)
       })
+      for (const task of this.#queuedTasks) await this.queue.workTask(task, this.logger)
       for (const task of this.#scheduledTasks) {
         await this.queue.runOnSchedule(
           task,
