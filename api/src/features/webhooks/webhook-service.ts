@@ -146,13 +146,13 @@ export async function deleteWebhook(
 }
 
 /**
- * The newest WEBHOOK_DELIVERIES_LISTED deliveries of the user's endpoint `webhookId`.
- * @throws AppError 404 when it is not the user's.
+ * Checks that endpoint `webhookId` is the user's.
+ * @throws AppError 404 when it is not (a stranger's and a missing one answer alike).
  */
-export async function listDeliveries(
+async function requireOwnEndpoint(
   db: Kysely<DB>,
   { userId, webhookId }: { userId: number; webhookId: string },
-): Promise<WebhookDelivery[]> {
+): Promise<void> {
   const endpoint = await db
     .selectFrom('webhook_endpoints')
     .select('id')
@@ -160,6 +160,17 @@ export async function listDeliveries(
     .where('user_id', '=', userId)
     .executeTakeFirst()
   if (!endpoint) throw webhookNotFound()
+}
+
+/**
+ * The newest WEBHOOK_DELIVERIES_LISTED deliveries of the user's endpoint `webhookId`.
+ * @throws AppError 404 when it is not the user's.
+ */
+export async function listDeliveries(
+  db: Kysely<DB>,
+  { userId, webhookId }: { userId: number; webhookId: string },
+): Promise<WebhookDelivery[]> {
+  await requireOwnEndpoint(db, { userId, webhookId })
   const rows = await db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -185,13 +196,7 @@ export async function redeliver(
   { userId, webhookId, deliveryId }: { userId: number; webhookId: string; deliveryId: string },
 ): Promise<WebhookDelivery> {
   const { db, jobs } = deps
-  const endpoint = await db
-    .selectFrom('webhook_endpoints')
-    .select('id')
-    .where('id', '=', webhookId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-  if (!endpoint) throw webhookNotFound()
+  await requireOwnEndpoint(db, { userId, webhookId })
   await jobs.start()
   return db.transaction().execute(async (trx) => {
     const row = await trx
