@@ -11,6 +11,7 @@ import {
   deleteProjectAssets,
   readAsset,
   storeGeneratedImage,
+  storeMediaAsset,
 } from './asset-service.ts'
 
 async function pngOf(width: number, height: number): Promise<Uint8Array> {
@@ -152,6 +153,24 @@ describe.each(testDatabaseKinds())('assets on $name', (kind) => {
     const { url } = await store(jpeg, 'image/jpeg')
     const res = await t.request('GET', `${url}?download=1`, { cookie: owner })
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(jpeg))).toBe(true)
+  })
+
+  it('names a render’s download after its project without device names or bidi controls (issue 40 item 7)', async () => {
+    const created = await t.request('POST', '/api/projects', {
+      body: { name: 'con\u202e.txt' },
+      cookie: owner,
+    })
+    const { url } = await storeMediaAsset(t.deps.db, t.deps.assets, {
+      userId: ownerId,
+      projectId: ((await created.json()) as { id: number }).id,
+      content: new TextEncoder().encode('1\n00:00:00,000 --> 00:00:01,000\nHello\n'),
+      mimeType: 'application/x-subrip',
+    })
+    const res = await t.request('GET', `${url}?download=1`, { cookie: owner })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="_con.txt.srt"; filename*=UTF-8''_con.txt.srt`,
+    )
   })
 
   it('answers 404 to strangers and for unknown ids, 401 to anonymous requests', async () => {

@@ -5,6 +5,7 @@ import {
   GENERATED_IMAGE_FILENAME,
   MAX_AUDIO_UPLOAD_BYTES,
   MAX_AUDIO_UPLOAD_MS,
+  safeFileName,
 } from '@reelgraph/shared'
 import { Hono } from 'hono'
 import { z } from 'zod'
@@ -72,7 +73,8 @@ export function parseRange(
 function contentDisposition(asset: Pick<AssetInfo, 'mimeType' | 'projectName'>): string {
   const ext = MEDIA_ASSET_TYPES[asset.mimeType as keyof typeof MEDIA_ASSET_TYPES]
   if (!ext) return `attachment; filename="${GENERATED_IMAGE_FILENAME}"`
-  const name = `${asset.projectName.trim() || 'video'}.${ext}`
+  // One rule with the export's names: no device names, no bidi or invisible controls.
+  const name = `${safeFileName(asset.projectName, 'video')}.${ext}`
   const ascii = name.replace(/[^\x20-\x7e]|["\\/]/g, '_')
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
 }

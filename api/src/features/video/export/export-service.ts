@@ -28,9 +28,9 @@ import {
   videoTakesOf,
   MUSIC_TRACKS,
   type MusicTrack,
+  safeFileName,
 } from '@reelgraph/shared'
 import { filmMusic, filmMusicSource, musicChosen } from '../film-music.ts'
-import { safeFileName } from './file-name.ts'
 import type { Kysely } from 'kysely'
 import type { AppDeps } from '../../../app-env.ts'
 import { AppError } from '../../../lib/app-error.ts'
