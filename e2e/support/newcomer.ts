@@ -87,7 +87,9 @@ export async function startNewcomerApp(): Promise<NewcomerApp> {
       await exited
       clearTimeout(killer)
     }
-    await rm(dataPath, { recursive: true, force: true })
+    // npm can exit before the node it started has closed PGlite's files: a few retries let
+    // a folder that is still being written to empty out (ENOTEMPTY) instead of failing.
+    await rm(dataPath, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
   }
   const deadline = Date.now() + START_TIMEOUT_MS
   for (;;) {
