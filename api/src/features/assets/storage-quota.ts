@@ -58,15 +58,26 @@ async function quotaBytesOf(db: Db, planId: PlanId): Promise<number> {
  * @see issue 40 item 5 (`GET /api/user/storage`)
  */
 export async function accountStorage(db: Db, userId: number): Promise<StorageUsage> {
-  const user = await db
-    .selectFrom('users')
-    .select('subscription_status')
-    .where('id', '=', userId)
-    .executeTakeFirst()
-  if (!user) throw new AppError('NOT_FOUND', 'This account does not exist.')
-  const { planId } = parseSubscriptionStatus(user.subscription_status)
-  const [usedBytes, quotaBytes] = [await usedBytesOf(db, userId), await quotaBytesOf(db, planId)]
-  return { usedBytes, quotaBytes, planId }
+  return storageOf(db, { userId, lock: false, missing: 'This account does not exist.' })
+}
+
+/**
+ * What account `userId` stores, its plan and that plan's quota; with `lock`, its row is held
+ * `FOR NO KEY UPDATE` until the transaction ends: stores for one account wait for each other,
+ * while foreign-key checks on the row (a new asset made by this user) and credit spends do not.
+ * @throws AppError 404 NOT_FOUND with `missing` when there is no such account.
+ */
+async function storageOf(
+  db: Db,
+  input: { userId: number; lock: boolean; missing: string },
+): Promise<StorageUsage> {
+  let user = db.selectFrom('users').select('subscription_status').where('id', '=', input.userId)
+  if (input.lock) user = user.forNoKeyUpdate()
+  const row = await user.executeTakeFirst()
+  if (!row) throw new AppError('NOT_FOUND', input.missing)
+  const { planId } = parseSubscriptionStatus(row.subscription_status)
+  const quotaBytes = await quotaBytesOf(db, planId)
+  return { usedBytes: await usedBytesOf(db, input.userId), quotaBytes, planId }
 }
 
 /**
@@ -106,14 +117,11 @@ async function requireRoom(
   db: Db,
   input: { ownerId: number; userId: number; addedBytes: number; lock: boolean },
 ): Promise<void> {
-  let owner = db.selectFrom('users').select('subscription_status').where('id', '=', input.ownerId)
-  // NO KEY UPDATE: stores for one account wait for each other, while foreign-key checks on
-  // the row (a new asset made by this user) and credit spends do not wait for the store.
-  if (input.lock) owner = owner.forNoKeyUpdate()
-  const row = await owner.executeTakeFirst()
-  if (!row) throw new AppError('NOT_FOUND', 'This project no longer exists.')
-  const quotaBytes = await quotaBytesOf(db, parseSubscriptionStatus(row.subscription_status).planId)
-  const usedBytes = await usedBytesOf(db, input.ownerId)
+  const { usedBytes, quotaBytes } = await storageOf(db, {
+    userId: input.ownerId,
+    lock: input.lock,
+    missing: 'This project no longer exists.',
+  })
   if (usedBytes + input.addedBytes > quotaBytes) {
     throw storageFullError({
       usedBytes,

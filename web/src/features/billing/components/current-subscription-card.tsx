@@ -24,6 +24,7 @@ import {
   statusLabel,
 } from '../lib/billing-view'
 import { StorageUsageRow } from './storage-usage-row'
+import { UsageBar } from './usage-bar'
 
 const count = (n: number) => n.toLocaleString('en-US')
 
@@ -48,19 +49,7 @@ function CreditUsageRows({ usage }: { usage: CreditUsage | null }) {
                 : 'None on the Free plan'}
           </span>
         </div>
-        <div
-          role="progressbar"
-          aria-labelledby="credit-usage-label"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={plan?.percent ?? 0}
-          className="h-2.5 w-full overflow-hidden rounded-full bg-muted"
-        >
-          <div
-            className="h-full rounded-full bg-primary transition-[width]"
-            style={{ width: `${plan?.percent ?? 0}%` }}
-          />
-        </div>
+        <UsageBar labelledBy="credit-usage-label" percent={plan?.percent ?? 0} />
       </div>
       <div className="flex flex-col gap-1">
         <span className="text-muted-foreground text-sm">Purchased credits</span>

@@ -1,6 +1,7 @@
 import type { StorageUsage } from '@reelgraph/shared'
 import { Spinner } from '@/components/ui/spinner'
 import { storageView } from '../lib/billing-view'
+import { UsageBar } from './usage-bar'
 
 /** Props of {@link StorageUsageRow}. */
 export interface StorageUsageRowProps {
@@ -36,21 +37,13 @@ export function StorageUsageRow({ usage, failed }: StorageUsageRowProps) {
           )}
         </span>
       </div>
-      <div
-        role="progressbar"
-        aria-labelledby="storage-usage-label"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={view?.percent ?? 0}
-        aria-valuetext={view?.words}
-        aria-busy={view === null && !failed ? true : undefined}
-        className="h-2.5 w-full overflow-hidden rounded-full bg-muted"
-      >
-        <div
-          className={`h-full rounded-full transition-[width] ${view && view.percent >= 90 ? 'bg-destructive' : 'bg-primary'}`}
-          style={{ width: `${view?.percent ?? 0}%` }}
-        />
-      </div>
+      <UsageBar
+        labelledBy="storage-usage-label"
+        percent={view?.percent ?? 0}
+        valueText={view?.words}
+        busy={view === null && !failed}
+        warn={view !== null && view.percent >= 90}
+      />
       <span className="text-muted-foreground text-xs">
         Uploads and generated media of the projects you own. Media no project uses any more is
         deleted after a few days.
