@@ -1,6 +1,5 @@
 import type { Env } from '../../../env.ts'
 import type { OutboundEnv } from '../../../lib/outbound/guarded-fetch.ts'
-import { outboundOf } from '../providers/index.ts'
 import { createCivitaiImageProvider } from '../providers/civitai.ts'
 import { createOpenAiImageProvider } from '../providers/openai.ts'
 import type { ImageProvider } from '../providers/types.ts'
@@ -46,7 +45,7 @@ export function openaiCatalog(
     | 'AI_IMAGE_TIMEOUT_MS'
     | 'costs'
   > &
-    Partial<OutboundEnv>,
+    Pick<OutboundEnv, 'OUTBOUND_ALLOW_HOSTS' | 'OUTBOUND_TIMEOUT_MS'>,
 ): CatalogProvider {
   const provider = { id: 'openai', name: 'OpenAI' }
   return {
@@ -70,7 +69,7 @@ export function openaiCatalog(
         imageModel: providerModelId(definition.model),
         textTimeoutMs: env.AI_TEXT_TIMEOUT_MS,
         imageTimeoutMs: env.AI_IMAGE_TIMEOUT_MS,
-        outbound: outboundOf(env),
+        outbound: outboundSettings(env),
         imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
       }),
   }
@@ -86,7 +85,7 @@ export function civitaiCatalog(
     | 'AI_IMAGE_TIMEOUT_MS'
     | 'costs'
   > &
-    Partial<OutboundEnv>,
+    Pick<OutboundEnv, 'OUTBOUND_ALLOW_HOSTS' | 'OUTBOUND_TIMEOUT_MS'>,
 ): CatalogProvider {
   const provider = { id: 'civitai', name: 'Civitai' }
   const civitai = () =>
@@ -95,7 +94,7 @@ export function civitaiCatalog(
       baseUrl: env.CIVITAI_BASE_URL,
       orchestrationUrl: env.CIVITAI_ORCHESTRATION_URL,
       timeoutMs: env.AI_IMAGE_TIMEOUT_MS,
-      outbound: outboundOf(env),
+      outbound: outboundSettings(env),
       imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
     })
   return {

@@ -28,7 +28,7 @@ export type AiProviderEnv = Pick<
   | 'AI_TEXT_TIMEOUT_MS'
   | 'AI_IMAGE_TIMEOUT_MS'
 > &
-  Partial<OutboundEnv>
+  Pick<OutboundEnv, 'OUTBOUND_ALLOW_HOSTS' | 'OUTBOUND_TIMEOUT_MS'>
 
 /**
  * The providers chosen by configuration (`env.textProvider`, `env.imageProvider`;
@@ -43,7 +43,7 @@ export function createAiProviders(env: AiProviderEnv, logger: Pick<Logger, 'info
     imageModel: env.OPENAI_IMAGE_MODEL,
     textTimeoutMs: env.AI_TEXT_TIMEOUT_MS,
     imageTimeoutMs: env.AI_IMAGE_TIMEOUT_MS,
-    outbound: outboundOf(env),
+    outbound: outboundSettings(env),
     imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
   }
   const text = createTextProvider(env, openAi)
@@ -95,7 +95,7 @@ function createImageProvider(env: AiProviderEnv, openAi: OpenAiSettings): ImageP
         baseUrl: env.CIVITAI_BASE_URL,
         orchestrationUrl: env.CIVITAI_ORCHESTRATION_URL,
         timeoutMs: env.AI_IMAGE_TIMEOUT_MS,
-        outbound: outboundOf(env),
+        outbound: outboundSettings(env),
         imageMaxBytes: env.IMAGE_RESULT_MAX_BYTES,
       })
     case 'automatic1111':
@@ -107,19 +107,9 @@ function createImageProvider(env: AiProviderEnv, openAi: OpenAiSettings): ImageP
       return createAutomatic1111ImageProvider({
         url: env.A1111_URL,
         timeoutMs: env.AI_IMAGE_TIMEOUT_MS,
-        outbound: outboundOf(env),
+        outbound: outboundSettings(env),
       })
     case 'builtin':
       return createBuiltinImageProvider()
   }
-}
-
-/** The operator's outbound settings, when env has them (tests may pass fewer settings). */
-export function outboundOf(env: Partial<OutboundEnv>) {
-  return env.OUTBOUND_ALLOW_HOSTS !== undefined && env.OUTBOUND_TIMEOUT_MS !== undefined
-    ? outboundSettings({
-        OUTBOUND_ALLOW_HOSTS: env.OUTBOUND_ALLOW_HOSTS,
-        OUTBOUND_TIMEOUT_MS: env.OUTBOUND_TIMEOUT_MS,
-      })
-    : undefined
 }

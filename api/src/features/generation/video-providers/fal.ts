@@ -3,7 +3,6 @@ import type { Env } from '../../../env.ts'
 import {
   guardedFetch,
   type OutboundEnv,
-  type OutboundPolicy,
   outboundPolicy,
   type OutboundSettings,
   outboundSettings,
@@ -124,41 +123,35 @@ function percentFromLogs(logs: readonly { message: string }[] | null | undefined
   return undefined
 }
 
-const policies = new WeakMap<FalSettings, OutboundPolicy>()
-
-/** The outbound policy of `settings`: its queue's origin trusted as configured. */
-function policyOf(settings: FalSettings): OutboundPolicy {
-  let policy = policies.get(settings)
-  if (!policy) {
-    policy = outboundPolicy([settings.queueUrl], settings.outbound)
-    policies.set(settings, policy)
-  }
-  return policy
-}
-
-/** The headers, retry and outbound policy of every call to fal with `settings`. */
+/**
+ * What every call to fal with `settings` sends and obeys: the key's header, the retry policy
+ * and the outbound policy (its queue's origin trusted as configured). Made once per provider:
+ * the guard keeps a connection pool per policy.
+ */
 function falCall(settings: FalSettings) {
   return {
+    settings,
     auth: { authorization: `Key ${settings.key}` },
     retry: {
-      policy: policyOf(settings),
+      policy: outboundPolicy([settings.queueUrl], settings.outbound),
       ...(settings.retry ? { retry: settings.retry } : {}),
     },
   }
 }
+type FalCall = ReturnType<typeof falCall>
 
 /**
  * Submits `input` to fal's queue for `modelPath` and follows it to its result JSON (unread),
  * reporting the queue position (1 = next) and progress; on abort, `PUT cancel_url` first.
  */
 async function runQueued(
-  settings: FalSettings,
+  call: FalCall,
   modelPath: string,
   input: Record<string, unknown>,
   signal: AbortSignal,
   onProgress: (report: ClipProgressReport) => void,
 ): Promise<unknown> {
-  const { auth, retry } = falCall(settings)
+  const { settings, auth, retry } = call
   const queue = settings.queueUrl.replace(/\/+$/, '')
   return runGeneration({
     words: FAL_WORDS,
@@ -176,7 +169,7 @@ async function runQueued(
         falProtocol.submitted,
         retry,
       ),
-    follow: (submitted) => followQueued(settings, submitted, signal, onProgress),
+    follow: (submitted) => followQueued(call, submitted, signal, onProgress),
     // The key goes only to the queue: a cancel URL elsewhere is not sent at all.
     cancel: (submitted, cancelSignal) =>
       sameOrigin(submitted.cancel_url, queue)
@@ -191,12 +184,12 @@ async function runQueued(
 
 /** Follows a submitted request by its `status_url` to its result JSON (unread). */
 async function followQueued(
-  settings: FalSettings,
+  call: FalCall,
   submitted: z.output<typeof falProtocol.submitted>,
   signal: AbortSignal,
   onProgress: (report: ClipProgressReport) => void,
 ): Promise<unknown> {
-  const { auth, retry } = falCall(settings)
+  const { settings, auth, retry } = call
   // Both need the key: on another origin than the queue they are not followed.
   requireKeyOrigin(
     FAL_WORDS,
@@ -272,6 +265,7 @@ export function createFalVideoProvider(
   settings: FalSettings,
   models: readonly ModelDefinition[],
 ): VideoProvider {
+  const call = falCall(settings)
   const byId = new Map(models.map((d) => [d.model.id, d]))
   return {
     id: 'fal',
@@ -285,7 +279,7 @@ export function createFalVideoProvider(
       })
       onProgress({ state: 'queued' })
       const answer = await runQueued(
-        settings,
+        call,
         providerModelId(request.model),
         input,
         signal,
@@ -300,7 +294,7 @@ export function createFalVideoProvider(
         // fal's media URLs are public: the key stays with the queue.
         saveTo: (path, saveSignal, maxBytes) =>
           downloadTo(FAL_WORDS, url, { signal: saveSignal }, path, {
-            ...falCall(settings).retry,
+            ...call.retry,
             what: 'a result',
             limit: clipLimit(maxBytes),
           }),
@@ -314,6 +308,7 @@ export function createFalImageProvider(
   settings: FalSettings,
   definition: ModelDefinition,
 ): ImageProvider {
+  const call = falCall(settings)
   const { model } = definition
   return {
     info: { id: 'fal', name: `fal.ai ${model.name}`, offline: false },
@@ -321,7 +316,7 @@ export function createFalImageProvider(
       Promise.resolve([{ id: model.id, name: model.name, modelVersions: [{ id: model.id }] }]),
     async generateImage(request, signal, onProgress) {
       const answer = await runQueued(
-        settings,
+        call,
         providerModelId(model),
         imageInput(definition.input, request),
         signal,
@@ -342,7 +337,7 @@ export function createFalImageProvider(
             url,
             { signal },
             {
-              ...falCall(settings).retry,
+              ...call.retry,
               what: 'a result',
               limit,
             },
