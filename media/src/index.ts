@@ -61,30 +61,11 @@ export {
   toVtt,
 } from '@reelgraph/shared'
 
-// Uploaded music (issue 24 item 1): any audio container in, FLAC out (issue 40 item 5).
-export {
-  MUSIC_CHANNELS,
-  MUSIC_DEMUXERS,
-  MUSIC_RATE_HZ,
-  type MusicFlac,
-  transcodeMusicToFlac,
-} from './audio/music-upload.ts'
-export { flacDurationMs, type FlacStreamInfo, parseFlacStreamInfo } from './audio/flac.ts'
+// Uploaded music (issue 24 item 1): any audio container in, FLAC out (issue 40 item 5). What
+// reads files from outside (`input/external-input.ts`, issue 40 item 4) stays inside media:
+// every ffmpeg run on such a file is one of media's own functions.
+export { type MusicFlac, transcodeMusicToFlac } from './audio/music-upload.ts'
+export { flacDurationMs } from './audio/flac.ts'
+export { readHead } from './input/read-head.ts'
 // The export's music as PCM WAV, which every editor imports (Final Cut Pro reads no FLAC).
-export {
-  decodeMusicToWav,
-  MUSIC_WAV_HEADER_BYTES,
-  type MusicWav,
-  musicWavByteSize,
-} from './audio/music-wav.ts'
-
-// Files from outside, opened by ffmpeg (issue 40 item 4, ADR 025).
-export {
-  EXTERNAL_DEMUXERS,
-  EXTERNAL_HEAD_BYTES,
-  type ExternalMediaKind,
-  externalInputArgs,
-  pinnedInputArgs,
-  referenceFileProblem,
-  refuseReferenceFile,
-} from './input/external-input.ts'
+export { decodeMusicToWav, musicWavByteSize } from './audio/music-wav.ts'

@@ -1,8 +1,9 @@
-import { open, stat } from 'node:fs/promises'
-import { EXTERNAL_DEMUXERS, externalInputArgs } from '../input/external-input.ts'
+import { stat } from 'node:fs/promises'
+import { externalInputArgs } from '../input/external-input.ts'
+import { readHead } from '../input/read-head.ts'
 import { absolutePath } from '../render/absolute-path.ts'
 import { RenderError } from '../render/errors.ts'
-import { findFfmpeg, runFfmpeg } from '../render/ffmpeg.ts'
+import { findFfmpeg, progressTimeUs, runFfmpeg } from '../render/ffmpeg.ts'
 import { flacDurationMs } from './flac.ts'
 
 /**
@@ -21,30 +22,11 @@ const MUSIC_SAMPLE_FORMAT = 's16'
 /** How much of the FLAC's start is read for its STREAMINFO, in bytes (it is the first block). */
 const FLAC_HEADER_READ_BYTES = 64
 
-/**
- * The demuxers an upload may be read with (ffmpeg's `-format_whitelist`): audio containers
- * only. Playlists (HLS), concat lists and image sequences, which name other files, are not
- * among them, so an upload can never make ffmpeg read anything but itself.
- */
-export const MUSIC_DEMUXERS = EXTERNAL_DEMUXERS['audio-upload']
-
 /** What {@link transcodeMusicToFlac} made. */
 export interface MusicFlac {
   /** Its length, in ms, as the FLAC's own STREAMINFO states it. */
   durationMs: number
   byteSize: number
-}
-
-/** The first bytes of the file at `path`. */
-async function head(path: string, bytes: number): Promise<Uint8Array> {
-  const file = await open(path, 'r')
-  try {
-    const buffer = new Uint8Array(bytes)
-    const { bytesRead } = await file.read(buffer, 0, bytes, 0)
-    return buffer.subarray(0, bytesRead)
-  } finally {
-    await file.close()
-  }
 }
 
 /**
@@ -53,7 +35,7 @@ async function head(path: string, bytes: number): Promise<Uint8Array> {
  * writes it to `outputPath` as a 48 kHz stereo 16-bit FLAC (both absolute), at most `maxMs`
  * long. Its length is read from the FLAC ffmpeg wrote (STREAMINFO's sample count).
  * @throws RenderError `invalid-input` when the file is not audio ffmpeg can read (a playlist
- *   or list, not one of {@link MUSIC_DEMUXERS}, no audio stream, nothing decodable) or longer
+ *   or list, not one of the `audio-upload` demuxers of `EXTERNAL_DEMUXERS`, no audio stream, nothing decodable) or longer
  *   than `maxMs`; `ffmpeg-not-found` without ffmpeg; the signal's reason when aborted.
  * @see issue 24 item 1, issue 40 items 4 and 5
  */
@@ -99,7 +81,7 @@ export async function transcodeMusicToFlac(
       {
         signal: options.signal,
         onProgressBlock: (block) => {
-          const us = Number(block.out_time_us ?? block.out_time_ms)
+          const us = progressTimeUs(block)
           if (Number.isFinite(us)) writtenUs = Math.max(writtenUs, us)
         },
       },
@@ -112,7 +94,7 @@ export async function transcodeMusicToFlac(
     })
   }
   const { size } = await stat(outputPath)
-  const stated = flacDurationMs(await head(outputPath, FLAC_HEADER_READ_BYTES))
+  const stated = flacDurationMs(await readHead(outputPath, FLAC_HEADER_READ_BYTES))
   const durationMs = Math.round(stated ?? writtenUs / 1000)
   if (durationMs <= 0) throw new RenderError('invalid-input', 'This file holds no sound.')
   if (durationMs > options.maxMs) {

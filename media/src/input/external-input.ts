@@ -1,7 +1,7 @@
-import { open } from 'node:fs/promises'
 import { absolutePath } from '../render/absolute-path.ts'
 import { CLIP_INPUT_FORMAT, CLIP_INPUT_PROTOCOLS } from '../render/config.ts'
 import { RenderError } from '../render/errors.ts'
+import { readHead } from './read-head.ts'
 
 /**
  * The one way ffmpeg opens a file that came from outside (issue 40 item 4, ADR 025): a
@@ -130,15 +130,7 @@ export async function refuseReferenceFile(
   kind: ExternalMediaKind,
   what: string,
 ): Promise<void> {
-  const file = await open(absolutePath(path, what), 'r')
-  let head: Uint8Array
-  try {
-    const buffer = new Uint8Array(EXTERNAL_HEAD_BYTES)
-    const { bytesRead } = await file.read(buffer, 0, buffer.byteLength, 0)
-    head = buffer.subarray(0, bytesRead)
-  } finally {
-    await file.close()
-  }
+  const head = await readHead(absolutePath(path, what), EXTERNAL_HEAD_BYTES)
   const problem = referenceFileProblem(head, kind, what)
   if (problem) throw new RenderError('invalid-input', problem)
 }

@@ -226,6 +226,14 @@ export function createProgressParser(onBlock: (block: ProgressBlock) => void) {
 }
 
 /**
+ * How far ffmpeg's output has got, in µs, from one `-progress` block (`out_time_us`; older
+ * builds name the same µs value `out_time_ms`); NaN when the block says neither.
+ */
+export function progressTimeUs(block: ProgressBlock): number {
+  return Number(block.out_time_us ?? block.out_time_ms)
+}
+
+/**
  * How far a block is, 0..1: by frames when the output's frame count is known, else by
  * output time (`out_time_us`; ffmpeg 4.1 also writes microseconds under `out_time_ms`).
  * @see issue 13 item 3
@@ -239,8 +247,7 @@ export function progressFraction(
   if (total.frames && block.frame !== undefined) {
     fraction = Number(block.frame) / total.frames
   } else if (total.durationMs) {
-    const us = Number(block.out_time_us ?? block.out_time_ms)
-    fraction = us / 1000 / total.durationMs
+    fraction = progressTimeUs(block) / 1000 / total.durationMs
   }
   return Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0
 }

@@ -1,7 +1,7 @@
 import { type ExternalMediaKind, externalInputArgs } from '../input/external-input.ts'
 import { absolutePath } from './absolute-path.ts'
 import { RenderError } from './errors.ts'
-import { findFfmpeg, runFfmpeg } from './ffmpeg.ts'
+import { findFfmpeg, progressTimeUs, runFfmpeg } from './ffmpeg.ts'
 
 /**
  * What a media file holds, by ffmpeg's own reading (issue 22 item 2: a provider's answer is
@@ -77,7 +77,7 @@ export async function probeMedia(path: string, options: ProbeOptions = {}): Prom
         logLevel: 'info',
         signal: options.signal,
         onProgressBlock: (block) => {
-          const us = Number(block.out_time_us ?? block.out_time_ms)
+          const us = progressTimeUs(block)
           if (Number.isFinite(us)) decodedUs = Math.max(decodedUs, us)
         },
       })

@@ -1,5 +1,5 @@
 import type { Env } from '../../../env.ts'
-import type { OutboundEnv } from '../../../lib/outbound/guarded-fetch.ts'
+import { type OutboundEnv, outboundSettings } from '../../../lib/outbound/guarded-fetch.ts'
 import { createCivitaiImageProvider } from '../providers/civitai.ts'
 import { createOpenAiImageProvider } from '../providers/openai.ts'
 import type { ImageProvider } from '../providers/types.ts'
@@ -45,7 +45,7 @@ export function openaiCatalog(
     | 'AI_IMAGE_TIMEOUT_MS'
     | 'costs'
   > &
-    Pick<OutboundEnv, 'OUTBOUND_ALLOW_HOSTS' | 'OUTBOUND_TIMEOUT_MS'>,
+    OutboundEnv,
 ): CatalogProvider {
   const provider = { id: 'openai', name: 'OpenAI' }
   return {
@@ -85,7 +85,7 @@ export function civitaiCatalog(
     | 'AI_IMAGE_TIMEOUT_MS'
     | 'costs'
   > &
-    Pick<OutboundEnv, 'OUTBOUND_ALLOW_HOSTS' | 'OUTBOUND_TIMEOUT_MS'>,
+    OutboundEnv,
 ): CatalogProvider {
   const provider = { id: 'civitai', name: 'Civitai' }
   const civitai = () =>

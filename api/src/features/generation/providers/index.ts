@@ -28,7 +28,7 @@ export type AiProviderEnv = Pick<
   | 'AI_TEXT_TIMEOUT_MS'
   | 'AI_IMAGE_TIMEOUT_MS'
 > &
-  Pick<OutboundEnv, 'OUTBOUND_ALLOW_HOSTS' | 'OUTBOUND_TIMEOUT_MS'>
+  OutboundEnv
 
 /**
  * The providers chosen by configuration (`env.textProvider`, `env.imageProvider`;
