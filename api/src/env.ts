@@ -2,6 +2,8 @@ import {
   DEFAULT_GENERATION_COSTS,
   describeLookalike,
   findLookalikeSettings,
+  metricsPortSchema,
+  metricsTokenSchema,
   type SettingLookalike,
 } from '@reelgraph/shared'
 import { resolve } from 'node:path'
@@ -133,29 +135,12 @@ export const envSchema = z
      * or container sends `Authorization: Bearer <token>`; at least 16 visible characters.
      * Unset: `/metrics` on PORT answers 404.
      */
-    METRICS_TOKEN: optionalString.pipe(
-      z
-        .string()
-        .regex(/^[\x21-\x7e]{16,}$/, {
-          error:
-            'METRICS_TOKEN must be at least 16 characters, without spaces (e.g. the output of openssl rand -hex 32)',
-        })
-        .optional(),
-    ),
+    METRICS_TOKEN: metricsTokenSchema,
     /**
      * A port of 127.0.0.1 that serves only `GET /metrics`, without a token (issue 40 item 6):
      * for an operator on the same machine. Unset: no such server.
      */
-    METRICS_PORT: optionalString
-      .transform((v) => (v === undefined ? undefined : Number(v)))
-      .pipe(
-        z
-          .number({ error: 'METRICS_PORT must be a port number' })
-          .int()
-          .min(1)
-          .max(65535)
-          .optional(),
-      ),
+    METRICS_PORT: metricsPortSchema,
 
     /** Text provider: builtin | openai. Default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set. */
     AI_TEXT_PROVIDER: z.enum(['builtin', 'openai']).optional(),

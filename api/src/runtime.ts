@@ -26,7 +26,7 @@ import { webhookOutcomes } from './features/webhooks/webhook-events.ts'
 import { createJobKinds, type JobKindDeps } from './job-kinds.ts'
 import { BackgroundTasks } from './lib/background-tasks.ts'
 import { createLogger } from './lib/logger.ts'
-import { parseAllowList } from './lib/outbound/address-rules.ts'
+import { outboundSettings } from './lib/outbound/guarded-fetch.ts'
 import { type Mailer, mailerFromEnv } from './services/mailer.ts'
 import { connectRateLimitRedis, createRateLimits } from './services/rate-limiter.ts'
 
@@ -147,7 +147,7 @@ export async function createRuntime(
       retryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
       disableAfterFailures: env.WEBHOOK_DISABLE_AFTER_FAILURES,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
-      allow: parseAllowList(env.OUTBOUND_ALLOW_HOSTS),
+      allow: outboundSettings(env).allow,
     },
     appUrl: env.APP_URL,
   })

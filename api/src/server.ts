@@ -5,6 +5,7 @@ import { describeLookalike } from '@reelgraph/shared'
 import {
   attachSyncServer,
   type MetricsServer,
+  metricsWhere,
   startMetricsServer,
   SYNC_SETTING_NAMES,
   type SyncServer,
@@ -68,11 +69,11 @@ export async function startServer(env: Env = loadEnv()): Promise<RunningServer> 
       port,
       database: env.DATABASE_URL ? 'postgres' : 'pglite',
       mail: env.SMTP_URL ? 'smtp' : 'files',
-      metrics:
-        [
-          ...(env.METRICS_TOKEN ? [`port ${port} with METRICS_TOKEN`] : []),
-          ...(metricsServer ? [`127.0.0.1:${metricsServer.port}`] : []),
-        ].join(' and ') || 'not served (set METRICS_TOKEN or METRICS_PORT)',
+      metrics: metricsWhere({
+        port,
+        token: env.METRICS_TOKEN !== undefined,
+        metricsPort: metricsServer?.port,
+      }),
     },
     `Reelgraph is listening on ${env.APP_URL}`,
   )

@@ -13,5 +13,5 @@ export { createDocumentGateway, type DocumentGatewayOptions } from './document-g
 export { SYNC_SETTING_NAMES } from './env.ts'
 export type { SyncContext } from './extensions/auth.ts'
 export type { SyncLogger } from './logger.ts'
-export { type MetricsServer, startMetricsServer } from './metrics-endpoint.ts'
+export { type MetricsServer, metricsWhere, startMetricsServer } from './metrics-endpoint.ts'
 export { type RunningSyncServer, startSyncServer } from './server.ts'

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { Registry } from 'prom-client'
 
 /** The interface a separate metrics port listens on: this machine only (issue 40 item 6). */
-export const METRICS_HOST = '127.0.0.1'
+const METRICS_HOST = '127.0.0.1'
 
 /**
  * Whether a request path names `/metrics` however it is written: percent-encoded
@@ -42,7 +42,7 @@ export function bearerTokenMatches(header: string | undefined, token: string): b
 }
 
 /** Writes the registry's metrics (Prometheus text) as the answer to `res`. */
-export function answerMetrics(registry: Registry, res: ServerResponse): void {
+function answerMetrics(registry: Registry, res: ServerResponse): void {
   registry.metrics().then(
     (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
     () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable'),
@@ -72,6 +72,23 @@ export function answerPublicMetrics(
   } else {
     answerMetrics(registry, res)
   }
+}
+
+/**
+ * Where a process serves `/metrics`, for its boot log line (issue 40 item 6): on its public
+ * `port` when METRICS_TOKEN is set, on {@link METRICS_HOST}`:metricsPort` when a metrics
+ * server runs, else not at all. The api process and the standalone sync server both log it.
+ */
+export function metricsWhere(input: {
+  port: number
+  token: boolean
+  metricsPort: number | undefined
+}): string {
+  const where = [
+    ...(input.token ? [`port ${input.port} with METRICS_TOKEN`] : []),
+    ...(input.metricsPort !== undefined ? [`${METRICS_HOST}:${input.metricsPort}`] : []),
+  ]
+  return where.length > 0 ? where.join(' and ') : 'not served (set METRICS_TOKEN or METRICS_PORT)'
 }
 
 /** A metrics server started by {@link startMetricsServer}. */

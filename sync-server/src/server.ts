@@ -16,6 +16,7 @@ import {
   answerPublicMetrics,
   isMetricsPath,
   type MetricsServer,
+  metricsWhere,
   startMetricsServer,
 } from './metrics-endpoint.ts'
 
@@ -75,6 +76,12 @@ export async function startSyncServer(options: StartSyncServerOptions): Promise<
     })
   })
   let metricsServer: MetricsServer | undefined
+  const stop = async () => {
+    await metricsServer?.close()
+    await attachment.close()
+    await closeSyncServer(sync, options.logger)
+    await new Promise<void>((resolve) => httpServer.close(() => resolve()))
+  }
   if (options.metricsPort !== undefined) {
     try {
       metricsServer = await startMetricsServer({
@@ -82,9 +89,7 @@ export async function startSyncServer(options: StartSyncServerOptions): Promise<
         port: options.metricsPort,
       })
     } catch (err) {
-      await attachment.close()
-      await closeSyncServer(sync, options.logger)
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()))
+      await stop()
       throw err
     }
   }
@@ -93,22 +98,8 @@ export async function startSyncServer(options: StartSyncServerOptions): Promise<
     httpServer,
     metricsPort: metricsServer?.port,
     ...sync,
-    async close() {
-      await metricsServer?.close()
-      await attachment.close()
-      await closeSyncServer(sync, options.logger)
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()))
-    },
+    close: stop,
   }
-}
-
-/** Where this process serves `/metrics`, for the boot log line. */
-function metricsWhere(running: RunningSyncServer, token: boolean): string {
-  const where = [
-    ...(token ? [`port ${running.port} with METRICS_TOKEN`] : []),
-    ...(running.metricsPort !== undefined ? [`127.0.0.1:${running.metricsPort}`] : []),
-  ]
-  return where.length > 0 ? where.join(' and ') : 'not served (set METRICS_TOKEN or METRICS_PORT)'
 }
 
 /**
@@ -153,7 +144,11 @@ export async function main(): Promise<void> {
   logger.info(
     {
       port: running.port,
-      metrics: metricsWhere(running, env.METRICS_TOKEN !== undefined),
+      metrics: metricsWhere({
+        port: running.port,
+        token: env.METRICS_TOKEN !== undefined,
+        metricsPort: running.metricsPort,
+      }),
       redis: env.REDIS_URL !== undefined,
       memoryBudgetMb: Math.round(running.budget.limitBytes / 1024 / 1024),
     },

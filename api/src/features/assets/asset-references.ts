@@ -37,7 +37,7 @@ export interface AssetReferenceSource {
 const ASSET_URL = /\/api\/assets\/([a-z2-7]{32})(?![a-z2-7])/g
 
 /** The asset ids named in `texts`. */
-export function assetIdsIn(texts: Iterable<string>): string[] {
+function assetIdsIn(texts: Iterable<string>): string[] {
   const ids = new Set<string>()
   for (const text of texts) for (const match of text.matchAll(ASSET_URL)) ids.add(match[1]!)
   return [...ids]
@@ -62,7 +62,7 @@ function textOf(value: unknown): string | null {
  * typed into a Y.Text in several edits is found whole.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any type of any root
-export function textsOfType(type: Y.AbstractType<any>, into: string[] = []): string[] {
+function textsOfType(type: Y.AbstractType<any>, into: string[] = []): string[] {
   const contentTexts = (item: Y.Item, run: string[]) => {
     if (item.deleted) return
     const content = item.content

@@ -58,33 +58,51 @@ async function quotaBytesOf(db: Db, planId: PlanId): Promise<number> {
  * @see issue 40 item 5 (`GET /api/user/storage`)
  */
 export async function accountStorage(db: Db, userId: number): Promise<StorageUsage> {
-  return storageOf(db, { userId, lock: false, missing: 'This account does not exist.' })
+  const { storage } = await storageOf(db, { userId, lock: false })
+  return storage
 }
 
 /**
- * What account `userId` stores, its plan and that plan's quota; with `lock`, its row is held
+ * What the account `userId`, or the owner of project `projectId`, stores, its plan and that
+ * plan's quota, with the account's id; with `lock`, the account's row is held
  * `FOR NO KEY UPDATE` until the transaction ends: stores for one account wait for each other,
  * while foreign-key checks on the row (a new asset made by this user) and credit spends do not.
- * @throws AppError 404 NOT_FOUND with `missing` when there is no such account.
+ * @throws AppError 404 NOT_FOUND when there is no such account, or no such project.
  */
 async function storageOf(
   db: Db,
-  input: { userId: number; lock: boolean; missing: string },
-): Promise<StorageUsage> {
-  let user = db.selectFrom('users').select('subscription_status').where('id', '=', input.userId)
-  if (input.lock) user = user.forNoKeyUpdate()
-  const row = await user.executeTakeFirst()
-  if (!row) throw new AppError('NOT_FOUND', input.missing)
-  const { planId } = parseSubscriptionStatus(row.subscription_status)
+  input: ({ userId: number } | { projectId: number }) & { lock: boolean },
+): Promise<{ ownerId: number; storage: StorageUsage }> {
+  let owner: { ownerId: number; subscription_status: string } | undefined
+  if ('projectId' in input) {
+    let query = db
+      .selectFrom('projects')
+      .innerJoin('users', 'users.id', 'projects.user_id')
+      .select(['users.id as ownerId', 'users.subscription_status'])
+      .where('projects.id', '=', input.projectId)
+    if (input.lock) query = query.forNoKeyUpdate('users')
+    owner = await query.executeTakeFirst()
+    if (!owner) throw new AppError('NOT_FOUND', 'This project no longer exists.')
+  } else {
+    let query = db
+      .selectFrom('users')
+      .select(['id as ownerId', 'subscription_status'])
+      .where('id', '=', input.userId)
+    if (input.lock) query = query.forNoKeyUpdate()
+    owner = await query.executeTakeFirst()
+    if (!owner) throw new AppError('NOT_FOUND', 'This account does not exist.')
+  }
+  const { planId } = parseSubscriptionStatus(owner.subscription_status)
   const quotaBytes = await quotaBytesOf(db, planId)
-  return { usedBytes: await usedBytesOf(db, input.userId), quotaBytes, planId }
+  const usedBytes = await usedBytesOf(db, owner.ownerId)
+  return { ownerId: owner.ownerId, storage: { usedBytes, quotaBytes, planId } }
 }
 
 /**
  * The refusal of a store that would take the owner's storage past the quota, in words that
  * say what to do: 413 PAYLOAD_TOO_LARGE.
  */
-export function storageFullError(input: {
+function storageFullError(input: {
   usedBytes: number
   addedBytes: number
   quotaBytes: number
@@ -101,33 +119,22 @@ export function storageFullError(input: {
   )
 }
 
-/** The owner of `projectId`. @throws AppError 404 NOT_FOUND when the project is gone. */
-async function ownerOf(db: Db, projectId: number): Promise<number> {
-  const project = await db
-    .selectFrom('projects')
-    .select('user_id')
-    .where('id', '=', projectId)
-    .executeTakeFirst()
-  if (!project) throw new AppError('NOT_FOUND', 'This project no longer exists.')
-  return project.user_id
-}
-
-/** Throws {@link storageFullError} when `addedBytes` more would pass the owner's quota. */
+/**
+ * Throws {@link storageFullError} when `addedBytes` more would pass the quota of the owner of
+ * `projectId`. @throws AppError 404 NOT_FOUND when the project is gone.
+ */
 async function requireRoom(
   db: Db,
-  input: { ownerId: number; userId: number; addedBytes: number; lock: boolean },
+  input: { projectId: number; userId: number; addedBytes: number; lock: boolean },
 ): Promise<void> {
-  const { usedBytes, quotaBytes } = await storageOf(db, {
-    userId: input.ownerId,
-    lock: input.lock,
-    missing: 'This project no longer exists.',
-  })
+  const { ownerId, storage } = await storageOf(db, { projectId: input.projectId, lock: input.lock })
+  const { usedBytes, quotaBytes } = storage
   if (usedBytes + input.addedBytes > quotaBytes) {
     throw storageFullError({
       usedBytes,
       addedBytes: input.addedBytes,
       quotaBytes,
-      ownStorage: input.ownerId === input.userId,
+      ownStorage: ownerId === input.userId,
     })
   }
 }
@@ -143,14 +150,8 @@ export async function checkStorageQuota(
   db: Db,
   input: { userId: number; projectId: number; addedBytes: number },
 ): Promise<void> {
-  const ownerId = await ownerOf(db, input.projectId)
   // Outside a transaction a lock would end with its statement: this is the early check only.
-  await requireRoom(db, {
-    ownerId,
-    userId: input.userId,
-    addedBytes: input.addedBytes,
-    lock: false,
-  })
+  await requireRoom(db, { ...input, lock: false })
 }
 
 /**
@@ -167,8 +168,12 @@ export async function insertAssetRowsWithinQuota(
 ): Promise<void> {
   const addedBytes = input.rows.reduce((sum, row) => sum + row.byte_size, 0)
   await db.transaction().execute(async (trx) => {
-    const ownerId = await ownerOf(trx, input.projectId)
-    await requireRoom(trx, { ownerId, userId: input.userId, addedBytes, lock: true })
+    await requireRoom(trx, {
+      projectId: input.projectId,
+      userId: input.userId,
+      addedBytes,
+      lock: true,
+    })
     await trx
       .insertInto('assets')
       .values(

@@ -1,6 +1,6 @@
 import { databaseConnection, type DB } from '@reelgraph/db'
 import type { Kysely, Transaction } from 'kysely'
-import { fromKysely, fromPglite, type Job, type JobWithMetadata, PgBoss } from 'pg-boss'
+import { fromKysely, fromPglite, type Job, type JobWithMetadata, PgBoss, type Queue } from 'pg-boss'
 import type { Logger } from 'pino'
 import {
   JOB_NOTIFY_POLLING_INTERVAL_SECONDS,
@@ -27,7 +27,7 @@ export const GENERATION_QUEUE = 'generation'
 export const GENERATION_DEAD_QUEUE = 'generation-dead'
 
 /** A task queue as the queue makes it: its name, its lease and its retries after a throw. */
-export type QueuedTaskQueue = Pick<QueuedTask, 'name' | 'expireInSeconds' | 'retryLimit'>
+type QueuedTaskQueue = Pick<QueuedTask, 'name' | 'expireInSeconds' | 'retryLimit'>
 
 /** Wait before a queued task that threw runs again, in seconds (its own schedule aside). */
 const TASK_RETRY_DELAY_SECONDS = 30
@@ -133,27 +133,30 @@ export class GenerationQueue {
           },
         ],
       ] as const) {
-        const queue = {
-          ...options,
-          notify: true,
-          deleteAfterSeconds: JOB_QUEUE_RETENTION_SECONDS,
-        }
-        if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, queue)
-        else await this.#boss.createQueue(name, queue)
+        await this.#ensureQueue(name, options)
       }
       for (const task of this.#taskQueues) {
-        const queue = {
+        await this.#ensureQueue(task.name, {
           retryLimit: task.retryLimit,
           retryDelay: TASK_RETRY_DELAY_SECONDS,
           expireInSeconds: task.expireInSeconds,
-          notify: true,
-          deleteAfterSeconds: JOB_QUEUE_RETENTION_SECONDS,
-        }
-        if (await this.#boss.getQueue(task.name)) await this.#boss.updateQueue(task.name, queue)
-        else await this.#boss.createQueue(task.name, queue)
+        })
       }
     })()
     return this.#started
+  }
+
+  /**
+   * Creates queue `name` with `options`, or updates it to them when it exists (a setting
+   * changed since), notified at once and its finished jobs deleted after the retention.
+   */
+  async #ensureQueue(
+    name: string,
+    options: Omit<Queue, 'name' | 'partition' | 'policy'>,
+  ): Promise<void> {
+    const queue = { ...options, notify: true, deleteAfterSeconds: JOB_QUEUE_RETENTION_SECONDS }
+    if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, queue)
+    else await this.#boss.createQueue(name, queue)
   }
 
   /**

@@ -57,15 +57,15 @@ async function timelineMusic(
     fadeOutMs: settings.musicFadeOutMs,
     duckDb: settings.musicDuckDb,
   }
-  // The one rule of the render and the export (`filmMusicSource`, issue 40 item 7).
-  const builtin = music.startsWith('builtin:') ? filmMusicSource(music, null) : null
-  if (builtin && 'problem' in builtin) throw new ProviderError('malformed', builtin.problem)
-  if (builtin?.kind === 'builtin') return { track: builtin.track, mix }
   // No extension: ffmpeg reads it by its bytes, with the FLAC and WAV demuxers only.
   const path = join(work, 'music')
-  const copied = await copyProjectAssetToFile(deps.db, deps.assets, { projectId, url: music, path })
+  const copied = music.startsWith('builtin:')
+    ? null
+    : await copyProjectAssetToFile(deps.db, deps.assets, { projectId, url: music, path })
+  // The one rule of the render and the export (`filmMusicSource`, issue 40 item 7).
   const source = filmMusicSource(music, copied)
   if ('problem' in source) throw new ProviderError('malformed', source.problem)
+  if (source.kind === 'builtin') return { track: source.track, mix }
   return { path, mix }
 }
 

@@ -10,7 +10,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
-import { parseAllowList } from '../../lib/outbound/address-rules.ts'
+import { outboundSettings } from '../../lib/outbound/guarded-fetch.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import {
@@ -67,7 +67,7 @@ export const webhookEndpointRoutes = new Hono<AppEnv>()
       const created = await createWebhook(c.var.db, {
         userId: user.id,
         input: c.req.valid('json'),
-        allow: parseAllowList(c.var.deps.env.OUTBOUND_ALLOW_HOSTS),
+        allow: outboundSettings(c.var.deps.env).allow,
       })
       return c.json(created, 201)
     },

@@ -26,8 +26,6 @@ import {
   type FilmCut,
   planFilm,
   videoTakesOf,
-  MUSIC_TRACKS,
-  type MusicTrack,
   safeFileName,
 } from '@reelgraph/shared'
 import { filmMusic, filmMusicSource, musicChosen } from '../film-music.ts'
@@ -349,26 +347,23 @@ export async function exportTimeline(
     bytes += row.byte_size
   }
   let musicMedia: ExportMedia | null = null
-  if (music.startsWith('builtin:')) {
-    const track = music.slice('builtin:'.length) as MusicTrack
-    if (MUSIC_TRACKS.includes(track)) {
-      // The renderer's own cached loop (synthesized once per machine, a second of CPU).
-      const path = await builtinMusicPath(track, renderDirs(deps.env).cache)
-      const size = (await stat(path)).size
-      musicMedia = {
-        path: unique('music', 'wav'),
-        kind: 'audio',
-        frames: frames(wavMs(await fileHead(path), size)),
-        hasAudio: true,
-      }
-      entries.push({
-        name: musicMedia.path,
-        source: async () =>
-          Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>,
-      })
-      bytes += size
+  if (musicSource.kind === 'builtin') {
+    // The renderer's own cached loop (synthesized once per machine, a second of CPU).
+    const path = await builtinMusicPath(musicSource.track, renderDirs(deps.env).cache)
+    const size = (await stat(path)).size
+    musicMedia = {
+      path: unique('music', 'wav'),
+      kind: 'audio',
+      frames: frames(wavMs(await fileHead(path), size)),
+      hasAudio: true,
     }
-  } else if (music) {
+    entries.push({
+      name: musicMedia.path,
+      source: async () =>
+        Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>,
+    })
+    bytes += size
+  } else if (musicSource.kind === 'asset') {
     const row = assets.get(music)
     const header = row ? await deps.assets.getRange(row.storage_key, 0, 4095) : null
     const lengthMs = row && header ? musicMs(row.mime_type, header, row.byte_size) : null
