@@ -285,18 +285,35 @@ export async function copyProjectAssetToFile(
   { projectId, url, path }: { projectId: number; url: string; path: string },
 ): Promise<{ mimeType: string } | null> {
   const row = await projectAssetRow(db, projectId, url)
-  const stream = row ? await storage.stream(row.storage_key) : null
-  if (!row || !stream) return null
+  if (!row || !(await copyStoredAssetToFile(storage, { storageKey: row.storage_key, path }))) {
+    return null
+  }
+  return { mimeType: row.mime_type }
+}
+
+/**
+ * Writes the stored bytes under `storageKey` to the file `path`, streamed (never held in
+ * memory whole), aborted by `signal`; a partial file is removed when the copy fails.
+ * @returns false when storage has no such bytes (nothing is written)
+ * @throws the storage's or the file system's error, or the signal's reason.
+ */
+export async function copyStoredAssetToFile(
+  storage: AssetStorage,
+  { storageKey, path, signal }: { storageKey: string; path: string; signal?: AbortSignal },
+): Promise<boolean> {
+  const stream = await storage.stream(storageKey)
+  if (!stream) return false
   try {
     await pipeline(
       Readable.fromWeb(stream as NodeReadableStream<Uint8Array>),
       createWriteStream(path),
+      { signal },
     )
   } catch (error) {
     await rm(path, { force: true })
     throw error
   }
-  return { mimeType: row.mime_type }
+  return true
 }
 
 /**

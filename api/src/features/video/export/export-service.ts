@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, open, rm, stat } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
-import { pipeline } from 'node:stream/promises'
 import type { DB } from '@reelgraph/db'
 import {
   builtinMusicPath,
@@ -14,6 +12,7 @@ import {
   musicWavByteSize,
   narrationKey,
   parsePcmWav,
+  readHead,
   VIDEO_PRESETS,
 } from '@reelgraph/media'
 import {
@@ -32,6 +31,7 @@ import { filmMusic, filmMusicSource, musicChosen } from '../film-music.ts'
 import type { Kysely } from 'kysely'
 import type { AppDeps } from '../../../app-env.ts'
 import { AppError } from '../../../lib/app-error.ts'
+import { copyStoredAssetToFile } from '../../assets/asset-service.ts'
 import { requireProjectRole } from '../../access/project-access.ts'
 import { isSpoken } from '../narration-cache.ts'
 import { renderDirs, speechSettingsOf } from '../render-scenes.ts'
@@ -123,6 +123,9 @@ function wavMs(header: Uint8Array, byteSize: number): number {
   return ((byteSize - dataStart) / frameBytes / wav.format.sampleRate) * 1000
 }
 
+/** How much of a WAV's start is read for its header, in bytes. */
+const WAV_HEADER_READ_BYTES = 4096
+
 /**
  * A music asset's length in ms from its first bytes: a FLAC's STREAMINFO (uploads since issue
  * 40 item 5) or a WAV's header (uploads before it); null for any other type.
@@ -131,18 +134,6 @@ function musicMs(mimeType: string, header: Uint8Array, byteSize: number): number
   if (mimeType === 'audio/flac') return flacDurationMs(header)
   if (mimeType === 'audio/wav') return wavMs(header, byteSize)
   return null
-}
-
-/** The first 4 KiB of the file at `path` (a WAV's header). */
-async function fileHead(path: string): Promise<Uint8Array> {
-  const file = await open(path)
-  try {
-    const buffer = new Uint8Array(4096)
-    const { bytesRead } = await file.read(buffer, 0, buffer.byteLength, 0)
-    return buffer.subarray(0, bytesRead)
-  } finally {
-    await file.close()
-  }
 }
 
 /** A source of an asset's bytes for the ZIP, failing in words when storage lost them. */
@@ -174,15 +165,14 @@ function decodedMusicSource(deps: Pick<AppDeps, 'assets' | 'env'>, row: AssetRow
     await mkdir(dir, { recursive: true })
     const removeDir = () => rm(dir, { recursive: true, force: true })
     try {
-      const stored = await deps.assets.stream(row.storage_key)
-      if (!stored) throw new Error(`The file ${row.id} is gone from storage`)
       // No extension: ffmpeg reads it by its bytes, with the FLAC and WAV demuxers only.
       const flacPath = join(dir, 'music')
-      await pipeline(
-        Readable.fromWeb(stored as NodeReadableStream<Uint8Array>),
-        createWriteStream(flacPath),
-        { signal },
-      )
+      const copied = await copyStoredAssetToFile(deps.assets, {
+        storageKey: row.storage_key,
+        path: flacPath,
+        signal,
+      })
+      if (!copied) throw new Error(`The file ${row.id} is gone from storage`)
       const wavPath = join(dir, 'music.wav')
       await decodeMusicToWav(flacPath, wavPath, { ffmpegPath: deps.env.FFMPEG_PATH, signal })
       const wav = createReadStream(wavPath)
@@ -354,7 +344,7 @@ export async function exportTimeline(
     musicMedia = {
       path: unique('music', 'wav'),
       kind: 'audio',
-      frames: frames(wavMs(await fileHead(path), size)),
+      frames: frames(wavMs(await readHead(path, WAV_HEADER_READ_BYTES), size)),
       hasAudio: true,
     }
     entries.push({
