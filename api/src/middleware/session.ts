@@ -2,9 +2,8 @@ import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../app-env.ts'
 import { readSessionCookie, writeSessionCookie } from '../features/auth/session-cookie.ts'
-import { type UserRow, type ValidSession, validateSessionToken } from '@reelgraph/db'
+import { type UserRow, validateSessionToken } from '@reelgraph/db'
 import { AppError } from '../lib/app-error.ts'
-import type { TokenActor } from '../features/tokens/token-service.ts'
 
 /** Whether cookies carry `Secure` and the `__Host-` prefix: in production. */
 export function secureCookies(c: Context<AppEnv>): boolean {
@@ -27,23 +26,14 @@ export const loadSession = createMiddleware<AppEnv>(async (c, next) => {
 })
 
 /**
- * Who a request acts as: a signed-in session, or an API token (issue 41 item 1) that the
+ * The request's user: its signed-in session's, or its API token's (issue 41 item 1) that the
  * bearer middleware let through to a route of `ROUTE_SCOPES` with the route's scope.
- */
-export type RequestActor =
-  | { via: 'session'; user: UserRow; session: ValidSession }
-  | { via: 'token'; user: UserRow; token: TokenActor }
-
-/**
- * The request's actor: its signed-in session, or its API token.
  * @throws AppError 401 UNAUTHENTICATED when anonymous.
  */
-export function requireAuth(c: Context<AppEnv>): RequestActor {
-  const token = c.var.token
-  if (token) return { via: 'token', user: token.user, token }
-  const auth = c.var.auth
-  if (!auth) throw new AppError('UNAUTHENTICATED', 'You are not signed in. Sign in to continue.')
-  return { via: 'session', user: auth.user, session: auth }
+export function requireAuth(c: Context<AppEnv>): { user: UserRow } {
+  const actor = c.var.token ?? c.var.auth
+  if (!actor) throw new AppError('UNAUTHENTICATED', 'You are not signed in. Sign in to continue.')
+  return { user: actor.user }
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   TOKEN_SCOPES,
   type TokenScope,
 } from '@reelgraph/shared'
-import { type Kysely, sql } from 'kysely'
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
 import { AppError } from '../../lib/app-error.ts'
 import { API_TOKEN_TOUCH_INTERVAL_MS } from '../../config.ts'
 
@@ -70,6 +70,15 @@ function arrayText(values: readonly (string | number)[]): string {
   return values.join(',')
 }
 
+/** The live tokens at `now`: not revoked, not expired. */
+function liveAt(now: Date) {
+  return (eb: ExpressionBuilder<DB, 'api_tokens'>) =>
+    eb.and([
+      eb('revoked_at', 'is', null),
+      eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]),
+    ])
+}
+
 /** What {@link createApiToken} makes. */
 export interface NewApiToken {
   userId: number
@@ -119,8 +128,7 @@ export async function createApiToken(
       .selectFrom('api_tokens')
       .select((eb) => eb.fn.countAll<string>().as('count'))
       .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .where(liveAt(now))
       .executeTakeFirstOrThrow()
     if (Number(count) >= API_TOKENS_PER_USER_MAX) {
       throw new AppError('BAD_REQUEST', TOKEN_MESSAGES.tooMany)
@@ -157,8 +165,7 @@ export async function listApiTokens(
     .selectFrom('api_tokens')
     .selectAll()
     .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .where(liveAt(now))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute()

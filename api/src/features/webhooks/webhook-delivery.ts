@@ -22,9 +22,9 @@ import { signatureHeaders } from './webhook-signing.ts'
  * `webhook-delivery` queue (a queue of its own on the job system's pg-boss: a delivery is no
  * generation: no charge, no node, no job row). One attempt POSTs the stored body, signed for
  * this attempt, through the outbound guard (no origin trusted, no redirect followed, a short
- * time limit), reads a few KB of the answer for the log, and records it: a 2xx succeeded; else
- * the next attempt is sent to the queue after the schedule's next wait, in the same
- * transaction, until the schedule ends and the delivery has failed. An endpoint whose
+ * time limit), reads a few KB of an answer that is not a 2xx for the log, and records it: a 2xx
+ * succeeded; else the next attempt is sent to the queue after the schedule's next wait, in the
+ * same transaction, until the schedule ends and the delivery has failed. An endpoint whose
  * deliveries keep failing is disabled and its owner emailed.
  */
 
@@ -71,23 +71,15 @@ export interface DeliveryDeps {
 /**
  * The policy of every delivery: no origin trusted (a receiver is an address a user named),
  * the operator's allow list, the webhook time limit, no redirect followed (a receiver that
- * moved says so by failing, and a redirect cannot carry the POST elsewhere). Made once per
- * settings: the guard keeps a connection pool per policy.
+ * moved says so by failing, and a redirect cannot carry the POST elsewhere). Made once, with
+ * the delivery task: the guard keeps a connection pool per policy.
  */
 export function deliveryPolicy(settings: WebhookSettings): OutboundPolicy {
-  let policy = policies.get(settings)
-  if (!policy) {
-    policy = {
-      ...outboundPolicy([], { allow: settings.allow, timeoutMs: settings.timeoutMs }),
-      maxRedirects: 0,
-    }
-    policies.set(settings, policy)
+  return {
+    ...outboundPolicy([], { allow: settings.allow, timeoutMs: settings.timeoutMs }),
+    maxRedirects: 0,
   }
-  return policy
 }
-
-/** One policy (and so one connection pool) per settings. */
-const policies = new WeakMap<WebhookSettings, OutboundPolicy>()
 
 /** What one attempt came to: the HTTP status (none when nothing answered) and why it failed. */
 interface AttemptResult {
@@ -130,6 +122,7 @@ interface DeliveryTarget {
 /** POSTs the delivery's body, signed for now, and words what came of it. */
 async function send(
   deps: DeliveryDeps,
+  policy: OutboundPolicy,
   target: DeliveryTarget,
   signal: AbortSignal,
 ): Promise<AttemptResult> {
@@ -147,12 +140,13 @@ async function send(
     const response = await guardedFetch(
       target.url,
       { method: 'POST', headers, body: target.payload, signal },
-      deliveryPolicy(deps.settings),
+      policy,
     )
-    const answer = await readTextPrefix(response, WEBHOOK_RESPONSE_LOG_BYTES)
     if (response.status >= 200 && response.status < 300) {
+      await response.body?.cancel().catch(() => undefined)
       return { responseCode: response.status, error: null }
     }
+    const answer = await readTextPrefix(response, WEBHOOK_RESPONSE_LOG_BYTES)
     deps.logger.info(
       { deliveryId: target.id, status: response.status, answer },
       'a webhook receiver refused a delivery',
@@ -228,6 +222,9 @@ async function record(
         .updateTable('webhook_endpoints')
         .set({ consecutive_failures: 0, disabled_at: null })
         .where('id', '=', target.endpoint_id)
+        .where((eb) =>
+          eb.or([eb('consecutive_failures', '>', 0), eb('disabled_at', 'is not', null)]),
+        )
         .execute()
       return undefined
     }
@@ -293,6 +290,7 @@ async function tellOwner(deps: DeliveryDeps, disabled: Disabled): Promise<void> 
  */
 export async function attemptDelivery(
   deps: DeliveryDeps,
+  policy: OutboundPolicy,
   task: QueuedDelivery,
   signal: AbortSignal,
 ): Promise<void> {
@@ -322,7 +320,7 @@ export async function attemptDelivery(
           error: 'The webhook is turned off, so this was not sent.',
           final: true,
         }
-      : await send(deps, target, signal)
+      : await send(deps, policy, target, signal)
   const disabled = await record(deps, target, task, result, attemptedAt)
   if (disabled) await tellOwner(deps, disabled)
 }
@@ -333,12 +331,13 @@ export async function attemptDelivery(
  * @see issue 41 item 3
  */
 export function webhookDeliveryTask(deps: DeliveryDeps): QueuedTask {
+  const policy = deliveryPolicy(deps.settings)
   return {
     name: WEBHOOK_DELIVERY_QUEUE,
     concurrency: WEBHOOK_DELIVERY_CONCURRENCY,
     // The attempt's time limit, plus the database work around it.
     expireInSeconds: Math.ceil(deps.settings.timeoutMs / 1000) + 60,
     retryLimit: 3,
-    run: (data, signal) => attemptDelivery(deps, queuedDelivery.parse(data), signal),
+    run: (data, signal) => attemptDelivery(deps, policy, queuedDelivery.parse(data), signal),
   }
 }

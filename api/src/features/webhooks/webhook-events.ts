@@ -99,27 +99,26 @@ export function webhookOutcomes({ appUrl }: { appUrl: string }): JobOutcomes {
               ]),
         )
         .execute()
-      for (const endpoint of endpoints) {
-        for (const event of events) {
-          if (!endpoint.events.includes(event.type)) continue
-          const id = randomUUID()
-          await trx
-            .insertInto('webhook_deliveries')
-            .values({
-              id,
-              endpoint_id: endpoint.id,
-              event_type: event.type,
-              message_id: newMessageId(),
-              payload: JSON.stringify(event),
-              next_attempt_at: new Date(),
-            })
-            .execute()
-          await queue.sendTask(trx, WEBHOOK_DELIVERY_QUEUE, {
-            deliveryId: id,
-            attempt: 1,
-            manual: false,
-          } satisfies QueuedDelivery)
-        }
+      const rows = endpoints.flatMap((endpoint) =>
+        events
+          .filter((event) => endpoint.events.includes(event.type))
+          .map((event) => ({
+            id: randomUUID(),
+            endpoint_id: endpoint.id,
+            event_type: event.type,
+            message_id: newMessageId(),
+            payload: JSON.stringify(event),
+            next_attempt_at: new Date(),
+          })),
+      )
+      if (rows.length === 0) return
+      await trx.insertInto('webhook_deliveries').values(rows).execute()
+      for (const { id } of rows) {
+        await queue.sendTask(trx, WEBHOOK_DELIVERY_QUEUE, {
+          deliveryId: id,
+          attempt: 1,
+          manual: false,
+        } satisfies QueuedDelivery)
       }
     },
   }

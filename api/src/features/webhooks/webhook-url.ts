@@ -1,12 +1,14 @@
 import { lookup } from 'node:dns/promises'
 import { AppError } from '../../lib/app-error.ts'
 import {
-  allowsAddress,
-  allowsHost,
+  allowedByList,
   type AllowList,
   isIpLiteral,
+  refusedAddress,
   refusedRange,
 } from '../../lib/outbound/address-rules.ts'
+import { DEFAULT_OUTBOUND, judgeUrl, outboundPolicy } from '../../lib/outbound/guarded-fetch.ts'
+import { OutboundRefusedError } from '../../lib/outbound/outbound-errors.ts'
 
 /**
  * A webhook URL judged when it is given (issue 41 item 3), by the outbound guard's rules
@@ -22,12 +24,6 @@ function refused(message: string): AppError {
 }
 
 const ALLOW_HINT = 'An operator can allow a host of their own network with OUTBOUND_ALLOW_HOSTS.'
-
-/** The port a URL connects to (its default when it names none). */
-function portOf(url: URL): number {
-  if (url.port) return Number(url.port)
-  return url.protocol === 'https:' ? 443 : 80
-}
 
 /** "127.0.0.1 is not a public address (loopback)", with ipaddr.js's range name. */
 function addressWords(address: string, range: string): string {
@@ -50,7 +46,15 @@ export async function checkWebhookUrl(raw: string, allow: AllowList): Promise<UR
       'The URL must be a full web address, such as https://example.com/hooks/reelgraph.',
     )
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+  // The guard's own judgement (decision 024), worded here; a user name comes second, after the scheme.
+  let refusal: OutboundRefusedError | undefined
+  try {
+    judgeUrl(outboundPolicy([], { ...DEFAULT_OUTBOUND, allow }), url)
+  } catch (error) {
+    if (!(error instanceof OutboundRefusedError)) throw error
+    refusal = error
+  }
+  if (refusal?.reason === 'scheme' && url.protocol !== 'http:') {
     throw refused(`Webhook URLs must start with https://, not ${url.protocol}.`)
   }
   if (url.username || url.password) {
@@ -58,25 +62,19 @@ export async function checkWebhookUrl(raw: string, allow: AllowList): Promise<UR
       'A webhook URL cannot carry a user name or password: each delivery is signed instead (check it with the signing secret).',
     )
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '')
-  const allowed =
-    allowsHost(allow, url.hostname, portOf(url)) ||
-    (isIpLiteral(host) && allowsAddress(allow, host))
-  if (allowed) return url
-  if (isIpLiteral(host)) {
-    const range = refusedRange(host)
-    if (range) {
-      throw refused(
-        `Reelgraph does not send webhooks to private or local addresses (${addressWords(host, range)}): use a public https address. ${ALLOW_HINT}`,
-      )
-    }
+  if (refusal?.reason === 'address') {
+    const range = refusedRange(refusal.shown) ?? ''
+    throw refused(
+      `Reelgraph does not send webhooks to private or local addresses (${addressWords(refusal.shown, range)}): use a public https address. ${ALLOW_HINT}`,
+    )
   }
-  if (url.protocol !== 'https:') {
+  if (refusal) {
     throw refused(
       `Webhook URLs must start with https:// (http:// only for hosts allowed by the operator's OUTBOUND_ALLOW_HOSTS).`,
     )
   }
-  if (isIpLiteral(host)) return url
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  if (allowedByList(allow, url) || isIpLiteral(host)) return url
   let addresses: { address: string }[]
   try {
     addresses = await lookup(host, { all: true })
@@ -84,8 +82,8 @@ export async function checkWebhookUrl(raw: string, allow: AllowList): Promise<UR
     throw refused(`Reelgraph could not find the address of ${host}: check the host name.`)
   }
   for (const { address } of addresses) {
-    const range = refusedRange(address)
-    if (range && !allowsAddress(allow, address)) {
+    const range = refusedAddress(allow, address)
+    if (range) {
       throw refused(
         `${host} leads to an address Reelgraph does not send webhooks to (${addressWords(address, range)}): use a public https address. ${ALLOW_HINT}`,
       )

@@ -127,3 +127,24 @@ export function allowsAddress(list: AllowList, address: string): boolean {
     ([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits),
   )
 }
+
+/**
+ * The name of the range that refuses `address` (as {@link refusedRange} names it), or null when
+ * it is public or lies in one of the list's ranges.
+ */
+export function refusedAddress(list: AllowList, address: string): string | null {
+  const range = refusedRange(address)
+  return range !== null && !allowsAddress(list, address) ? range : null
+}
+
+/** The port a URL connects to (its default when it names none). */
+export function portOf(url: URL): number {
+  if (url.port) return Number(url.port)
+  return url.protocol === 'https:' ? 443 : 80
+}
+
+/** True when the list names `url`'s host on its port, or its IP literal lies in a listed range. */
+export function allowedByList(list: AllowList, url: URL): boolean {
+  if (allowsHost(list, url.hostname, portOf(url))) return true
+  return isIpLiteral(url.hostname) && allowsAddress(list, url.hostname)
+}

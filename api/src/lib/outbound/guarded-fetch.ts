@@ -1,12 +1,12 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciInit } from 'undici'
 import {
-  allowsAddress,
-  allowsHost,
+  allowedByList,
   type AllowList,
   isIpLiteral,
   NO_ALLOWED_HOSTS,
   parseAllowList,
+  refusedAddress,
   refusedRange,
 } from './address-rules.ts'
 import { DEFAULT_OUTBOUND_TIMEOUT_MS, OUTBOUND_MAX_REDIRECTS } from './limits.ts'
@@ -74,17 +74,9 @@ export function outboundPolicy(
   }
 }
 
-/** The port a URL connects to (its default when it names none). */
-function portOf(url: URL): number {
-  if (url.port) return Number(url.port)
-  return url.protocol === 'https:' ? 443 : 80
-}
-
 /** True when `url` needs no address check: a trusted origin or one the allow list names. */
 function exempt(policy: OutboundPolicy, url: URL): boolean {
-  if (policy.trustedOrigins.has(url.origin)) return true
-  if (allowsHost(policy.allow, url.hostname, portOf(url))) return true
-  return isIpLiteral(url.hostname) && allowsAddress(policy.allow, url.hostname)
+  return policy.trustedOrigins.has(url.origin) || allowedByList(policy.allow, url)
 }
 
 /**
@@ -115,9 +107,7 @@ function checkedLookup(allow: AllowList) {
     dnsLookup(hostname, { ...options, all: true } as never, (error, found) => {
       if (error) return callback(error)
       const addresses = found as unknown as LookupAddress[]
-      const refused = addresses.find(
-        (a) => refusedRange(a.address) !== null && !allowsAddress(allow, a.address),
-      )
+      const refused = addresses.find((a) => refusedAddress(allow, a.address) !== null)
       if (refused || addresses.length === 0) {
         return callback(new OutboundRefusedError('address', refused?.address ?? hostname))
       }

@@ -1,9 +1,9 @@
 import { LogOutIcon } from 'lucide-react'
 import { useLocation } from 'wouter'
 import { Button } from '@/components/ui/button'
+import { ConfirmActionDialog } from '@/components/ui/confirm-action-dialog'
 import { toast } from '@/hooks/use-toast'
 import { useLeaveProject } from '../api/members-api'
-import { ConfirmActionDialog } from './confirm-action-dialog'
 
 /**
  * "Leave project" for a member who is not the owner (issue 6 item 1): asks first, then

@@ -4,11 +4,11 @@ import { useId } from 'react'
 import { Avatar, AvatarFallback } from '@/components/ui/avatar'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
+import { ConfirmActionDialog } from '@/components/ui/confirm-action-dialog'
 import { toast } from '@/hooks/use-toast'
 import { errorMessage } from '@/lib/api-client'
 import { initialsOf } from '@/lib/utils'
 import { useChangeMemberRole, useRemoveMember } from '../api/members-api'
-import { ConfirmActionDialog } from './confirm-action-dialog'
 import { RoleSelect } from './role-select'
 
 /** Props of {@link MemberRow}. */

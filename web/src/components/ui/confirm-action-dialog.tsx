@@ -21,12 +21,15 @@ export interface ConfirmActionDialogProps {
   pendingLabel: string
   /** Runs the action; a thrown error's message shows in the dialog, which stays open. */
   onConfirm: () => Promise<void>
+  /** What the dialog says when the error has no message of its own (errorMessage's default). */
+  failureFallback?: string
 }
 
 /**
- * Asks before a destructive membership change (remove a member, leave a project; issue 6
- * item 1). The confirming button shows its pending label while the call runs; the dialog
- * closes when it succeeds and shows the API's message when it fails.
+ * Asks before a destructive action (remove a member, leave a project: issue 6 item 1; revoke
+ * an API token: issue 41 item 1). The confirming button shows its pending label while the
+ * call runs (the dialog is `aria-busy` meanwhile); the dialog closes when it succeeds and
+ * shows the API's message when it fails.
  */
 export function ConfirmActionDialog({
   trigger,
@@ -35,6 +38,7 @@ export function ConfirmActionDialog({
   actionLabel,
   pendingLabel,
   onConfirm,
+  failureFallback,
 }: ConfirmActionDialogProps) {
   const [open, setOpen] = useState(false)
   const [busy, setBusy] = useState(false)
@@ -47,7 +51,7 @@ export function ConfirmActionDialog({
       await onConfirm()
       setOpen(false)
     } catch (error) {
-      setFailure(errorMessage(error))
+      setFailure(errorMessage(error, failureFallback))
     } finally {
       setBusy(false)
     }
@@ -63,7 +67,7 @@ export function ConfirmActionDialog({
       }}
     >
       <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
-      <AlertDialogContent>
+      <AlertDialogContent aria-busy={busy || undefined}>
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>
