@@ -11,6 +11,7 @@ import { z } from 'zod'
 import { parseDurationList } from './lib/durations.ts'
 import { parseAllowList } from './lib/outbound/address-rules.ts'
 import {
+  DEFAULT_CLIP_MAX_BYTES,
   DEFAULT_IMAGE_RESULT_MAX_BYTES,
   DEFAULT_OUTBOUND_TIMEOUT_MS,
 } from './lib/outbound/limits.ts'
@@ -213,11 +214,7 @@ export const envSchema = z
      * Largest clip a provider may send, in bytes (issue 22 item 2): a larger one fails the job
      * (refunded). 200 MiB: a 20 s 1080p clip at a generous 50 Mbit/s is about 120 MiB.
      */
-    CLIP_MAX_BYTES: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(200 * 1024 ** 2),
+    CLIP_MAX_BYTES: z.coerce.number().int().positive().default(DEFAULT_CLIP_MAX_BYTES),
     /**
      * Largest image result a provider may send, in bytes, read into memory only up to this
      * (issue 40 item 3): a larger one fails the job in words (refunded).

@@ -1,6 +1,6 @@
 /**
  * Defaults of the outbound guard (issue 40 items 1 and 3), with their units and reasons; the
- * operator's settings (`OUTBOUND_TIMEOUT_MS`, `IMAGE_RESULT_MAX_BYTES`) start from them.
+ * operator's settings (`OUTBOUND_TIMEOUT_MS`, `IMAGE_RESULT_MAX_BYTES`, `CLIP_MAX_BYTES`) start from them.
  */
 
 /**
@@ -21,6 +21,12 @@ export const OUTBOUND_MAX_REDIRECTS = 3
  * is 1-10 MiB even as PNG; more is not the picture that was asked for.
  */
 export const DEFAULT_IMAGE_RESULT_MAX_BYTES = 20 * 1024 ** 2
+
+/**
+ * Largest clip saved when the caller names no limit, in bytes: `CLIP_MAX_BYTES`'s default
+ * (200 MiB: a 20 s 1080p clip at a generous 50 Mbit/s is about 120 MiB).
+ */
+export const DEFAULT_CLIP_MAX_BYTES = 200 * 1024 ** 2
 
 /**
  * Largest JSON answer of a provider read into memory, in bytes, beyond the image limit: fal

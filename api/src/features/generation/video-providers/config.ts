@@ -43,12 +43,6 @@ export const PROVIDER_SUBMIT_TIMEOUT_MS = 120_000
  */
 export const REPLICATE_DATA_URI_MAX_BYTES = 1_000_000
 
-/**
- * Largest clip saved when the caller names no limit, in bytes: `CLIP_MAX_BYTES`'s default
- * (200 MiB: a 20 s 1080p clip at a generous 50 Mbit/s is about 120 MiB).
- */
-export const DEFAULT_CLIP_MAX_BYTES = 200 * 1024 ** 2
-
 /** Characters of a provider's own error detail quoted in a message a person reads. */
 export const PROVIDER_DETAIL_MAX_CHARS = 200
 

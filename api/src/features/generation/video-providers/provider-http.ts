@@ -6,6 +6,7 @@ import {
 } from '../../../lib/outbound/bounded-body.ts'
 import { guardedFetch, type OutboundPolicy } from '../../../lib/outbound/guarded-fetch.ts'
 import {
+  DEFAULT_CLIP_MAX_BYTES,
   DEFAULT_IMAGE_RESULT_MAX_BYTES,
   ERROR_BODY_MAX_BYTES,
   JSON_ANSWER_EXTRA_BYTES,
@@ -19,7 +20,6 @@ import {
 } from '../../../lib/outbound/outbound-errors.ts'
 import { ProviderError } from '../../../lib/provider-error.ts'
 import {
-  DEFAULT_CLIP_MAX_BYTES,
   PROVIDER_CANCEL_TIMEOUT_MS,
   PROVIDER_DETAIL_MAX_CHARS,
   PROVIDER_HTTP_ATTEMPTS,
