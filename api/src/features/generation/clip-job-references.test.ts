@@ -4,15 +4,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { costlyTestsRunOn, testDatabaseKinds } from '@reelgraph/db/testing'
-import { createGraphNode, type GraphNode, modelCredits } from '@reelgraph/shared'
+import type { GraphNode } from '@reelgraph/shared'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { balance, jobAs } from '../../testing/jobs.ts'
-import { addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
-import { createTestApp, type TestApp } from '../../testing/test-app.ts'
-import { until } from '../../testing/until.ts'
-import { storeGeneratedImage } from '../assets/asset-service.ts'
-import { solidPng } from './providers/testing/images.ts'
-import { FAL_TEST_KEY, type FalFake, startFalFake } from './video-providers/testing/fal-fake.ts'
+import { balance } from '../../testing/jobs.ts'
+import type { TestUser } from '../../testing/members.ts'
+import type { TestApp } from '../../testing/test-app.ts'
+import {
+  assetCount as assetsIn,
+  clipCredits,
+  postClipJob,
+  settledJob,
+  startClipJobApp,
+  storeImage,
+} from './testing/clip-job-kit.ts'
+import type { FalFake } from './video-providers/testing/fal-fake.ts'
 import { resultFile } from './video-providers/testing/result-file.ts'
 
 const run = promisify(execFile)
@@ -54,26 +59,13 @@ describe.each(testDatabaseKinds().filter(costlyTestsRunOn))(
       const spy = join(dir, 'ffmpeg-spy')
       await writeFile(spy, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${ffmpeg}' "$@"\n`)
       await chmod(spy, 0o755)
-      fal = await startFalFake(new Uint8Array(await readFile(secret)))
-      t = await createTestApp(kind, undefined, {
-        JOB_WAIT_MS: '0',
-        FAL_KEY: FAL_TEST_KEY,
-        FAL_QUEUE_URL: fal.server.url,
-        FFMPEG_PATH: spy,
-        AI_TEXT_PROVIDER: 'builtin',
-        AI_IMAGE_PROVIDER: 'builtin',
-      })
-      owner = await addUser(t, 'Ines', { credits: 200 })
-      projectId = await createProjectAs(t, owner, 'Tide pools')
-      generator = createGraphNode('video-generator', { x: 0, y: 0 })
-      await t.deps.documents.applyGraph(projectId, { nodes: [generator], connections: [] })
-      imageUrl = (
-        await storeGeneratedImage(t.deps.db, t.deps.assets, {
-          userId: owner.id,
-          projectId,
-          image: { bytes: await solidPng(320, 180), mimeType: 'image/png' },
-        })
-      ).url
+      ;({ t, fal, owner, projectId, generator } = await startClipJobApp(kind, {
+        clip: new Uint8Array(await readFile(secret)),
+        settings: { FFMPEG_PATH: spy },
+        ownerName: 'Ines',
+        projectName: 'Tide pools',
+      }))
+      imageUrl = (await storeImage(t, owner, projectId)).url
     })
     afterAll(async () => {
       await t.close()
@@ -82,15 +74,8 @@ describe.each(testDatabaseKinds().filter(costlyTestsRunOn))(
     })
     beforeEach(() => rm(log, { force: true }))
 
-    const assetCount = async () =>
-      Number(
-        (
-          await t.deps.db
-            .selectFrom('assets')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      )
+    /** Every asset stored in the app. */
+    const assetCount = () => assetsIn(t)
     /** The spy's runs on a clip job's work files since the last reset. */
     const clipRuns = async () =>
       (await readFile(log, 'utf8').catch(() => ''))
@@ -112,26 +97,15 @@ describe.each(testDatabaseKinds().filter(costlyTestsRunOn))(
       fal.reset(resultFile(new TextEncoder().encode(body()), type))
       const before = await balance(t, owner.id)
       const assets = await assetCount()
-      const res = await t.request('POST', '/api/ai/generate-video', {
-        body: {
-          projectId,
-          nodeId: generator.id,
-          modelId: MODEL,
-          prompt: 'Waves roll into a rocky cove at dusk',
-          imageUrl,
-          durationSeconds: 5,
-          aspectRatio: '16:9',
-        },
-        cookie: owner.cookie,
+      const res = await postClipJob({ t, projectId, generator }, owner, {
+        modelId: MODEL,
+        imageUrl,
+        durationSeconds: 5,
       })
       expect(res.status).toBe(202)
       const { jobId } = await res.json()
-      const done = await until(
-        () => jobAs(t, owner, jobId),
-        (j) => j.status !== 'queued' && j.status !== 'running',
-        JOB_MS,
-      )
-      const price = modelCredits(t.deps.catalog.video(MODEL)!.model, 5)
+      const done = await settledJob(t, owner, jobId, JOB_MS)
+      const price = clipCredits(t, MODEL, 5)
       expect(done).toMatchObject({ status: 'failed', refunded: price })
       expect(done.message).toMatch(/not a video/)
       expect(await balance(t, owner.id)).toBe(before)

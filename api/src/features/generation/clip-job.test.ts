@@ -4,18 +4,24 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
-import { createGraphNode, type GraphNode, modelCredits, readNodeData } from '@reelgraph/shared'
+import { type GraphNode, readNodeData } from '@reelgraph/shared'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { balance, jobAs, liveGraph } from '../../testing/jobs.ts'
 import { addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
-import { createTestApp, type TestApp } from '../../testing/test-app.ts'
+import type { TestApp } from '../../testing/test-app.ts'
 import { until } from '../../testing/until.ts'
-import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { solidPng } from './providers/testing/images.ts'
+import {
+  clipCredits,
+  postClipJob,
+  settledJob,
+  startClipJobApp,
+  storeImage,
+} from './testing/clip-job-kit.ts'
 import { resultFile } from './video-providers/testing/result-file.ts'
 import { itRendersOn } from '../../testing/renders.ts'
-import { FAL_TEST_KEY, type FalFake, startFalFake } from './video-providers/testing/fal-fake.ts'
+import type { FalFake } from './video-providers/testing/fal-fake.ts'
 
 const run = promisify(execFile)
 
@@ -68,24 +74,8 @@ describe.each(testDatabaseKinds())('clips on $name', (kind) => {
       path,
     ])
     clip = await readFile(path)
-    fal = await startFalFake(clip)
-    t = await createTestApp(kind, undefined, {
-      JOB_WAIT_MS: '0',
-      FAL_KEY: FAL_TEST_KEY,
-      FAL_QUEUE_URL: fal.server.url,
-      AI_TEXT_PROVIDER: 'builtin',
-      AI_IMAGE_PROVIDER: 'builtin',
-    })
-    owner = await addUser(t, 'Agnes', { credits: 200 })
-    projectId = await createProjectAs(t, owner, 'Coves')
-    generator = createGraphNode('video-generator', { x: 0, y: 0 })
-    await t.deps.documents.applyGraph(projectId, { nodes: [generator], connections: [] })
-    const stored = await storeGeneratedImage(t.deps.db, t.deps.assets, {
-      userId: owner.id,
-      projectId,
-      image: { bytes: await solidPng(320, 180), mimeType: 'image/png' },
-    })
-    imageUrl = stored.url
+    ;({ t, fal, owner, projectId, generator } = await startClipJobApp(kind, { clip }))
+    imageUrl = (await storeImage(t, owner, projectId)).url
   })
   afterAll(async () => {
     await t.close()
@@ -93,28 +83,15 @@ describe.each(testDatabaseKinds())('clips on $name', (kind) => {
     await rm(dir, { recursive: true, force: true })
   })
 
-  const body = (extra: Record<string, unknown> = {}) => ({
-    projectId,
-    nodeId: generator.id,
-    modelId: MODEL,
-    prompt: 'Waves roll into a rocky cove at dusk',
-    imageUrl,
-    durationSeconds: 5,
-    aspectRatio: '16:9',
-    ...extra,
-  })
   const submit = async (extra: Record<string, unknown> = {}, user = owner) =>
-    t.request('POST', '/api/ai/generate-video', { body: body(extra), cookie: user.cookie })
-  const finished = (jobId: string) =>
-    until(
-      () => jobAs(t, owner, jobId),
-      (j) => j.status !== 'queued' && j.status !== 'running',
-      JOB_MS,
-    )
-  const price = () => {
-    const model = t.deps.catalog.video(MODEL)!.model
-    return modelCredits(model, 5)
-  }
+    postClipJob({ t, projectId, generator }, user, {
+      modelId: MODEL,
+      imageUrl,
+      durationSeconds: 5,
+      ...extra,
+    })
+  const finished = (jobId: string) => settledJob(t, owner, jobId, JOB_MS)
+  const price = () => clipCredits(t, MODEL, 5)
 
   itRenders(
     'makes a clip from a scene image through fal, stores it, reads it with ffmpeg and places a Clip node; a second one is its newest take',
@@ -199,11 +176,7 @@ describe.each(testDatabaseKinds())('clips on $name', (kind) => {
     fal.reset()
     const stranger = await addUser(t, 'Stranger', { credits: 50 })
     const theirs = await createProjectAs(t, stranger, 'Theirs')
-    const foreign = await storeGeneratedImage(t.deps.db, t.deps.assets, {
-      userId: stranger.id,
-      projectId: theirs,
-      image: { bytes: await solidPng(64, 64), mimeType: 'image/png' },
-    })
+    const foreign = await storeImage(t, stranger, theirs, 64, 64)
     const before = await balance(t, owner.id)
     for (const url of [
       'http://127.0.0.1:9/secret.png',

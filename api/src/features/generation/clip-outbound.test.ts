@@ -1,16 +1,17 @@
 import { testDatabaseKinds } from '@reelgraph/db/testing'
-import { createGraphNode, type GraphNode, modelCredits } from '@reelgraph/shared'
+import type { GraphNode } from '@reelgraph/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { balance, jobAs } from '../../testing/jobs.ts'
-import { addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
-import { createTestApp, type TestApp } from '../../testing/test-app.ts'
-import { until } from '../../testing/until.ts'
+import { balance } from '../../testing/jobs.ts'
+import type { TestUser } from '../../testing/members.ts'
+import type { TestApp } from '../../testing/test-app.ts'
 import {
-  FAL_TEST_KEY,
-  type FalFake,
-  falVideoResult,
-  startFalFake,
-} from './video-providers/testing/fal-fake.ts'
+  assetCount as assetsIn,
+  clipCredits,
+  postClipJob,
+  settledJob,
+  startClipJobApp,
+} from './testing/clip-job-kit.ts'
+import { type FalFake, falVideoResult } from './video-providers/testing/fal-fake.ts'
 import {
   endlessBody,
   type OutboundStandIns,
@@ -40,20 +41,11 @@ describe.each(testDatabaseKinds())('clip results the guard refuses, on $name', (
 
   beforeAll(async () => {
     const clip = await tinyMp4()
-    fal = await startFalFake(clip)
     stand = await startOutboundStandIns(clip)
-    t = await createTestApp(kind, undefined, {
-      JOB_WAIT_MS: '0',
-      FAL_KEY: FAL_TEST_KEY,
-      FAL_QUEUE_URL: fal.server.url,
-      CLIP_MAX_BYTES: String(CLIP_MAX_BYTES),
-      AI_TEXT_PROVIDER: 'builtin',
-      AI_IMAGE_PROVIDER: 'builtin',
-    })
-    owner = await addUser(t, 'Agnes', { credits: 200 })
-    projectId = await createProjectAs(t, owner, 'Coves')
-    generator = createGraphNode('video-generator', { x: 0, y: 0 })
-    await t.deps.documents.applyGraph(projectId, { nodes: [generator], connections: [] })
+    ;({ t, fal, owner, projectId, generator } = await startClipJobApp(kind, {
+      clip,
+      settings: { CLIP_MAX_BYTES: String(CLIP_MAX_BYTES) },
+    }))
   })
   afterAll(async () => {
     await t.close()
@@ -61,39 +53,20 @@ describe.each(testDatabaseKinds())('clip results the guard refuses, on $name', (
     await stand.close()
   })
 
-  const price = () => modelCredits(t.deps.catalog.video(MODEL)!.model, 4)
-  const assetCount = async () =>
-    Number(
-      (
-        await t.deps.db
-          .selectFrom('assets')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('project_id', '=', projectId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    )
+  const price = () => clipCredits(t, MODEL, 4)
+  /** The assets stored in the project. */
+  const assetCount = () => assetsIn(t, projectId)
   const runClip = async () => {
     // Completed at the first status poll: the job reaches the result at once.
     fal.queuePositions = []
     fal.progressLogs = []
-    const res = await t.request('POST', '/api/ai/generate-video', {
-      cookie: owner.cookie,
-      body: {
-        projectId,
-        nodeId: generator.id,
-        modelId: MODEL,
-        prompt: 'Waves roll into a rocky cove at dusk',
-        durationSeconds: 4,
-        aspectRatio: '16:9',
-      },
+    const res = await postClipJob({ t, projectId, generator }, owner, {
+      modelId: MODEL,
+      durationSeconds: 4,
     })
     expect(res.status).toBe(202)
     const { jobId } = (await res.json()) as { jobId: string }
-    return until(
-      () => jobAs(t, owner, jobId),
-      (j) => j.status !== 'queued' && j.status !== 'running',
-      JOB_MS,
-    )
+    return settledJob(t, owner, jobId, JOB_MS)
   }
 
   it(
