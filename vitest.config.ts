@@ -9,6 +9,8 @@ export default defineConfig({
     include: [
       '{shared,db,api,sync-server,worker,media,web,scripts}/src/**/*.test.{ts,tsx}',
       'e2e/support/**/*.test.ts',
+      // The api's scripts: the web's OpenAPI contract (issue 41 item 4).
+      'api/scripts/**/*.test.ts',
     ],
     // Integration tests start PGlite (about 2 s each) and hash passwords with argon2id.
     testTimeout: 30_000,

@@ -131,6 +131,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
           },
           servers: [{ url: '/api' }],
         },
+        // A refused request answers the app's error body (`docs()`' default response), not
+        // hono-openapi's own validation shape.
+        defaultValidationErrorResponse: false,
       },
       c,
     )

@@ -1,6 +1,6 @@
 import { type ProvidersOutput, providersOutput } from '@reelgraph/shared'
 import { useQuery } from '@tanstack/react-query'
-import { getQueryFn } from '@/lib/api-client'
+import { api, getQueryFn } from '@/lib/api-client'
 import { QUERY_KEYS } from '@/lib/query-keys'
 
 /**
@@ -11,6 +11,11 @@ import { QUERY_KEYS } from '@/lib/query-keys'
 export function useAiProviders() {
   return useQuery<ProvidersOutput>({
     queryKey: QUERY_KEYS.aiProviders,
-    queryFn: getQueryFn({ on401: 'throw', schema: providersOutput, what: 'the AI providers' }),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: providersOutput,
+      what: 'the AI providers',
+      call: ({ signal }) => api.GET('/ai/providers', { signal }),
+    }),
   })
 }

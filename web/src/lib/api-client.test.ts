@@ -1,22 +1,32 @@
+import { userSchema } from '@reelgraph/shared'
 import { QueryClient } from '@tanstack/react-query'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   ApiError,
-  apiPostForFile,
-  apiRequest,
-  apiUpload,
+  answeredFile,
+  createApiClient,
   dispositionFilename,
   errorMessage,
+  fileBody,
   getQueryFn,
   NetworkError,
 } from './api-client'
 
-function stubFetch(respond: (url: string, init?: RequestInit) => Response | Promise<Response>) {
-  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =>
-    respond(String(input), init),
-  )
+// Node's Request needs an absolute URL; in the browser the app's client uses `/api` itself.
+const api = createApiClient('http://localhost/api')
+
+/** Stubs the global fetch (the network edge); the client hands it a Request. */
+function stubFetch(respond: (request: Request) => Response | Promise<Response>) {
+  const fn = vi.fn(async (request: Request) => respond(request))
   vi.stubGlobal('fetch', fn)
   return fn
+}
+
+/** The one Request the stub received. */
+function sent(fn: ReturnType<typeof stubFetch>): Request {
+  const request = fn.mock.calls[0]?.[0]
+  if (!request) throw new Error('Nothing was sent')
+  return request
 }
 
 function json(body: unknown, status = 200, statusText = 'OK'): Response {
@@ -27,35 +37,52 @@ function json(body: unknown, status = 200, statusText = 'OK'): Response {
   })
 }
 
+const ADA = {
+  id: 1,
+  name: 'Ada',
+  email: 'ada@example.com',
+  credits: 20,
+  subscriptionStatus: 'inactive',
+  subscriptionPeriodEnd: null,
+  emailVerified: true,
+  createdAt: '2026-12-01T10:00:00.000Z',
+}
+
 afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-describe('apiRequest', () => {
-  it('sends the session cookie and a JSON body with its content type', async () => {
-    const fetchFn = stubFetch(() => json({ id: 1, name: 'Ada' }, 201, 'Created'))
-    const user = await apiRequest('POST', '/api/register', { name: 'Ada' })
-    expect(user).toEqual({ id: 1, name: 'Ada' })
-    const [url, init] = fetchFn.mock.calls[0] ?? []
-    expect(url).toBe('/api/register')
-    expect(init?.method).toBe('POST')
-    expect(init?.credentials).toBe('include')
-    expect(init?.headers).toEqual({ 'Content-Type': 'application/json' })
-    expect(init?.body).toBe('{"name":"Ada"}')
+describe('the typed client', () => {
+  it('sends the session cookie and a JSON body with its content type to the contract path', async () => {
+    const fetchFn = stubFetch(() => json({ ok: true }, 201, 'Created'))
+    const { data } = await api.POST('/login', {
+      body: { email: 'ada@example.com', password: 'correct horse' },
+    })
+    expect(data).toEqual({ ok: true })
+    const request = sent(fetchFn)
+    expect(request.url).toBe('http://localhost/api/login')
+    expect(request.method).toBe('POST')
+    expect(request.credentials).toBe('include')
+    expect(request.headers.get('content-type')).toBe('application/json')
+    expect(await request.text()).toBe('{"email":"ada@example.com","password":"correct horse"}')
   })
 
   it('sends no content type and no body when there is no body', async () => {
     const fetchFn = stubFetch(() => json({ ok: true }))
-    await apiRequest('POST', '/api/logout')
-    const init = fetchFn.mock.calls[0]?.[1]
-    expect(init?.headers).toBeUndefined()
-    expect(init?.body).toBeUndefined()
-    expect(init?.credentials).toBe('include')
+    await api.POST('/logout')
+    const request = sent(fetchFn)
+    expect(request.headers.get('content-type')).toBeNull()
+    expect(request.body).toBeNull()
+    expect(request.credentials).toBe('include')
   })
 
-  it('reads a non-JSON answer as text', async () => {
-    stubFetch(() => new Response('pong', { headers: { 'content-type': 'text/plain' } }))
-    await expect(apiRequest('GET', '/api/ping')).resolves.toBe('pong')
+  it('fills path parameters, encoded, and query parameters', async () => {
+    const fetchFn = stubFetch(() => json({ ok: true }))
+    await api.GET('/invitations/{token}', { params: { path: { token: 'a/b c' } } })
+    expect(sent(fetchFn).url).toBe('http://localhost/api/invitations/a%2Fb%20c')
+    fetchFn.mockClear()
+    await api.GET('/video/narrations', { params: { query: { projectId: '7', nodeId: 'v 1' } } })
+    expect(sent(fetchFn).url).toBe('http://localhost/api/video/narrations?projectId=7&nodeId=v%201')
   })
 
   it('raises "<status>: <body text>" with the server message, code and fields of a JSON error', async () => {
@@ -67,7 +94,9 @@ describe('apiRequest', () => {
       },
     }
     stubFetch(() => json(body, 400, 'Bad Request'))
-    const error = await apiRequest('POST', '/api/register', {}).catch((e: unknown) => e)
+    const error = await api
+      .POST('/register', { body: { name: 'Ada', email: 'x', password: 'p' } })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     const apiError = error as ApiError
     expect(apiError.message).toBe(`400: ${JSON.stringify(body)}`)
@@ -82,7 +111,9 @@ describe('apiRequest', () => {
     stubFetch(
       () => new Response('Too many attempts', { status: 429, statusText: 'Too Many Requests' }),
     )
-    const error = (await apiRequest('POST', '/api/login', {}).catch((e: unknown) => e)) as ApiError
+    const error = (await api
+      .POST('/login', { body: { email: 'a@b.c', password: 'p' } })
+      .catch((e: unknown) => e)) as ApiError
     expect(error.message).toBe('429: Too many attempts')
     expect(error.serverMessage).toBe('Too many attempts')
     expect(error.code).toBeUndefined()
@@ -90,93 +121,104 @@ describe('apiRequest', () => {
 
   it('falls back to the status text when the body is empty', async () => {
     stubFetch(() => new Response(null, { status: 502, statusText: 'Bad Gateway' }))
-    const error = (await apiRequest('GET', '/api/user').catch((e: unknown) => e)) as ApiError
+    const error = (await api.GET('/user').catch((e: unknown) => e)) as ApiError
     expect(error.message).toBe('502: Bad Gateway')
     expect(error.serverMessage).toBe('Bad Gateway')
   })
 
   it('turns a transport failure into a NetworkError', async () => {
     stubFetch(() => Promise.reject(new TypeError('Failed to fetch')))
-    const error = await apiRequest('GET', '/api/user').catch((e: unknown) => e)
+    const error = await api.GET('/user').catch((e: unknown) => e)
     expect(error).toBeInstanceOf(NetworkError)
     expect(errorMessage(error)).toMatch(/Could not reach the server/)
+  })
+
+  it('leaves an abort as it is', async () => {
+    const aborted = new DOMException('The operation was aborted.', 'AbortError')
+    stubFetch(() => Promise.reject(aborted))
+    const controller = new AbortController()
+    controller.abort()
+    await expect(api.GET('/user', { signal: controller.signal })).rejects.toBe(aborted)
   })
 })
 
 describe('getQueryFn', () => {
-  function run<T>(fn: ReturnType<typeof getQueryFn<T>>, url: string) {
+  function run<T>(fn: ReturnType<typeof getQueryFn<T>>) {
     const client = new QueryClient()
-    return client.fetchQuery({ queryKey: [url], queryFn: fn, retry: false })
+    return client.fetchQuery({ queryKey: ['/user'], queryFn: fn, retry: false })
   }
+  const call = ({ signal }: { signal: AbortSignal }) => api.GET('/user', { signal })
+  const user = (on401: 'throw' | 'returnNull') =>
+    on401 === 'throw'
+      ? getQueryFn({ on401, schema: userSchema, what: 'your account', call })
+      : getQueryFn({ on401, schema: userSchema, what: 'your account', call })
 
-  it('uses the first element of the query key as the URL and parses JSON', async () => {
-    const fetchFn = stubFetch(() => json({ credits: 20 }))
-    await expect(run(getQueryFn({ on401: 'throw' }), '/api/user/credits')).resolves.toEqual({
-      credits: 20,
-    })
-    expect(fetchFn.mock.calls[0]?.[0]).toBe('/api/user/credits')
-    expect(fetchFn.mock.calls[0]?.[1]?.credentials).toBe('include')
+  it('makes the typed call and checks the answer with the schema', async () => {
+    const fetchFn = stubFetch(() => json(ADA))
+    await expect(run(user('throw'))).resolves.toEqual(ADA)
+    expect(sent(fetchFn).url).toBe('http://localhost/api/user')
+  })
+
+  it('fails with the words of parseAnswer when the answer does not match', async () => {
+    stubFetch(() => json({ id: 'one' }))
+    await expect(run(user('throw'))).rejects.toThrow(
+      'The server gave an unexpected answer to your account.',
+    )
   })
 
   it('turns a 401 into null when asked to', async () => {
     stubFetch(() =>
       json({ error: { code: 'UNAUTHENTICATED', message: 'Sign in' } }, 401, 'Unauthorized'),
     )
-    await expect(run(getQueryFn({ on401: 'returnNull' }), '/api/user')).resolves.toBeNull()
+    await expect(run(user('returnNull'))).resolves.toBeNull()
   })
 
   it('raises a 401 by default', async () => {
     stubFetch(() => new Response('Unauthorized', { status: 401, statusText: 'Unauthorized' }))
-    const error = await run(getQueryFn({ on401: 'throw' }), '/api/projects').catch(
-      (e: unknown) => e,
-    )
+    const error = await run(user('throw')).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     expect((error as ApiError).message).toBe('401: Unauthorized')
   })
 
   it('still raises other errors when 401 turns into null', async () => {
     stubFetch(() => new Response('', { status: 500, statusText: 'Internal Server Error' }))
-    const error = await run(getQueryFn({ on401: 'returnNull' }), '/api/user').catch(
-      (e: unknown) => e,
-    )
+    const error = await run(user('returnNull')).catch((e: unknown) => e)
     expect((error as ApiError).message).toBe('500: Internal Server Error')
   })
 })
 
-describe('apiUpload', () => {
+describe('fileBody', () => {
   it('sends the file itself as the body with its type, and reads the answer', async () => {
     const fetchFn = stubFetch(() => json({ url: '/api/assets/x', durationMs: 1000 }, 201))
     const file = new Blob(['RIFF'], { type: 'audio/wav' })
-    const answer = await apiUpload('/api/assets/audio?projectId=1', file)
-    expect(answer).toEqual({ url: '/api/assets/x', durationMs: 1000 })
-    const [url, init] = fetchFn.mock.calls[0] ?? []
-    expect(url).toBe('/api/assets/audio?projectId=1')
-    expect(init?.method).toBe('POST')
-    expect(init?.credentials).toBe('include')
-    expect(init?.headers).toEqual({ 'Content-Type': 'audio/wav' })
-    expect(init?.body).toBe(file)
+    const { data } = await api.POST('/assets/audio', {
+      params: { query: { projectId: '1' } },
+      ...fileBody(file),
+    })
+    expect(data).toEqual({ url: '/api/assets/x', durationMs: 1000 })
+    const request = sent(fetchFn)
+    expect(request.url).toBe('http://localhost/api/assets/audio?projectId=1')
+    expect(request.method).toBe('POST')
+    expect(request.credentials).toBe('include')
+    expect(request.headers.get('content-type')).toBe('audio/wav')
+    expect(await request.text()).toBe('RIFF')
   })
 
   it('sends another content type when told, and a refusal is an ApiError with its message', async () => {
     const fetchFn = stubFetch(() =>
       json({ error: { code: 'BAD_REQUEST', message: 'This is not audio.' } }, 400, 'Bad Request'),
     )
-    const upload = apiUpload(
-      '/api/assets/audio?projectId=1',
-      new Blob(['hi'], { type: 'text/plain' }),
-      {
-        contentType: 'application/octet-stream',
-      },
-    )
-    await expect(upload).rejects.toMatchObject({ status: 400, serverMessage: 'This is not audio.' })
-    expect(fetchFn.mock.calls[0]?.[1]?.headers).toEqual({
-      'Content-Type': 'application/octet-stream',
+    const upload = api.POST('/assets/audio', {
+      params: { query: { projectId: '1' } },
+      ...fileBody(new Blob(['hi'], { type: 'text/plain' }), 'application/octet-stream'),
     })
+    await expect(upload).rejects.toMatchObject({ status: 400, serverMessage: 'This is not audio.' })
+    expect(sent(fetchFn).headers.get('content-type')).toBe('application/octet-stream')
   })
 })
 
-describe('apiPostForFile', () => {
-  it('posts the JSON body and names the file as Content-Disposition says', async () => {
+describe('answeredFile', () => {
+  it('reads a file answer and names it as Content-Disposition says', async () => {
     const fetchFn = stubFetch(
       () =>
         new Response(new Uint8Array([80, 75, 3, 4]), {
@@ -187,22 +229,29 @@ describe('apiPostForFile', () => {
           },
         }),
     )
-    const file = await apiPostForFile('/api/video/export', { format: 'otio' }, 'export.zip')
+    const file = answeredFile(
+      await api.POST('/video/export', {
+        body: { projectId: 1, nodeId: 'video-1-a', format: 'otio' },
+        parseAs: 'blob',
+      }),
+      'export.zip',
+    )
     expect(file.filename).toBe('Café - OTIO.zip')
     expect(new Uint8Array(await file.blob.arrayBuffer())).toEqual(new Uint8Array([80, 75, 3, 4]))
-    const [url, init] = fetchFn.mock.calls[0] ?? []
-    expect(url).toBe('/api/video/export')
-    expect(init?.method).toBe('POST')
-    expect(init?.body).toBe(JSON.stringify({ format: 'otio' }))
+    const request = sent(fetchFn)
+    expect(request.url).toBe('http://localhost/api/video/export')
+    expect(await request.json()).toEqual({ projectId: 1, nodeId: 'video-1-a', format: 'otio' })
   })
 
   it('falls back to the given name, and a refusal is an ApiError with its message', async () => {
+    const body = { projectId: 1, nodeId: 'video-1-a', format: 'otio' } as const
     stubFetch(() => new Response('zip', { headers: { 'content-type': 'application/zip' } }))
-    expect((await apiPostForFile('/x', {}, 'export.zip')).filename).toBe('export.zip')
+    const answer = await api.POST('/video/export', { body, parseAs: 'blob' })
+    expect(answeredFile(answer, 'export.zip').filename).toBe('export.zip')
     stubFetch(() =>
       json({ error: { code: 'NOT_RENDERED', message: 'Render this video first.' } }, 409),
     )
-    await expect(apiPostForFile('/x', {}, 'export.zip')).rejects.toMatchObject({
+    await expect(api.POST('/video/export', { body, parseAs: 'blob' })).rejects.toMatchObject({
       status: 409,
       serverMessage: 'Render this video first.',
     })

@@ -1,9 +1,10 @@
 import { type ErrorBody, errorBodySchema, formatHttpError } from '@reelgraph/shared'
 import type { QueryFunction } from '@tanstack/react-query'
+import createClient from 'openapi-fetch'
 import type { z } from 'zod'
+import type { ApiClient, ApiPaths } from './api-contract'
 
-/** The HTTP methods the app uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type { ApiClient, ApiGetPath, ApiPath, ApiPaths } from './api-contract'
 
 /**
  * A non-success HTTP response.
@@ -56,18 +57,19 @@ export class NetworkError extends Error {
   }
 }
 
-/** `fetch` that turns a transport failure into a {@link NetworkError} (aborts stay aborts). */
-async function send(url: string, init: RequestInit): Promise<Response> {
+/**
+ * The typed client's `fetch`: a transport failure is a {@link NetworkError} (aborts stay
+ * aborts), a non-success answer an {@link ApiError}; a success goes back to openapi-fetch,
+ * which reads it. The global `fetch` is looked up per call.
+ */
+async function send(request: Request): Promise<Response> {
+  let res: Response
   try {
-    return await fetch(url, init)
+    res = await fetch(request)
   } catch (error) {
-    if (init.signal?.aborted) throw error
+    if (request.signal.aborted) throw error
     throw new NetworkError(error)
   }
-}
-
-/** Throws an {@link ApiError} for a non-success response; returns it untouched otherwise. */
-async function throwIfNotOk(res: Response): Promise<Response> {
   if (!res.ok) {
     const bodyText = await res.text().catch(() => '')
     throw new ApiError(res.status, res.statusText, bodyText)
@@ -75,126 +77,86 @@ async function throwIfNotOk(res: Response): Promise<Response> {
   return res
 }
 
-/** Reads a body as JSON when it says it is JSON, else as text; `null` for an empty body. */
-async function readBody(res: Response): Promise<unknown> {
-  if (res.status === 204) return null
-  const text = await res.text()
-  if (!text) return null
-  const contentType = res.headers.get('content-type') ?? ''
-  return /\bjson\b/i.test(contentType) ? JSON.parse(text) : text
-}
-
 /**
- * Calls the API with the session cookie. A JSON body (and its content type) is sent only
- * when `body` is given. Resolves with the parsed JSON body (or the text of a non-JSON one,
- * or null when empty).
- *
+ * A client of the api under `baseUrl`, typed by the OpenAPI document the api serves
+ * (`api-schema.ts`, written by `npm run openapi -w api`; issue 41 item 4, decision 029): a
+ * path, parameter or body the contract does not have fails to typecheck. It sends the session
+ * cookie; a JSON body goes with its content type. Calls resolve with `{ data, response }` for
+ * a success only (`data`: the parsed JSON, or what `parseAs` asks for).
  * @throws {ApiError} for any non-success status (spec §8 Generic).
  * @throws {NetworkError} when no answer arrives at all.
  * @see spec §7
  */
-export async function apiRequest<T = unknown>(
-  method: HttpMethod,
-  url: string,
-  body?: unknown,
-  init?: { signal?: AbortSignal },
-): Promise<T> {
-  return (await readBody(await call(method, url, body, init))) as T
-}
-
-/** Sends a call with the session cookie (and a JSON body when given); a non-success throws. */
-async function call(
-  method: HttpMethod,
-  url: string,
-  body: unknown,
-  init: { signal?: AbortSignal } | undefined,
-): Promise<Response> {
-  const res = await send(url, {
-    method,
-    credentials: 'include',
-    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: init?.signal,
-  })
-  return throwIfNotOk(res)
+export function createApiClient(baseUrl: string): ApiClient {
+  // openapi-fetch's client as it runs; `ApiClient` types the same calls more strictly.
+  return createClient<ApiPaths>({ baseUrl, credentials: 'include', fetch: send }) as ApiClient
 }
 
 /**
- * Sends a file as the raw request body (its type as the content type) with the session
- * cookie (or `init.contentType`), e.g. a music upload; resolves with the parsed answer as {@link apiRequest} does.
- * @throws {ApiError} for any non-success status; {NetworkError} when no answer arrives.
+ * The app's one way to call the api: `api.GET('/projects/{id}', { params: { path: { id } } })`,
+ * `api.POST('/projects', { body })`; paths as the document writes them, under `/api`.
  */
-export async function apiUpload<T = unknown>(
-  url: string,
-  file: Blob,
-  init?: { signal?: AbortSignal; contentType?: string },
-): Promise<T> {
-  const res = await send(url, {
-    method: 'POST',
-    credentials: 'include',
-    headers: { 'Content-Type': init?.contentType ?? (file.type || 'application/octet-stream') },
+export const api = createApiClient('/api')
+
+/**
+ * The body of a file upload: the file itself, sent as it is (`bodySerializer`) with its type,
+ * or `contentType`, as the content type. Spread it into a call whose body is a file, e.g.
+ * `api.POST('/assets/audio', { params, ...fileBody(file) })`.
+ */
+export function fileBody(file: Blob, contentType?: string) {
+  return {
     body: file,
-    signal: init?.signal,
-  })
-  return (await readBody(await throwIfNotOk(res))) as T
+    bodySerializer: (body: Blob) => body,
+    headers: { 'Content-Type': contentType ?? (file.type || 'application/octet-stream') },
+  }
 }
 
 /** What a reading call does with a 401: raise it, or resolve with null (spec §7, §8). */
-/**
- * {@link apiRequest} for an answer that is a file (audio, an image): the body as a Blob.
- * @throws {ApiError} for any non-success status; {NetworkError} when no answer arrives.
- */
-export async function apiBlob(
-  method: HttpMethod,
-  url: string,
-  body?: unknown,
-  init?: { signal?: AbortSignal },
-): Promise<Blob> {
-  return (await call(method, url, body, init)).blob()
-}
-
 export type UnauthorizedBehavior = 'returnNull' | 'throw'
 
+/** A typed call of the api for a query: `({ signal }) => api.GET('/user', { signal })`. */
+export type ApiRead = (context: { signal: AbortSignal }) => Promise<{ data?: unknown }>
+
 /**
- * The reading call: GETs the URL in `queryKey[0]` with the session cookie and checks the
- * answer with the shared `schema` ({@link parseAnswer}; `what` names it in the error). Only
- * the app's fallback query function goes without one.
+ * The query function of a reading call: makes `call` (a typed call of {@link api}) and checks
+ * its answer with the shared `schema` ({@link parseAnswer}; `what` names it in the error).
  *
  * With `on401: 'returnNull'` an unauthenticated answer resolves with `null` instead of
  * throwing (the user and credits queries, spec §7).
  *
- * @throws {ApiError} for any other non-success status; {Error} for an answer that does not
- *   match `schema`.
+ * @throws {ApiError} for any other non-success status; {NetworkError} offline; {Error} for an
+ *   answer that does not match `schema`.
  */
 export function getQueryFn<T>(options: {
   on401: 'returnNull'
   schema: z.ZodType<T>
   what: string
+  call: ApiRead
 }): QueryFunction<T | null>
 export function getQueryFn<T>(options: {
   on401: 'throw'
   schema: z.ZodType<T>
   what: string
+  call: ApiRead
 }): QueryFunction<T>
-export function getQueryFn(options: { on401: UnauthorizedBehavior }): QueryFunction<unknown>
 export function getQueryFn<T>({
   on401,
   schema,
   what,
+  call,
 }: {
   on401: UnauthorizedBehavior
-  schema?: z.ZodType<T>
-  what?: string
-}): QueryFunction<T | null | unknown> {
-  return async ({ queryKey, signal }) => {
-    const url = queryKey[0]
-    if (typeof url !== 'string')
-      throw new TypeError('The first element of a query key must be a URL')
-    const res = await send(url, { credentials: 'include', signal })
-    if (on401 === 'returnNull' && res.status === 401) return null
-    await throwIfNotOk(res)
-    const body = await readBody(res)
-    return schema ? parseAnswer(schema, body, what ?? url) : body
+  schema: z.ZodType<T>
+  what: string
+  call: ApiRead
+}): QueryFunction<T | null> {
+  return async ({ signal }) => {
+    try {
+      return parseAnswer(schema, (await call({ signal })).data, what)
+    } catch (error) {
+      if (on401 === 'returnNull' && isApiError(error, 401)) return null
+      throw error
+    }
   }
 }
 
@@ -254,19 +216,15 @@ export function dispositionFilename(header: string | null): string | null {
 }
 
 /**
- * POSTs a JSON body with the session cookie and resolves with the file the API answers
- * (e.g. an export's ZIP), named as its Content-Disposition says, else `fallback`.
- * @throws {ApiError} for any non-success status; {NetworkError} when no answer arrives.
+ * The file a typed call answered with `parseAs: 'blob'` (e.g. an export's ZIP), named as its
+ * Content-Disposition says, else `fallback`.
  */
-export async function apiPostForFile(
-  url: string,
-  body: unknown,
+export function answeredFile(
+  answer: { data?: Blob; response: Response },
   fallback: string,
-  init?: { signal?: AbortSignal },
-): Promise<ApiFile> {
-  const res = await call('POST', url, body, init)
+): ApiFile {
   return {
-    blob: await res.blob(),
-    filename: dispositionFilename(res.headers.get('content-disposition')) ?? fallback,
+    blob: answer.data ?? new Blob([]),
+    filename: dispositionFilename(answer.response.headers.get('content-disposition')) ?? fallback,
   }
 }

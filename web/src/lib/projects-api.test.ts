@@ -1,6 +1,8 @@
 import type { ProjectSummary } from '@reelgraph/shared'
+import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import { parseCreatedProject, projectQueryKey, removeFromList, renameInList } from './projects-api'
+import { QUERY_KEYS } from './query-keys'
 
 function summary(id: number, name: string, updatedAt: string): ProjectSummary {
   return {
@@ -69,7 +71,11 @@ describe('removeFromList', () => {
 })
 
 describe('projectQueryKey', () => {
-  it('starts with the list URL so invalidating the list reaches each project', () => {
-    expect(projectQueryKey(5)).toEqual(['/api/projects', 5])
+  it("starts with the list's key (its contract path) so invalidating the list reaches each project", async () => {
+    expect(projectQueryKey(5)).toEqual(['/projects', 5])
+    const client = new QueryClient()
+    client.setQueryData(projectQueryKey(5), { id: 5 })
+    await client.invalidateQueries({ queryKey: QUERY_KEYS.projects })
+    expect(client.getQueryState(projectQueryKey(5))?.isInvalidated).toBe(true)
   })
 })

@@ -9,7 +9,7 @@ import {
 } from '@reelgraph/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import { apiRequest, parseAnswer } from './api-client'
+import { api, getQueryFn, parseAnswer } from './api-client'
 import { clearDeviceCopy } from './device-copies'
 import { QUERY_KEYS } from './query-keys'
 
@@ -31,13 +31,13 @@ export interface DeleteProjectVariables {
 }
 
 /**
- * The query key of one project: `['/api/projects', id]`. Its first element is the list's
- * URL (so invalidating {@link QUERY_KEYS.projects} reaches every project too); the query
- * function builds the project's own URL.
+ * The query key of one project: `['/projects', id]`. Its first element is the list's path
+ * (so invalidating {@link QUERY_KEYS.projects} reaches every project too); the query function
+ * calls `GET /api/projects/{id}`.
  */
 export function projectQueryKey<Id extends number | undefined>(
   id: Id,
-): readonly ['/api/projects', Id] {
+): readonly [(typeof QUERY_KEYS.projects)[0], Id] {
   return [QUERY_KEYS.projects[0], id] as const
 }
 
@@ -84,7 +84,11 @@ export function removeFromList(
  * @see spec §7, §5 Projects
  */
 export function useProjects() {
-  return useQuery<ProjectSummary[]>({ queryKey: QUERY_KEYS.projects })
+  return useQuery<ProjectSummary[]>({
+    queryKey: QUERY_KEYS.projects,
+    // Typed by the contract, not parsed: as before, one odd card must not hide the list.
+    queryFn: async ({ signal }) => (await api.GET('/projects', { signal })).data ?? [],
+  })
 }
 
 /**
@@ -95,12 +99,13 @@ export function useProjects() {
 export function useProject(id: number | undefined) {
   return useQuery<Project>({
     queryKey: projectQueryKey(id),
-    queryFn: async ({ signal }) =>
-      parseAnswer(
-        projectSchema,
-        await apiRequest('GET', `/api/projects/${String(id)}`, undefined, { signal }),
-        'the project',
-      ),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: projectSchema,
+      what: 'the project',
+      call: ({ signal }) =>
+        api.GET('/projects/{id}', { params: { path: { id: String(id) } }, signal }),
+    }),
     enabled: typeof id === 'number' && Number.isFinite(id),
   })
 }
@@ -115,7 +120,7 @@ export function useCreateProject() {
   const queryClient = useQueryClient()
   return useMutation<CreatedProject, Error, CreateProjectInput>({
     mutationFn: async (input) =>
-      parseCreatedProject(await apiRequest<unknown>('POST', '/api/projects', input)),
+      parseCreatedProject((await api.POST('/projects', { body: input })).data),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: QUERY_KEYS.projects, exact: true })
     },
@@ -132,8 +137,11 @@ export function useRenameProject() {
   const queryClient = useQueryClient()
   return useMutation<RenamedProject, Error, RenameProjectVariables>({
     mutationFn: async ({ id, name }) => {
-      const answer = await apiRequest<unknown>('PATCH', `/api/projects/${String(id)}`, { name })
-      return parseAnswer(renamedProjectSchema, answer, 'the rename')
+      const { data } = await api.PATCH('/projects/{id}', {
+        params: { path: { id: String(id) } },
+        body: { name },
+      })
+      return parseAnswer(renamedProjectSchema, data, 'the rename')
     },
     onSuccess: (renamed, { id }) => {
       queryClient.setQueryData<ProjectSummary[]>(QUERY_KEYS.projects, (list) =>
@@ -156,7 +164,7 @@ export function useDeleteProject() {
   const queryClient = useQueryClient()
   return useMutation<void, Error, DeleteProjectVariables>({
     mutationFn: async ({ id }) => {
-      await apiRequest<unknown>('DELETE', `/api/projects/${String(id)}`)
+      await api.DELETE('/projects/{id}', { params: { path: { id: String(id) } } })
     },
     onSuccess: async (_data, { id }) => {
       queryClient.setQueryData<ProjectSummary[]>(QUERY_KEYS.projects, (list) =>

@@ -1,6 +1,6 @@
 import { QUERY_GC_TIME_MS, QUERY_RETRY_COUNT, QUERY_STALE_TIME_MS } from '@reelgraph/shared'
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
-import { ApiError, getQueryFn } from './api-client'
+import { ApiError } from './api-client'
 import { QUERY_KEYS } from './query-keys'
 
 /**
@@ -32,7 +32,9 @@ function onUnauthenticated(client: () => QueryClient, error: unknown): void {
 /**
  * Builds the app's query client with the spec's data-fetching defaults: fresh for 60 s,
  * one retry, no refetch on focus or interval, unused data dropped after 5 min, mutations
- * never retried. The default query function GETs `queryKey[0]` and raises a 401.
+ * never retried. There is no default query function: each query makes its own typed call
+ * (`getQueryFn` over `api`, issue 41 item 4); a reader of the cache alone (`enabled: false`)
+ * is refetched with the function of the query that fills it.
  * @see spec §9 Data fetching, §7
  */
 export function createQueryClient(): QueryClient {
@@ -43,7 +45,6 @@ export function createQueryClient(): QueryClient {
     }),
     defaultOptions: {
       queries: {
-        queryFn: getQueryFn({ on401: 'throw' }),
         staleTime: QUERY_STALE_TIME_MS,
         retry: QUERY_RETRY_COUNT,
         refetchOnWindowFocus: false,

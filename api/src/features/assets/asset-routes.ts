@@ -97,6 +97,7 @@ export const assetRoutes = new Hono<AppEnv>()
       tag: TAG,
       response: audioUploadOutput,
       status: 201,
+      requestFile: ['audio/*', 'application/octet-stream'],
     }),
     validate('query', audioUploadQuery),
     async (c) => {
@@ -119,6 +120,15 @@ export const assetRoutes = new Hono<AppEnv>()
       description:
         'The bytes with their content type; single `Range` requests answer 206. `?download=1` answers an attachment: generated-image.jpg (JPEG) for images, `<project name>.mp4|.srt|.vtt` for a render.',
       tag: TAG,
+      file: '*/*',
+      parameters: [
+        {
+          in: 'query',
+          name: 'download',
+          enum: ['1'],
+          description: 'Answer an attachment with a file name (any other value: the bytes inline).',
+        },
+      ],
     }),
     // `:id` through shared's `assetIdSchema`; any other id is a file that does not exist (404).
     validate('param', z.object({ id: assetIdSchema }), { onInvalid: () => assetNotFound() }),

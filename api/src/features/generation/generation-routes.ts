@@ -10,7 +10,6 @@ import {
   generateScriptOutput,
   generateVideoInput,
   generateVideoOutput,
-  IMAGE_SEED_MAX,
   type ImageModel,
   jobAcceptedSchema,
   modelsOutput,
@@ -20,18 +19,25 @@ import {
 import { type Context, Hono } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
-import { docs } from '../../lib/openapi.ts'
+import { type DocumentedParameter, docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
 import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
-import { resultOf, submitGeneration, waitForJob } from '../jobs/job-service.ts'
+import { resultOf, waitForJob } from '../jobs/job-service.ts'
 import type { JobRow } from '../jobs/job-store.ts'
-import type { ModelCatalog } from './catalog/types.ts'
 import { submitClip } from './clip-service.ts'
-import { randomSeed } from './generation-service.ts'
+import { submitImage, submitScenes, submitScript } from './generation-service.ts'
 import { ProviderError } from './providers/types.ts'
 
 const TAG = 'Generation'
 const IDEMPOTENCY_HEADER = 'idempotency-key'
+
+/** The Idempotency-Key header as the OpenAPI document lists it on each generation call. */
+const IDEMPOTENCY_PARAMETER: DocumentedParameter = {
+  in: 'header',
+  name: 'Idempotency-Key',
+  description:
+    'Any text of the caller’s: a call repeated with the same key answers the same job and is charged once.',
+}
 
 const JOB_CALL_DESCRIPTION =
   'Charged once and run as a durable job (issue 12). With projectId and nodeId the result is ' +
@@ -64,24 +70,6 @@ function asImageModel(model: CatalogModel): ImageModel {
     name: model.name,
     modelVersions: [{ id: model.id, name: model.providerName }],
   }
-}
-
-/**
- * The catalog model an image request names (issue 22 item 3): `modelId`, or a
- * `modelVersionId` that is a catalog id; undefined for a provider's own version id (old
- * clients), which the active image provider draws.
- * @throws AppError VALIDATION_FAILED when `modelId` names no listed image model.
- */
-function catalogImageModel(
-  catalog: Pick<ModelCatalog, 'image'>,
-  input: { modelId?: string | undefined; modelVersionId: string },
-): string | undefined {
-  if (input.modelId) {
-    if (catalog.image(input.modelId)) return input.modelId
-    const message = 'This image model is not available: pick one from the list.'
-    throw new AppError('VALIDATION_FAILED', message, { fields: { modelId: message } })
-  }
-  return catalog.image(input.modelVersionId) ? input.modelVersionId : undefined
 }
 
 /**
@@ -130,19 +118,15 @@ export const aiRoutes = new Hono<AppEnv>()
       response: generateScriptOutput,
       accepted: jobAcceptedSchema,
       description: JOB_CALL_DESCRIPTION,
+      parameters: [IDEMPOTENCY_PARAMETER],
     }),
     validate('json', generateScriptInput),
     async (c) => {
       const { user } = requireAuth(c)
       const input = c.req.valid('json')
-      // A seed per call: each regeneration drafts anew, a retried job repeats (issue 14 item 10).
-      const job = await submitGeneration(c.var.deps, {
+      const job = await submitScript(c.var.deps, {
         userId: user.id,
-        kind: 'script',
-        input: { ...input, seed: input.seed ?? randomSeed(IMAGE_SEED_MAX) },
-        projectId: input.projectId,
-        nodeId: input.nodeId,
-        description: `Script: ${input.topic.slice(0, 80)}`,
+        input,
         idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
       })
       return answerJob(c, job)
@@ -156,18 +140,15 @@ export const aiRoutes = new Hono<AppEnv>()
       response: generateScenesOutput,
       accepted: jobAcceptedSchema,
       description: JOB_CALL_DESCRIPTION,
+      parameters: [IDEMPOTENCY_PARAMETER],
     }),
     validate('json', generateScenesInput),
     async (c) => {
       const { user } = requireAuth(c)
       const input = c.req.valid('json')
-      const job = await submitGeneration(c.var.deps, {
+      const job = await submitScenes(c.var.deps, {
         userId: user.id,
-        kind: 'scenes',
-        input: { ...input, seed: input.seed ?? randomSeed(IMAGE_SEED_MAX) },
-        projectId: input.projectId,
-        nodeId: input.nodeId,
-        description: `${input.sceneCount} scenes`,
+        input,
         idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
       })
       return answerJob(c, job)
@@ -187,6 +168,7 @@ export const aiRoutes = new Hono<AppEnv>()
         '404), and the server never fetches another address. The clip is copied into the ' +
         "project's assets, checked with ffmpeg and given a poster frame; with nodeId it is " +
         'placed as a Clip node (or as its newest take).',
+      parameters: [IDEMPOTENCY_PARAMETER],
     }),
     validate('json', generateVideoInput),
     async (c) => {
@@ -253,21 +235,15 @@ export const imageRoutes = new Hono<AppEnv>()
       response: generateImageOutput,
       accepted: jobAcceptedSchema,
       description: JOB_CALL_DESCRIPTION,
+      parameters: [IDEMPOTENCY_PARAMETER],
     }),
     validate('json', generateImageInput),
     async (c) => {
       const { user } = requireAuth(c)
       const input = c.req.valid('json')
-      const modelId = catalogImageModel(c.var.deps.catalog, input)
-      // The seed is chosen once, so a retried attempt draws the same image.
-      const seed = input.seed ?? randomSeed(IMAGE_SEED_MAX)
-      const job = await submitGeneration(c.var.deps, {
+      const job = await submitImage(c.var.deps, {
         userId: user.id,
-        kind: 'image',
-        input: { ...input, modelId, seed },
-        projectId: input.projectId,
-        nodeId: input.nodeId,
-        description: `Image ${input.width}x${input.height}`,
+        input,
         idempotencyKey: c.req.header(IDEMPOTENCY_HEADER),
       })
       return answerJob(c, job)

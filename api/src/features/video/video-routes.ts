@@ -124,6 +124,7 @@ export const videoRoutes = new Hono<AppEnv>()
       summary: 'Speak a scene’s narration (the scene play button; free, rate limited)',
       description: 'Answers `audio/wav` (PCM, mono, 16-bit) with `X-Duration-Ms`.',
       tag: TAG,
+      file: 'audio/wav',
     }),
     validate('json', narrationPreviewInput),
     async (c) => {

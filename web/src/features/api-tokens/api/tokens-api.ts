@@ -6,21 +6,26 @@ import {
   createdTokenSchema,
 } from '@reelgraph/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, getQueryFn, parseAnswer } from '@/lib/api-client'
+import { api, type ApiGetPath, getQueryFn, parseAnswer } from '@/lib/api-client'
 
 /**
  * The API tokens calls (issue 41 item 1): list, make (the answer holds the secret, shown
  * once) and revoke. No toasts here: the page shows what went wrong where it happened.
  */
 
-/** The query key of the token list; `[0]` is the URL the default query function reads. */
-export const API_TOKENS_QUERY_KEY = ['/api/tokens'] as const
+/** The query key of the token list: the path of its call. */
+export const API_TOKENS_QUERY_KEY = ['/tokens'] as const satisfies readonly [ApiGetPath]
 
 /** `GET /api/tokens` -> the account's live tokens, newest first, without their secrets. */
 export function useApiTokens() {
   return useQuery<ApiToken[]>({
     queryKey: API_TOKENS_QUERY_KEY,
-    queryFn: getQueryFn({ on401: 'throw', schema: apiTokenListSchema, what: 'your API tokens' }),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: apiTokenListSchema,
+      what: 'your API tokens',
+      call: ({ signal }) => api.GET('/tokens', { signal }),
+    }),
   })
 }
 
@@ -34,7 +39,7 @@ export function useCreateApiToken() {
     mutationFn: async (input) =>
       parseAnswer(
         createdTokenSchema,
-        await apiRequest('POST', '/api/tokens', input),
+        (await api.POST('/tokens', { body: input })).data,
         'the new token',
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: API_TOKENS_QUERY_KEY }),
@@ -45,7 +50,7 @@ export function useCreateApiToken() {
 export function useRevokeApiToken() {
   const queryClient = useQueryClient()
   return useMutation<unknown, Error, { id: number }>({
-    mutationFn: ({ id }) => apiRequest('DELETE', `/api/tokens/${String(id)}`),
+    mutationFn: ({ id }) => api.DELETE('/tokens/{id}', { params: { path: { id: String(id) } } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: API_TOKENS_QUERY_KEY }),
   })
 }

@@ -14,7 +14,7 @@ import {
   subscriptionStatusSchema,
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, getQueryFn } from '@/lib/api-client'
+import { api, type ApiGetPath, getQueryFn } from '@/lib/api-client'
 import { QUERY_KEYS } from '@/lib/query-keys'
 
 /**
@@ -24,18 +24,23 @@ import { QUERY_KEYS } from '@/lib/query-keys'
  * messages. An answer without a url is an error (spec §5 Billing).
  */
 
-/** Query keys of the billing reads; `[0]` is the URL (the default query function reads it). */
+/** Query keys of the billing reads: the paths of their calls. */
 export const BILLING_QUERY_KEYS = {
-  plans: ['/api/subscription/plans'],
-  packages: ['/api/credit-packages'],
-  storage: ['/api/user/storage'],
-} as const
+  plans: ['/subscription/plans'],
+  packages: ['/credit-packages'],
+  storage: ['/user/storage'],
+} as const satisfies Record<string, readonly [ApiGetPath]>
 
 /** `GET /api/subscription/plans` -> the plans, ordered free, basic, pro (public). */
 export function usePlans() {
   return useQuery<{ plans: Plan[] }, Error, Plan[]>({
     queryKey: BILLING_QUERY_KEYS.plans,
-    queryFn: getQueryFn({ on401: 'throw', schema: plansOutput, what: 'the plans' }),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: plansOutput,
+      what: 'the plans',
+      call: ({ signal }) => api.GET('/subscription/plans', { signal }),
+    }),
     select: (answer) => answer.plans,
   })
 }
@@ -48,6 +53,7 @@ export function useCreditPackages() {
       on401: 'throw',
       schema: creditPackagesOutput,
       what: 'the credit packages',
+      call: ({ signal }) => api.GET('/credit-packages', { signal }),
     }),
     select: (answer) => answer.packages,
   })
@@ -64,6 +70,7 @@ export function useSubscriptionStatus(enabled = true) {
       on401: 'throw',
       schema: subscriptionStatusSchema,
       what: 'your subscription',
+      call: ({ signal }) => api.GET('/subscription/status', { signal }),
     }),
     staleTime: SUBSCRIPTION_STALE_TIME_MS,
     refetchInterval: SUBSCRIPTION_REFETCH_INTERVAL_MS,
@@ -82,7 +89,12 @@ export function useCreditBuckets(
 ): Pick<Credits, 'planCredits' | 'purchasedCredits'> | null {
   const query = useQuery<unknown>({
     queryKey: QUERY_KEYS.credits,
-    queryFn: getQueryFn({ on401: 'returnNull', schema: creditsSchema, what: 'your credits' }),
+    queryFn: getQueryFn({
+      on401: 'returnNull',
+      schema: creditsSchema,
+      what: 'your credits',
+      call: ({ signal }) => api.GET('/user/credits', { signal }),
+    }),
     staleTime: 0,
     refetchOnMount: 'always',
     enabled,
@@ -101,7 +113,12 @@ export function useCreditBuckets(
 export function useStorageUsage(enabled: boolean) {
   return useQuery<StorageUsage>({
     queryKey: BILLING_QUERY_KEYS.storage,
-    queryFn: getQueryFn({ on401: 'throw', schema: storageUsageSchema, what: 'your storage' }),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: storageUsageSchema,
+      what: 'your storage',
+      call: ({ signal }) => api.GET('/user/storage', { signal }),
+    }),
     staleTime: 0,
     refetchOnMount: 'always',
     enabled,
@@ -149,7 +166,7 @@ export function useCreateCheckoutSession() {
   return useMutation<string, Error, { priceId: string }>({
     mutationFn: async (input) =>
       requireUrl(
-        await apiRequest('POST', '/api/subscription/create-checkout-session', input),
+        (await api.POST('/subscription/create-checkout-session', { body: input })).data,
         CHECKOUT_NO_URL_MESSAGE,
       ),
   })
@@ -160,7 +177,7 @@ export function useCreatePortalSession() {
   return useMutation<string, Error, { targetPlanId?: PlanId } | undefined>({
     mutationFn: async (input) =>
       requireUrl(
-        await apiRequest('POST', '/api/subscription/create-portal-session', input ?? {}),
+        (await api.POST('/subscription/create-portal-session', { body: input ?? {} })).data,
         PORTAL_NO_URL_MESSAGE,
       ),
   })
@@ -173,12 +190,8 @@ export function useCreatePortalSession() {
 export function useCalculateProration() {
   return useMutation<number, Error, { currentPlanId: PlanId; newPlanId: PlanId }>({
     mutationFn: async (input) => {
-      const answer = await apiRequest<{ amount?: unknown }>(
-        'POST',
-        '/api/subscription/calculate-proration',
-        input,
-      )
-      const amount = answer?.amount
+      const { data } = await api.POST('/subscription/calculate-proration', { body: input })
+      const amount: unknown = data?.amount
       if (typeof amount !== 'number' || !Number.isFinite(amount)) {
         throw new Error('The server did not return a prorated amount')
       }
@@ -191,10 +204,10 @@ export function useCalculateProration() {
 export function useCancelSubscription() {
   const queryClient = useQueryClient()
   return useMutation<{ success: boolean }, Error, void>({
-    mutationFn: () =>
-      apiRequest<{ success: boolean }>('POST', '/api/subscription/cancel', {
-        cancelAtPeriodEnd: true,
-      }),
+    mutationFn: async () => {
+      const { data } = await api.POST('/subscription/cancel', { body: { cancelAtPeriodEnd: true } })
+      return { success: data?.success === true }
+    },
     onSuccess: () => refreshBillingState(queryClient),
   })
 }
@@ -204,7 +217,7 @@ export function useReactivateWithCheckout() {
   return useMutation<string, Error, { newPlanId: PlanId; priceId: string }>({
     mutationFn: async (input) =>
       requireUrl(
-        await apiRequest('POST', '/api/subscription/reactivate-with-checkout', input),
+        (await api.POST('/subscription/reactivate-with-checkout', { body: input })).data,
         CHECKOUT_NO_URL_MESSAGE,
       ),
   })
@@ -214,6 +227,9 @@ export function useReactivateWithCheckout() {
 export function usePurchaseCredits() {
   return useMutation<string, Error, { packageId: string }>({
     mutationFn: async (input) =>
-      requireUrl(await apiRequest('POST', '/api/purchase-credits', input), CHECKOUT_NO_URL_MESSAGE),
+      requireUrl(
+        (await api.POST('/purchase-credits', { body: input })).data,
+        CHECKOUT_NO_URL_MESSAGE,
+      ),
   })
 }

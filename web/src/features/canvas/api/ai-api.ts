@@ -31,7 +31,7 @@ import {
 } from '@reelgraph/shared'
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import { apiBlob, apiRequest, getQueryFn, parseAnswer } from '@/lib/api-client'
+import { api, type ApiGetPath, getQueryFn, parseAnswer } from '@/lib/api-client'
 import { QUERY_KEYS } from '@/lib/query-keys'
 
 /**
@@ -69,21 +69,12 @@ export function readGenerationAnswer<T>(
   return { kind: 'result', result: parseAnswer(schema, answer, what) }
 }
 
-async function generate<T>(
-  url: string,
-  input: unknown,
-  schema: z.ZodType<T>,
-  what: string,
-): Promise<GenerationAnswer<T>> {
-  return readGenerationAnswer(schema, await apiRequest<unknown>('POST', url, input), what)
-}
-
-/** Query keys of the AI reads; `[0]` is the URL (the default query function reads it). */
+/** Query keys of the AI reads: the paths of their calls, then the query they send. */
 export const AI_QUERY_KEYS = {
-  voices: ['/api/video/voices'],
-  models: [`/api/csas/models?limit=${MODEL_LIST_DEFAULT_LIMIT}`],
-  videoModels: ['/api/ai/models?kind=video'],
-} as const
+  voices: ['/video/voices'],
+  models: ['/csas/models', { limit: MODEL_LIST_DEFAULT_LIMIT }],
+  videoModels: ['/ai/models', { kind: 'video' }],
+} as const satisfies Record<string, readonly [ApiGetPath, ...unknown[]]>
 
 /**
  * How long the video models stay fresh, in ms: the catalog changes only with the server's
@@ -96,7 +87,13 @@ export const VIDEO_MODELS_STALE_MS = 30 * 60_000
 export function useImageModels(enabled = true) {
   return useQuery<ModelsOutput>({
     queryKey: AI_QUERY_KEYS.models,
-    queryFn: getQueryFn({ on401: 'throw', schema: modelsOutput, what: 'the image models' }),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: modelsOutput,
+      what: 'the image models',
+      call: ({ signal }) =>
+        api.GET('/csas/models', { params: { query: AI_QUERY_KEYS.models[1] }, signal }),
+    }),
     enabled,
   })
 }
@@ -109,12 +106,13 @@ export function useImageModels(enabled = true) {
 export function useVideoModels(enabled = true) {
   return useQuery<CatalogOutput>({
     queryKey: AI_QUERY_KEYS.videoModels,
-    queryFn: async ({ signal }) =>
-      parseAnswer(
-        catalogOutput,
-        await apiRequest<unknown>('GET', AI_QUERY_KEYS.videoModels[0], undefined, { signal }),
-        'the video models',
-      ),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: catalogOutput,
+      what: 'the video models',
+      call: ({ signal }) =>
+        api.GET('/ai/models', { params: { query: AI_QUERY_KEYS.videoModels[1] }, signal }),
+    }),
     enabled,
     staleTime: VIDEO_MODELS_STALE_MS,
   })
@@ -136,8 +134,12 @@ export function useGenerateScript() {
     Error,
     GenerateScriptInput & JobTarget
   >({
-    mutationFn: (input) =>
-      generate('/api/ai/generate-script', input, generateScriptOutput, 'the script'),
+    mutationFn: async (input) =>
+      readGenerationAnswer(
+        generateScriptOutput,
+        (await api.POST('/ai/generate-script', { body: input })).data,
+        'the script',
+      ),
     onSettled: () => refreshCredits(queryClient),
   })
 }
@@ -153,8 +155,12 @@ export function useGenerateScenes() {
     Error,
     GenerateScenesInput & JobTarget
   >({
-    mutationFn: (input) =>
-      generate('/api/ai/generate-scenes', input, generateScenesOutput, 'the scenes'),
+    mutationFn: async (input) =>
+      readGenerationAnswer(
+        generateScenesOutput,
+        (await api.POST('/ai/generate-scenes', { body: input })).data,
+        'the scenes',
+      ),
     onSettled: () => refreshCredits(queryClient),
   })
 }
@@ -166,8 +172,12 @@ export function useGenerateScenes() {
 export function useGenerateImage() {
   const queryClient = useQueryClient()
   return useMutation<GenerationAnswer<GenerateImageOutput>, Error, GenerateImageInput & JobTarget>({
-    mutationFn: (input) =>
-      generate('/api/csas/generate-image', input, generateImageOutput, 'the image'),
+    mutationFn: async (input) =>
+      readGenerationAnswer(
+        generateImageOutput,
+        (await api.POST('/csas/generate-image', { body: input })).data,
+        'the image',
+      ),
     onSettled: () => refreshCredits(queryClient),
   })
 }
@@ -181,8 +191,12 @@ export function useGenerateImage() {
 export function useGenerateVideo() {
   const queryClient = useQueryClient()
   return useMutation<GenerationAnswer<GenerateVideoOutput>, Error, GenerateVideoInput & JobTarget>({
-    mutationFn: (input) =>
-      generate('/api/ai/generate-video', input, generateVideoOutput, 'the clip'),
+    mutationFn: async (input) =>
+      readGenerationAnswer(
+        generateVideoOutput,
+        (await api.POST('/ai/generate-video', { body: input })).data,
+        'the clip',
+      ),
     onSettled: () => refreshCredits(queryClient),
   })
 }
@@ -197,7 +211,7 @@ export function useCancelJob() {
     mutationFn: async (jobId) =>
       parseAnswer(
         jobSchema,
-        await apiRequest<unknown>('POST', `/api/jobs/${encodeURIComponent(jobId)}/cancel`),
+        (await api.POST('/jobs/{id}/cancel', { params: { path: { id: jobId } } })).data,
         'the cancel',
       ),
     onSettled: () => refreshCredits(queryClient),
@@ -214,7 +228,7 @@ export function useRenderVideo() {
     mutationFn: async (input) =>
       parseAnswer(
         jobAcceptedSchema,
-        await apiRequest<unknown>('POST', '/api/video/render', input),
+        (await api.POST('/video/render', { body: input })).data,
         'the render',
       ),
     onSettled: () => refreshCredits(queryClient),
@@ -233,7 +247,7 @@ export function useMakeVideo() {
     mutationFn: async (input) =>
       parseAnswer(
         jobAcceptedSchema,
-        await apiRequest<unknown>('POST', '/api/video/make', input),
+        (await api.POST('/video/make', { body: input })).data,
         'the video',
       ),
     onSettled: () => refreshCredits(queryClient),
@@ -251,15 +265,15 @@ export function useRenderQuote(
   inputsKey: string,
   enabled: boolean,
 ) {
-  const url = `/api/video/render-quote?projectId=${target.projectId}&nodeId=${encodeURIComponent(target.nodeId)}`
+  const query = { projectId: String(target.projectId), nodeId: target.nodeId }
   return useQuery<RenderQuote>({
-    queryKey: [url, inputsKey],
-    queryFn: async ({ signal }) =>
-      parseAnswer(
-        renderQuoteOutput,
-        await apiRequest<unknown>('GET', url, undefined, { signal }),
-        'the render cost',
-      ),
+    queryKey: ['/video/render-quote', query, inputsKey] satisfies [ApiGetPath, ...unknown[]],
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: renderQuoteOutput,
+      what: 'the render cost',
+      call: ({ signal }) => api.GET('/video/render-quote', { params: { query }, signal }),
+    }),
     enabled: enabled && target.projectId !== null,
   })
 }
@@ -268,12 +282,12 @@ export function useRenderQuote(
 export function useVoices(enabled = true) {
   return useQuery<VoicesOutput>({
     queryKey: AI_QUERY_KEYS.voices,
-    queryFn: async ({ signal }) =>
-      parseAnswer(
-        voicesOutput,
-        await apiRequest<unknown>('GET', '/api/video/voices', undefined, { signal }),
-        'the voices',
-      ),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: voicesOutput,
+      what: 'the voices',
+      call: ({ signal }) => api.GET('/video/voices', { signal }),
+    }),
     enabled,
     // The provider's voices change only with the server's configuration.
     staleTime: Infinity,
@@ -285,9 +299,14 @@ export function useVoices(enabled = true) {
  * narration (the scene play button, issue 13 item 5).
  * @throws {ApiError} 400 (no narration, unknown voice), 404, 429; {NetworkError} offline.
  */
-export function fetchNarrationPreview(
+export async function fetchNarrationPreview(
   input: NarrationPreviewInput,
   signal?: AbortSignal,
 ): Promise<Blob> {
-  return apiBlob('POST', '/api/video/narration-preview', input, { signal })
+  const { data } = await api.POST('/video/narration-preview', {
+    body: input,
+    parseAs: 'blob',
+    signal,
+  })
+  return data ?? new Blob([])
 }

@@ -1,11 +1,12 @@
 import {
+  ASSET_URL_PATTERN,
   type AudioUpload,
   audioUploadOutput,
   type NarrationsOutput,
   narrationsOutput,
 } from '@reelgraph/shared'
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { apiBlob, apiRequest, apiUpload, parseAnswer } from '@/lib/api-client'
+import { api, type ApiGetPath, fileBody, getQueryFn, parseAnswer } from '@/lib/api-client'
 
 /**
  * The timeline panel's calls (issue 24 item 1): each scene's narration (lengths, words and
@@ -23,26 +24,42 @@ export function useNarrations(
   inputsKey: string,
   enabled = true,
 ) {
-  const url = `/api/video/narrations?projectId=${target.projectId}&nodeId=${encodeURIComponent(target.nodeId)}`
+  const query = { projectId: String(target.projectId), nodeId: target.nodeId }
   return useQuery<NarrationsOutput>({
-    queryKey: [url, inputsKey],
-    queryFn: async ({ signal }) =>
-      parseAnswer(
-        narrationsOutput,
-        await apiRequest<unknown>('GET', url, undefined, { signal }),
-        'the narrations',
-      ),
+    queryKey: ['/video/narrations', query, inputsKey] satisfies [ApiGetPath, ...unknown[]],
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: narrationsOutput,
+      what: 'the narrations',
+      call: ({ signal }) => api.GET('/video/narrations', { params: { query }, signal }),
+    }),
     enabled: enabled && target.projectId !== null,
   })
 }
 
-/** A narration WAV's bytes (`/api/assets/<id>`), kept while the app runs: it never changes. */
+/** The id of an asset URL the server handed out (shared's `ASSET_URL_PATTERN`), else null. */
+export function assetIdOf(url: string | null): string | null {
+  return url !== null && ASSET_URL_PATTERN.test(url) ? url.slice(url.lastIndexOf('/') + 1) : null
+}
+
+/**
+ * A narration WAV's bytes (`wavUrl`, an asset URL of the narrations answer, read through
+ * `GET /api/assets/{id}`), kept while the app runs: it never changes. Off for anything but
+ * an asset URL.
+ */
 export function useNarrationAudio(wavUrl: string | null) {
+  const id = assetIdOf(wavUrl)
   return useQuery<ArrayBuffer>({
-    queryKey: [wavUrl ?? '', 'bytes'],
+    queryKey: ['/assets/{id}', id, 'bytes'] satisfies [ApiGetPath, ...unknown[]],
     queryFn: async ({ signal }) =>
-      (await apiBlob('GET', wavUrl!, undefined, { signal })).arrayBuffer(),
-    enabled: wavUrl !== null,
+      (
+        await api.GET('/assets/{id}', {
+          params: { path: { id: id ?? '' } },
+          parseAs: 'arrayBuffer',
+          signal,
+        })
+      ).data ?? new ArrayBuffer(0),
+    enabled: id !== null,
     staleTime: Number.POSITIVE_INFINITY,
   })
 }
@@ -54,14 +71,13 @@ export function useNarrationAudio(wavUrl: string | null) {
  */
 export function useUploadAudio() {
   return useMutation<AudioUpload, Error, { projectId: number; file: File }>({
-    mutationFn: async ({ projectId, file }) =>
-      parseAnswer(
-        audioUploadOutput,
+    mutationFn: async ({ projectId, file }) => {
+      const { data } = await api.POST('/assets/audio', {
+        params: { query: { projectId: String(projectId) } },
         // A file the browser does not call audio goes as bytes: the server's probe decides.
-        await apiUpload<unknown>(`/api/assets/audio?projectId=${projectId}`, file, {
-          contentType: file.type.startsWith('audio/') ? file.type : 'application/octet-stream',
-        }),
-        'the upload',
-      ),
+        ...fileBody(file, file.type.startsWith('audio/') ? file.type : 'application/octet-stream'),
+      })
+      return parseAnswer(audioUploadOutput, data, 'the upload')
+    },
   })
 }

@@ -38,7 +38,7 @@ export function useRemoteSelectionColors(nodeId: string | null): readonly string
   return usePresenceState((s) => (nodeId && s.selections.get(nodeId)) || NO_COLORS, NO_COLORS)
 }
 
-/** Announces the signed-in user (from the `['/api/user']` cache) on the channel. */
+/** Announces the signed-in user (from the `QUERY_KEYS.user` cache) on the channel. */
 export function useAnnounceUser(channel: PresenceChannel): void {
   const user = useQuery<User | null>({ queryKey: QUERY_KEYS.user, enabled: false }).data ?? null
   const id = user?.id

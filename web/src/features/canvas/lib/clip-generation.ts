@@ -1,15 +1,13 @@
 import {
   ASSET_URL_PATTERN,
   type CatalogModel,
+  type ClipSettings,
   type ClipTake,
-  type GenerateVideoInput,
   type ModelCost,
   modelCredits,
   nearestDuration,
   type VideoCapabilities,
-  type VideoPresetName,
 } from '@reelgraph/shared'
-import { chooseSeed } from './generation'
 import type { VideoGeneratorData } from './node-types'
 import { seedIssue } from './validation'
 
@@ -124,27 +122,9 @@ export function defaultVideoModel(models: readonly CatalogModel[]): CatalogModel
   return models.find((m) => !m.offline) ?? models[0]
 }
 
-/** A Video Generator's settings as its model makes them. */
-export type ClipSettings = Pick<VideoGeneratorData, 'durationSeconds' | 'aspectRatio'>
-
-/**
- * The fields of a Video Generator that must change for `model` to make what it asks: the
- * duration snapped to the model's nearest (shared `nearestDuration`), the aspect ratio to its
- * first when it does not make this one. Empty when nothing changes.
- */
-export function snapToModel(
-  model: Pick<CatalogModel, 'capabilities'>,
-  data: ClipSettings,
-): Partial<ClipSettings> {
-  const caps = model.capabilities
-  if (!caps) return {}
-  const patch: Partial<ClipSettings> = {}
-  const duration = nearestDuration(caps, data.durationSeconds)
-  if (duration !== data.durationSeconds) patch.durationSeconds = duration
-  const ratios: readonly VideoPresetName[] = caps.aspectRatios
-  if (!ratios.includes(data.aspectRatio) && ratios[0]) patch.aspectRatio = ratios[0]
-  return patch
-}
+// The snap and the request are shared's (`node-requests.ts`), as the MCP server's run_node
+// sends them too (issue 41 item 2).
+export { buildClipRequest, type ClipSettings, snapToModel } from '@reelgraph/shared'
 
 /** What Generate clip costs with `model` for `data`'s duration (snapped), in credits. */
 export function clipCredits(model: CatalogModel, data: Pick<ClipSettings, 'durationSeconds'>) {
@@ -195,45 +175,6 @@ export function clipGenerationIssue(
   }
   if (!caps.textToVideo && data.imageUrl === '') return startImageRequired(model)
   return null
-}
-
-/**
- * The body of `POST /api/ai/generate-video` (shared `generateVideoInput`, without the
- * project and node the generation hook adds) for `data` with `model`: the duration and
- * aspect ratio snapped to the model, the start image and last frame only where it takes them
- * (and only app assets), sound only where it makes it, the node's seed or a random one.
- */
-export function buildClipRequest(
-  data: Pick<
-    VideoGeneratorData,
-    | 'prompt'
-    | 'negativePrompt'
-    | 'durationSeconds'
-    | 'aspectRatio'
-    | 'seed'
-    | 'withAudio'
-    | 'imageUrl'
-    | 'lastFrameUrl'
-  >,
-  model: CatalogModel,
-  random: () => number = Math.random,
-): Omit<GenerateVideoInput, 'projectId' | 'nodeId'> {
-  const caps = model.capabilities
-  const snapped = { ...data, ...snapToModel(model, data) }
-  const asset = (url: string) => (ASSET_URL_PATTERN.test(url) ? url : undefined)
-  const imageUrl = caps?.imageToVideo ? asset(data.imageUrl) : undefined
-  const lastFrameUrl = caps?.lastFrame ? asset(data.lastFrameUrl) : undefined
-  return {
-    modelId: model.id,
-    prompt: data.prompt.trim(),
-    negativePrompt: data.negativePrompt,
-    ...(imageUrl ? { imageUrl } : {}),
-    ...(lastFrameUrl ? { lastFrameUrl } : {}),
-    durationSeconds: snapped.durationSeconds,
-    aspectRatio: snapped.aspectRatio,
-    seed: chooseSeed(data.seed, random),
-    withAudio: (caps?.audio ?? false) && data.withAudio,
-  }
 }
 
 /** "0:05" for 5,000 ms; "0:04.5" below 10 s when it is not whole. */

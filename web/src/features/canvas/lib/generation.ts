@@ -1,15 +1,5 @@
-import {
-  type GenerateImageInput,
-  type GenerateScenesInput,
-  type GenerateScriptInput,
-  IMAGE_SEED_MAX,
-  type ImageModel,
-  SCENE_COUNT_DEFAULT,
-  SCENE_COUNT_MAX,
-  SCENE_COUNT_MIN,
-} from '@reelgraph/shared'
+import type { ImageModel } from '@reelgraph/shared'
 import { ApiError } from '../../../lib/api-client'
-import type { EditableTextData, ImageGeneratorData, ScriptGeneratorData } from './node-types'
 import type { JobAction } from './job-state'
 
 /**
@@ -59,73 +49,15 @@ export function creditShortfall(balance: number | null, cost: number | undefined
   return `Not enough credits: this needs ${cost} ${cost === 1 ? 'credit' : 'credits'}; you have ${balance}.`
 }
 
-/** The body of `POST /api/ai/generate-script` from a script generator's data. */
-export function buildScriptRequest(
-  data: Pick<ScriptGeneratorData, 'topic' | 'style' | 'tone' | 'format'>,
-): GenerateScriptInput {
-  return {
-    style: data.style,
-    tone: data.tone,
-    format: data.format,
-    topic: data.topic.trim(),
-  }
-}
-
-/** The scene count a text node asks for, clamped to 1–25 (default 6 when not a number). */
-export function sceneCountOf(value: unknown): number {
-  const n = typeof value === 'number' ? value : Number(value)
-  if (!Number.isFinite(n)) return SCENE_COUNT_DEFAULT
-  return Math.min(SCENE_COUNT_MAX, Math.max(SCENE_COUNT_MIN, Math.round(n)))
-}
-
-/** The body of `POST /api/ai/generate-scenes` from a text node's data. */
-export function buildScenesRequest(
-  data: Pick<EditableTextData, 'content' | 'sceneCount'>,
-): GenerateScenesInput {
-  return { script: data.content, sceneCount: sceneCountOf(data.sceneCount) }
-}
-
-/**
- * The seed to send: the node's seed when it is a whole number in range, else a random
- * integer from 0 to 2147483647 (spec §5: a random integer when empty; §9).
- */
-export function chooseSeed(seed: string, random: () => number = Math.random): number {
-  const text = seed.trim()
-  if (/^\d+$/.test(text)) {
-    const n = Number(text)
-    if (n <= IMAGE_SEED_MAX) return n
-  }
-  return Math.min(IMAGE_SEED_MAX, Math.floor(random() * (IMAGE_SEED_MAX + 1)))
-}
-
-/** The body of `POST /api/csas/generate-image` from an image generator's data. */
-export function buildImageRequest(
-  projectId: number,
-  data: Pick<
-    ImageGeneratorData,
-    | 'prompt'
-    | 'negativePrompt'
-    | 'width'
-    | 'height'
-    | 'numInferenceSteps'
-    | 'guidanceScale'
-    | 'seed'
-    | 'modelVersionId'
-  >,
-  random: () => number = Math.random,
-): GenerateImageInput {
-  return {
-    projectId,
-    modelVersionId: data.modelVersionId,
-    prompt: data.prompt.trim(),
-    negativePrompt: data.negativePrompt,
-    width: data.width,
-    height: data.height,
-    numInferenceSteps: data.numInferenceSteps,
-    guidanceScale: data.guidanceScale,
-    seed: chooseSeed(data.seed, random),
-  }
-}
+// The requests a node sends are shared's (`node-requests.ts`): the MCP server's run_node
+// builds the same ones (issue 41 item 2).
+export {
+  buildImageRequest,
+  buildScenesRequest,
+  buildScriptRequest,
+  chooseSeed,
+  sceneCountOf,
+} from '@reelgraph/shared'
 
 /**
  * The first model in the list and its first version (spec §4: auto-selected for the image

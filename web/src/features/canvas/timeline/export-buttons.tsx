@@ -3,7 +3,7 @@ import { DownloadIcon } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { toast } from '@/hooks/use-toast'
-import { apiPostForFile, errorMessage } from '@/lib/api-client'
+import { answeredFile, api, errorMessage } from '@/lib/api-client'
 
 const FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'otio', label: 'OTIO' },
@@ -41,9 +41,11 @@ export function ExportButtons({
   const run = async (format: ExportFormat) => {
     setBusy(format)
     try {
-      const file = await apiPostForFile(
-        '/api/video/export',
-        { projectId, nodeId, format },
+      const file = answeredFile(
+        await api.POST('/video/export', {
+          body: { projectId, nodeId, format },
+          parseAs: 'blob',
+        }),
         `timeline-${format}.zip`,
       )
       save(file.blob, file.filename)

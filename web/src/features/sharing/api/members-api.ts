@@ -14,7 +14,7 @@ import {
   projectMembersSchema,
 } from '@reelgraph/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, isApiError, parseAnswer } from '@/lib/api-client'
+import { api, type ApiGetPath, getQueryFn, isApiError, parseAnswer } from '@/lib/api-client'
 import { clearDeviceCopy } from '@/lib/device-copies'
 import { projectQueryKey, removeFromList } from '@/lib/projects-api'
 import { projectMembersKey, QUERY_KEYS } from '@/lib/query-keys'
@@ -49,11 +49,9 @@ export interface RevokeInvitationVariables {
   invitationId: number
 }
 
-const membersUrl = (projectId: number) => projectMembersKey(projectId)[0]
-
 /** `GET /api/invitations/:token`: what an invitation link offers (issue 6 item 1). */
-function invitationPreviewKey(token: string): readonly [string] {
-  return [`/api/invitations/${encodeURIComponent(token)}`] as const
+function invitationPreviewKey(token: string) {
+  return ['/invitations/{token}', token] as const satisfies readonly [ApiGetPath, string]
 }
 
 /** While the list is shown it is read again this often (ms): accepts and leaves show up. */
@@ -68,12 +66,16 @@ export const MEMBERS_REFRESH_MS = 10_000
 export function useProjectMembers(projectId: number, enabled = true) {
   return useQuery<ProjectMembers>({
     queryKey: projectMembersKey(projectId),
-    queryFn: async ({ signal }) =>
-      parseAnswer(
-        projectMembersSchema,
-        await apiRequest<unknown>('GET', membersUrl(projectId), undefined, { signal }),
-        'the members list',
-      ),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: projectMembersSchema,
+      what: 'the members list',
+      call: ({ signal }) =>
+        api.GET('/projects/{id}/members', {
+          params: { path: { id: String(projectId) } },
+          signal,
+        }),
+    }),
     enabled,
     // Others join, leave and change while the dialog is shut: read it again on every open,
     // and now and then while it is open (someone accepting an invitation appears).
@@ -94,10 +96,12 @@ export function useInviteMember() {
     mutationFn: async ({ projectId, email, role }) =>
       parseAnswer(
         projectInvitationSchema,
-        await apiRequest<unknown>('POST', `/api/projects/${String(projectId)}/invitations`, {
-          email,
-          role,
-        }),
+        (
+          await api.POST('/projects/{id}/invitations', {
+            params: { path: { id: String(projectId) } },
+            body: { email, role },
+          })
+        ).data,
         'the invitation',
       ),
     onSuccess: (_invitation, { projectId }) =>
@@ -113,10 +117,9 @@ export function useRevokeInvitation() {
   const queryClient = useQueryClient()
   return useMutation<void, Error, RevokeInvitationVariables>({
     mutationFn: async ({ projectId, invitationId }) => {
-      await apiRequest<unknown>(
-        'DELETE',
-        `/api/projects/${String(projectId)}/invitations/${String(invitationId)}`,
-      )
+      await api.DELETE('/projects/{id}/invitations/{invitationId}', {
+        params: { path: { id: String(projectId), invitationId: String(invitationId) } },
+      })
     },
     onSuccess: (_data, { projectId }) =>
       queryClient.invalidateQueries({ queryKey: projectMembersKey(projectId) }),
@@ -133,11 +136,12 @@ export function useChangeMemberRole() {
     mutationFn: async ({ projectId, userId, role }) =>
       parseAnswer(
         projectMemberSchema,
-        await apiRequest<unknown>(
-          'PATCH',
-          `/api/projects/${String(projectId)}/members/${String(userId)}`,
-          { role },
-        ),
+        (
+          await api.PATCH('/projects/{id}/members/{userId}', {
+            params: { path: { id: String(projectId), userId: String(userId) } },
+            body: { role },
+          })
+        ).data,
         'the role change',
       ),
     onSuccess: (_member, { projectId }) =>
@@ -146,10 +150,9 @@ export function useChangeMemberRole() {
 }
 
 async function deleteMember({ projectId, userId }: RemoveMemberVariables): Promise<void> {
-  await apiRequest<unknown>(
-    'DELETE',
-    `/api/projects/${String(projectId)}/members/${String(userId)}`,
-  )
+  await api.DELETE('/projects/{id}/members/{userId}', {
+    params: { path: { id: String(projectId), userId: String(userId) } },
+  })
 }
 
 /**
@@ -197,14 +200,13 @@ export function useLeaveProject() {
 export function useInvitationPreview(token: string | null) {
   return useQuery<InvitationPreview>({
     queryKey: invitationPreviewKey(token ?? ''),
-    queryFn: async ({ signal }) =>
-      parseAnswer(
-        invitationPreviewSchema,
-        await apiRequest<unknown>('GET', invitationPreviewKey(token ?? '')[0], undefined, {
-          signal,
-        }),
-        'the invitation',
-      ),
+    queryFn: getQueryFn({
+      on401: 'throw',
+      schema: invitationPreviewSchema,
+      what: 'the invitation',
+      call: ({ signal }) =>
+        api.GET('/invitations/{token}', { params: { path: { token: token ?? '' } }, signal }),
+    }),
     enabled: !!token,
     retry: (failures, error) => !isApiError(error, 404) && failures < 1,
   })
@@ -222,7 +224,7 @@ export function useAcceptInvitation() {
     mutationFn: async ({ token }) =>
       parseAnswer(
         acceptedInvitationSchema,
-        await apiRequest<unknown>('POST', '/api/invitations/accept', { token }),
+        (await api.POST('/invitations/accept', { body: { token } })).data,
         'the invitation',
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: QUERY_KEYS.projects, exact: true }),
