@@ -39,6 +39,13 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | null>> = {
   'POST /api/video/make': 'generate',
   'POST /api/video/narration-preview': 'generate',
   'POST /api/jobs/:id/cancel': 'generate',
+  // Webhooks (issue 41 item 3): a program hears its jobs; a project-limited token only its
+  // projects' endpoints.
+  'GET /api/webhooks': 'projects:read',
+  'GET /api/webhooks/:id/deliveries': 'projects:read',
+  'POST /api/webhooks': 'projects:write',
+  'DELETE /api/webhooks/:id': 'projects:write',
+  'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver': 'projects:write',
   // Reads of the account's money and storage; never a change.
   'GET /api/user/credits': 'billing:read',
   'GET /api/user/storage': 'billing:read',

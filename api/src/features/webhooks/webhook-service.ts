@@ -9,10 +9,11 @@ import {
   type WebhookEventType,
   WEBHOOKS_PER_USER_MAX,
 } from '@reelgraph/shared'
-import { type Kysely, sql } from 'kysely'
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
 import { AppError } from '../../lib/app-error.ts'
 import type { AllowList } from '../../lib/outbound/address-rules.ts'
 import { requireProjectRole } from '../access/project-access.ts'
+import { allowedProjectIds } from '../access/project-limit.ts'
 import type { GenerationQueue } from '../jobs/job-queue.ts'
 import { WEBHOOK_DELIVERY_QUEUE, type QueuedDelivery } from './webhook-delivery.ts'
 import { newSigningSecret } from './webhook-signing.ts'
@@ -63,6 +64,22 @@ export function toDeliveryJson(row: WebhookDeliveryRow): WebhookDelivery {
   }
 }
 
+/** Why a project-limited API token cannot add an account-wide webhook. */
+const WEBHOOK_LIMITED_TOKEN_MESSAGE =
+  'This token is limited to some projects: give the webhook a projectId among them, or use a token for all projects.'
+
+/**
+ * The endpoints the current request may reach: all of the account's, or under an API token
+ * limited to some projects (`project-limit.ts`), those of these projects only (an
+ * account-wide endpoint hears the other projects too).
+ */
+function withinTokenLimit(eb: ExpressionBuilder<DB, 'webhook_endpoints'>) {
+  const allowed = allowedProjectIds()
+  if (allowed === null) return eb.lit(true)
+  if (allowed.length === 0) return eb.lit(false)
+  return eb('project_id', 'in', allowed)
+}
+
 /**
  * Creates an endpoint for `userId`: the URL judged by the outbound guard's rules under the
  * operator's `allow` list, a project the user is a member of (or none: every project), a new
@@ -76,6 +93,10 @@ export async function createWebhook(
   db: Kysely<DB>,
   { userId, input, allow }: { userId: number; input: CreateWebhookInput; allow: AllowList },
 ): Promise<CreatedWebhook> {
+  // An API token limited to some projects hears only those (issue 41 item 1).
+  if (input.projectId === undefined && allowedProjectIds() !== null) {
+    throw new AppError('FORBIDDEN', WEBHOOK_LIMITED_TOKEN_MESSAGE)
+  }
   if (input.projectId !== undefined) {
     await requireProjectRole(db, { userId, projectId: input.projectId, needed: 'member' })
   }
@@ -122,6 +143,7 @@ export async function listWebhooks(db: Kysely<DB>, userId: number): Promise<Webh
       'consecutive_failures',
     ])
     .where('user_id', '=', userId)
+    .where(withinTokenLimit)
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .execute()
@@ -141,6 +163,7 @@ export async function deleteWebhook(
     .deleteFrom('webhook_endpoints')
     .where('id', '=', webhookId)
     .where('user_id', '=', userId)
+    .where(withinTokenLimit)
     .executeTakeFirst()
   if (deleted.numDeletedRows === 0n) throw webhookNotFound()
 }
@@ -158,6 +181,7 @@ async function requireOwnEndpoint(
     .select('id')
     .where('id', '=', webhookId)
     .where('user_id', '=', userId)
+    .where(withinTokenLimit)
     .executeTakeFirst()
   if (!endpoint) throw webhookNotFound()
 }

@@ -492,4 +492,74 @@ describe.each(testDatabaseKinds())('signed webhooks on $name (issue 41 item 3)',
     })
     expect(gone.status).toBe(404)
   })
+
+  it('takes API tokens: a program manages its webhooks, a project-limited token only its projects’', async () => {
+    const owner = await addUser(t, 'Program owner')
+    const mine = await createProjectAs(t, owner, 'Heard')
+    const other = await createProjectAs(t, owner, 'Not heard')
+    const tokenFor = async (body: unknown) => {
+      const res = await t.request('POST', '/api/tokens', { cookie: owner.cookie, body })
+      expect(res.status).toBe(201)
+      return ((await res.json()) as { token: string }).token
+    }
+    const asToken = (token: string, method: string, path: string, body?: unknown) =>
+      t.request(method, path, {
+        headers: { authorization: `Bearer ${token}`, origin: '' },
+        ...(body ? { body } : {}),
+      })
+    const account = await (
+      await createWebhook(owner, { url: `${receiver.url}/account`, events: ['job.failed'] })
+    ).json()
+
+    const reader = await tokenFor({ name: 'Reader', scopes: ['projects:read'] })
+    const refused = await asToken(reader, 'POST', '/api/webhooks', {
+      url: `${receiver.url}/r`,
+      events: ['job.succeeded'],
+    })
+    expect(refused.status).toBe(403)
+    expect((await refused.json()).error.message).toBe('This token lacks the projects:write scope.')
+    expect(
+      (await (await asToken(reader, 'GET', '/api/webhooks')).json()).map(
+        (w: { id: string }) => w.id,
+      ),
+    ).toEqual([account.id])
+
+    const limited = await tokenFor({
+      name: 'Limited',
+      scopes: ['projects:read', 'projects:write'],
+      projectIds: [mine],
+    })
+    const wide = await asToken(limited, 'POST', '/api/webhooks', {
+      url: `${receiver.url}/wide`,
+      events: ['job.succeeded'],
+    })
+    expect(wide.status).toBe(403)
+    expect((await wide.json()).error.message).toMatch(/limited to some projects/)
+    const elsewhere = await asToken(limited, 'POST', '/api/webhooks', {
+      url: `${receiver.url}/elsewhere`,
+      events: ['job.succeeded'],
+      projectId: other,
+    })
+    expect(elsewhere.status).toBe(404)
+    const made = await asToken(limited, 'POST', '/api/webhooks', {
+      url: `${receiver.url}/mine`,
+      events: ['job.succeeded'],
+      projectId: mine,
+    })
+    expect(made.status).toBe(201)
+    const hook = await made.json()
+    // It sees and deletes only its project's endpoint; the account-wide one is a stranger's.
+    expect(
+      (await (await asToken(limited, 'GET', '/api/webhooks')).json()).map(
+        (w: { id: string }) => w.id,
+      ),
+    ).toEqual([hook.id])
+    expect((await asToken(limited, 'DELETE', `/api/webhooks/${account.id}`)).status).toBe(404)
+    expect((await asToken(limited, 'GET', `/api/webhooks/${account.id}/deliveries`)).status).toBe(
+      404,
+    )
+    expect((await asToken(limited, 'DELETE', `/api/webhooks/${hook.id}`)).status).toBe(200)
+    const left = await t.request('GET', '/api/webhooks', { cookie: owner.cookie })
+    expect((await left.json()).map((w: { id: string }) => w.id)).toEqual([account.id])
+  })
 })
