@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { MAX_AUDIO_UPLOAD_BYTES } from '@reelgraph/shared'
+import { MAX_AUDIO_UPLOAD_BYTES, MCP_PATH } from '@reelgraph/shared'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import { generateSpecs } from 'hono-openapi'
@@ -18,6 +18,7 @@ import { aiRoutes, imageRoutes } from './features/generation/generation-routes.t
 import { healthRoutes } from './features/health/health-routes.ts'
 import { metricsRoutes } from './features/metrics/metrics-routes.ts'
 import { jobRoutes } from './features/jobs/job-routes.ts'
+import { mcpRoutes } from './features/mcp/mcp-routes.ts'
 import { videoRoutes } from './features/video/video-routes.ts'
 import { invitationRoutes } from './features/members/invitation-routes.ts'
 import { memberRoutes } from './features/members/member-routes.ts'
@@ -157,6 +158,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   // Server-rendered pages posting forms, so outside the JSON API (and before its catch-all).
   app.route('/api/billing-sandbox', sandboxRoutes)
   app.route('/api', api)
+  // The MCP server for agents (issue 41 item 2): bearer tokens only, outside the JSON API.
+  app.route(MCP_PATH, mcpRoutes)
   if (options.webDistDir) app.route('/', webRoutes(options.webDistDir))
   app.notFound((c) => errorHandler(new AppError('NOT_FOUND', 'Not found.'), c))
   app.onError(errorHandler)

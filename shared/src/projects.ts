@@ -31,6 +31,14 @@ export const projectNameSchema = z
   .min(1, PROJECT_MESSAGES.nameRequired)
   .max(PROJECT_NAME_MAX_LENGTH, PROJECT_MESSAGES.nameTooLong)
 
+/** A project's description: at most 1,000 characters. */
+export const projectDescriptionSchema = z
+  .string()
+  .max(
+    PROJECT_DESCRIPTION_MAX_LENGTH,
+    `A description can be at most ${PROJECT_DESCRIPTION_MAX_LENGTH} characters`,
+  )
+
 /**
  * `POST /api/projects` body. The description defaults to "Created on <long US date>";
  * nodes and connections default to empty and follow the graph rules of `graphSchema`.
@@ -39,13 +47,7 @@ export const projectNameSchema = z
 export const createProjectInput = z
   .object({
     name: projectNameSchema,
-    description: z
-      .string()
-      .max(
-        PROJECT_DESCRIPTION_MAX_LENGTH,
-        `A description can be at most ${PROJECT_DESCRIPTION_MAX_LENGTH} characters`,
-      )
-      .optional(),
+    description: projectDescriptionSchema.optional(),
     nodes: nodesSchema.default([]),
     connections: connectionsSchema.default([]),
   })

@@ -23,6 +23,8 @@ export const LOOSE_RATE_LIMITS: RateLimitRules = Object.fromEntries(
 /** An app on a fresh database with the real file mailer in a temporary folder. */
 export interface TestApp {
   deps: AppDeps
+  /** The Hono app, to serve on a socket (`@hono/node-server`) for clients that need a URL. */
+  app: ReturnType<typeof createApp>
   mailDir: string
   /**
    * The real sync server (Hocuspocus, no network) behind `deps.documents`: open a direct
@@ -88,6 +90,7 @@ export async function createTestApp(
   const app = createApp(deps)
   return {
     deps,
+    app,
     mailDir,
     sync,
     request(method, path, options = {}) {

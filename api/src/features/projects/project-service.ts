@@ -25,7 +25,7 @@ import { AppError } from '../../lib/app-error.ts'
 import { deleteProjectAssets } from '../assets/asset-service.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
 import { projectNotFound as notFound, requireProjectRole } from '../access/project-access.ts'
-import { allowedProjectIds } from '../access/project-limit.ts'
+import { allowedProjectIds, projectAllowed } from '../access/project-limit.ts'
 
 /**
  * Projects: named graphs shared with members (spec §3 Project; issue 3 item 1, issue 6
@@ -71,7 +71,7 @@ const MAX_JSON_OVERHEAD_BYTES = 32
 /**
  * @throws AppError 413 PAYLOAD_TOO_LARGE when the graph's JSON exceeds MAX_PROJECT_BYTES.
  */
-function assertProjectSize(graph: Graph): void {
+export function assertProjectSize(graph: Graph): void {
   if (graphJsonBytesBound(graph) <= MAX_PROJECT_BYTES) return
   const bytes = utf8Bytes(JSON.stringify(graph))
   if (bytes > MAX_PROJECT_BYTES) {
@@ -182,6 +182,46 @@ export async function getProject(
     role: row.role,
     ownerName: row.owner_name,
   }
+}
+
+/**
+ * One project's graph as JSON text, written by the database (`{"id", "name", "role",
+ * "nodes", "connections"}`), for any member: what {@link getProject} reads, without parsing
+ * the stored graph into objects and printing it again (the MCP server's `get_project`, issue
+ * 41 item 2: a 300-node graph is some 200 KB that a caller only passes on). Compacted first
+ * when the update log holds rows not yet merged, as {@link getProject}.
+ * @throws AppError 404 NOT_FOUND when it does not exist or the user is not a member.
+ */
+export async function getProjectGraphJson(
+  db: Kysely<DB>,
+  { userId, projectId }: ProjectCaller,
+): Promise<string> {
+  // A project outside an API token's limit is a stranger's (issue 41 item 1).
+  if (!projectAllowed(projectId)) throw notFound()
+  // One read: the member's row, whether the log holds changes not merged yet, and the JSON.
+  const read = () =>
+    db
+      .selectFrom('project_members as m')
+      .innerJoin('projects as p', 'p.id', 'm.project_id')
+      .select([
+        sql<boolean>`exists (select 1 from project_document_updates u where u.project_id = p.id)`.as(
+          'stale',
+        ),
+        sql<string>`json_build_object('id', p.id, 'name', p.name, 'role', m.role, 'nodes', p.nodes, 'connections', p.connections)::text`.as(
+          'json',
+        ),
+      ])
+      .where('m.project_id', '=', projectId)
+      .where('m.user_id', '=', userId)
+      .executeTakeFirst()
+  let row = await read()
+  if (!row) throw notFound()
+  if (row.stale) {
+    await compactProjectDocument({ db, projectId })
+    row = await read()
+    if (!row) throw notFound()
+  }
+  return row.json
 }
 
 /**

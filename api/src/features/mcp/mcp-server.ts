@@ -1,0 +1,99 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import {
+  findTextProblems,
+  MCP_TOOL_INPUTS,
+  MCP_TOOL_NAMES,
+  MCP_TOOL_SCOPES,
+  type McpToolName,
+} from '@reelgraph/shared'
+import { AppError } from '../../lib/app-error.ts'
+import { withProjectLimit } from '../access/project-limit.ts'
+import { requireTokenScope } from '../tokens/token-service.ts'
+import { JsonText, type McpTool, type McpToolAnswer, type McpToolContext } from './mcp-tool.ts'
+import { MCP_TOOLS } from './tools/index.ts'
+
+/**
+ * Reelgraph's MCP server (issue 41 item 2, decision 030): the tools of `tools/`, each called
+ * as the token's owner with the token's scopes and project limit, over the services REST
+ * uses. One server per HTTP request (`mcp-routes.ts`, stateless Streamable HTTP), so any api
+ * process answers any call.
+ */
+
+/** What an agent reads first (`initialize`'s `instructions`). */
+const INSTRUCTIONS =
+  'Reelgraph makes narrated videos on a node canvas. Quickest path: create_project (or list_projects), then make_video with a topic, then get_job every few seconds until it succeeds, then export_video for the MP4. To build by hand: add_nodes (script-generator with a topic), run_node on it, get_project to see what it wrote, run_node on the text node for scenes, and so on; connect_nodes joins nodes. Everything you do appears live on the canvas of the people who have the project open. Generation spends credits (get_credits).'
+
+/**
+ * The answer of a successful call: the result as JSON text and as structured content (the
+ * specification asks for both), or JSON text the tool wrote as it is.
+ */
+function toolResult(result: McpToolAnswer): CallToolResult {
+  if (result instanceof JsonText) return { content: [{ type: 'text', text: result.text }] }
+  return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
+}
+
+/** A tool error in words (MCP's `isError` result: the agent reads it and can act). */
+function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true }
+}
+
+/**
+ * Calls `tool` with `input` for the context's token: its scope first (the REST route's 403
+ * message), the text rules REST applies to every body, then the tool inside the token's
+ * project limit. An `AppError` comes back as a tool error in its words; anything else is
+ * logged and answered without its details.
+ */
+export async function callTool<N extends McpToolName>(
+  tool: McpTool<N>,
+  input: unknown,
+  context: McpToolContext,
+): Promise<CallToolResult> {
+  try {
+    requireTokenScope(context.actor, MCP_TOOL_SCOPES[tool.name])
+    const problem = findTextProblems(input)[0]
+    if (problem) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `${problem.path.join('.') || 'An argument'} ${problem.problem}`,
+      )
+    }
+    const result = await withProjectLimit(context.actor.projectIds, () =>
+      tool.run(input as Parameters<McpTool<N>['run']>[0], context),
+    )
+    return toolResult(result)
+  } catch (err) {
+    if (err instanceof AppError) return toolError(err.message)
+    context.logger.error({ err, tool: tool.name }, 'MCP tool failed')
+    return toolError(
+      `${tool.name} failed on Reelgraph’s side. Try again in a moment; if it keeps failing, the server’s log has the details.`,
+    )
+  }
+}
+
+/** An MCP server with every tool of {@link MCP_TOOLS}, bound to one request's token. */
+export function createMcpServer(context: McpToolContext): McpServer {
+  const server = new McpServer(
+    { name: 'reelgraph', title: 'Reelgraph', version: '1.0.0' },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  )
+  for (const name of MCP_TOOL_NAMES) {
+    const tool = MCP_TOOLS[name] as McpTool
+    server.registerTool(
+      name,
+      {
+        title: tool.title,
+        description: `${tool.description} Needs a token with the ${MCP_TOOL_SCOPES[name]} scope.`,
+        inputSchema: MCP_TOOL_INPUTS[name],
+        annotations: {
+          title: tool.title,
+          readOnlyHint: tool.readOnly,
+          destructiveHint: tool.destructive ?? false,
+          openWorldHint: false,
+        },
+      },
+      (input: unknown) => callTool(tool, input, context),
+    )
+  }
+  return server
+}

@@ -1,0 +1,106 @@
+/**
+ * `get_project` over MCP on a 300-node project with 20 agents calling at once (issue 41,
+ * "Done when": p99 ≤ 100 ms). The app runs in its own process (PGlite, or Postgres with
+ * BENCH_DATABASE_URL); each agent is the MCP SDK's own client over Streamable HTTP with a
+ * bearer token, connected first (its `initialize`), then calls `get_project` back to back.
+ * Prints p50/p90/p99/max of the calls (ms), the calls per second and the load average.
+ * Run: npm run mcp-get-project -w bench
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { MCP_PATH } from '@reelgraph/shared'
+import { loadAverage, registerUser, startApp } from './app-process.ts'
+import { makeGraph, quantile, round } from './graph-fixture.ts'
+
+const NODES = 300
+const AGENTS = 20
+/** Calls each agent makes, measured, after {@link WARM_UP} unmeasured ones. */
+const CALLS_PER_AGENT = 50
+const WARM_UP = 5
+/** The target of issue 41: p99 of a `get_project` call, in ms. */
+const TARGET_P99_MS = 100
+
+const app = await startApp({ port: 3418 })
+try {
+  const loadBefore = loadAverage()
+  const cookie = await registerUser(app.url, `bench-${Date.now()}@example.com`, 'bench password 1')
+  const asSession = { cookie, origin: app.url, 'content-type': 'application/json' }
+  const created = await fetch(`${app.url}/api/projects`, {
+    method: 'POST',
+    headers: asSession,
+    body: JSON.stringify({ name: 'Bench', ...makeGraph(NODES) }),
+  })
+  if (created.status !== 201) throw new Error(`creating the project: ${created.status}`)
+  const { id: projectId } = (await created.json()) as { id: number }
+  const made = await fetch(`${app.url}/api/tokens`, {
+    method: 'POST',
+    headers: asSession,
+    body: JSON.stringify({ name: 'Bench', scopes: ['projects:read'] }),
+  })
+  if (made.status !== 201) throw new Error(`making a token: ${made.status} ${await made.text()}`)
+  const { token } = (await made.json()) as { token: string }
+
+  const agents = await Promise.all(
+    Array.from({ length: AGENTS }, async (_, i) => {
+      const client = new Client({ name: `bench-agent-${i}`, version: '1.0.0' })
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(MCP_PATH, app.url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      )
+      return client
+    }),
+  )
+  async function call(client: Client): Promise<number> {
+    const started = performance.now()
+    const result = (await client.callTool({
+      name: 'get_project',
+      arguments: { projectId },
+    })) as CallToolResult
+    const ms = performance.now() - started
+    const text = (result.content[0] as { text?: string } | undefined)?.text ?? ''
+    const nodes = result.isError ? undefined : (JSON.parse(text) as { nodes?: unknown[] }).nodes
+    if (nodes?.length !== NODES) {
+      throw new Error(`get_project answered ${JSON.stringify(result.content).slice(0, 200)}`)
+    }
+    return ms
+  }
+  await Promise.all(
+    agents.map(async (client) => {
+      for (let i = 0; i < WARM_UP; i++) await call(client)
+    }),
+  )
+  const times: number[] = []
+  const started = performance.now()
+  await Promise.all(
+    agents.map(async (client) => {
+      for (let i = 0; i < CALLS_PER_AGENT; i++) times.push(await call(client))
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  await Promise.all(agents.map((client) => client.close()))
+  const p99Ms = round(quantile(times, 0.99), 1)
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: `MCP get_project, ${NODES}-node project, ${AGENTS} agents at once`,
+        database: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
+        calls: times.length,
+        callsPerSecond: round(times.length / seconds, 1),
+        p50Ms: round(quantile(times, 0.5), 1),
+        p90Ms: round(quantile(times, 0.9), 1),
+        p99Ms,
+        maxMs: round(Math.max(...times), 1),
+        targetP99Ms: TARGET_P99_MS,
+        met: p99Ms <= TARGET_P99_MS,
+        loadAverageBefore: loadBefore,
+        loadAverageAfter: loadAverage(),
+      },
+      null,
+      2,
+    ),
+  )
+} finally {
+  await app.stop()
+}
