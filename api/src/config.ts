@@ -217,3 +217,11 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000
 export const WEBHOOK_DELIVERY_CONCURRENCY = 4
 /** Bytes of a receiver's answer read for the log; the rest is dropped unread. */
 export const WEBHOOK_RESPONSE_LOG_BYTES = 4 * 1024
+
+/**
+ * Bytes of graph JSON text each api process keeps for `get_project` over MCP (issue 41 item
+ * 2; `features/projects/graph-json-cache.ts`): some 160 projects of 300 nodes. Every read
+ * checks the entry against the project's stored version first, so a process never answers
+ * an older graph than the database holds.
+ */
+export const GRAPH_JSON_CACHE_BYTES = 32 * 1024 * 1024

@@ -2,8 +2,10 @@
  * `get_project` over MCP on a 300-node project with 20 agents calling at once (issue 41,
  * "Done when": p99 ≤ 100 ms). The app runs in its own process (PGlite, or Postgres with
  * BENCH_DATABASE_URL); each agent is the MCP SDK's own client over Streamable HTTP with a
- * bearer token, connected first (its `initialize`), then calls `get_project` back to back.
- * Prints p50/p90/p99/max of the calls (ms), the calls per second and the load average.
+ * bearer token, connected first (its `initialize`). `atOnce`: in each of 50 rounds the 20
+ * agents call `get_project` at the same moment (the target's case); `backToBack`: each agent
+ * calls again as soon as it has its answer (the process's capacity, and the wait at it).
+ * Prints p50/p90/p99/max of the calls (ms), calls per second and the load average.
  * Run: npm run mcp-get-project -w bench
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -15,8 +17,8 @@ import { makeGraph, quantile, round } from './graph-fixture.ts'
 
 const NODES = 300
 const AGENTS = 20
-/** Calls each agent makes, measured, after {@link WARM_UP} unmeasured ones. */
-const CALLS_PER_AGENT = 50
+/** Rounds measured (each agent calls once per round), after {@link WARM_UP} unmeasured ones. */
+const ROUNDS = 50
 const WARM_UP = 5
 /** The target of issue 41: p99 of a `get_project` call, in ms. */
 const TARGET_P99_MS = 100
@@ -71,29 +73,42 @@ try {
       for (let i = 0; i < WARM_UP; i++) await call(client)
     }),
   )
-  const times: number[] = []
-  const started = performance.now()
+  // "20 agents calling at once": every agent calls at the same moment; the next round starts
+  // when the last answer is in.
+  const burst: number[] = []
+  const burstStarted = performance.now()
+  for (let round = 0; round < ROUNDS; round++) {
+    burst.push(...(await Promise.all(agents.map((client) => call(client)))))
+  }
+  const burstSeconds = (performance.now() - burstStarted) / 1000
+  // Saturation: every agent calls again as soon as it has its answer, to find the capacity.
+  const loop: number[] = []
+  const loopStarted = performance.now()
   await Promise.all(
     agents.map(async (client) => {
-      for (let i = 0; i < CALLS_PER_AGENT; i++) times.push(await call(client))
+      for (let i = 0; i < ROUNDS; i++) loop.push(await call(client))
     }),
   )
-  const seconds = (performance.now() - started) / 1000
+  const loopSeconds = (performance.now() - loopStarted) / 1000
   await Promise.all(agents.map((client) => client.close()))
-  const p99Ms = round(quantile(times, 0.99), 1)
+  const figures = (times: number[], seconds: number) => ({
+    calls: times.length,
+    callsPerSecond: round(times.length / seconds, 1),
+    p50Ms: round(quantile(times, 0.5), 1),
+    p90Ms: round(quantile(times, 0.9), 1),
+    p99Ms: round(quantile(times, 0.99), 1),
+    maxMs: round(Math.max(...times), 1),
+  })
+  const atOnce = figures(burst, burstSeconds)
   console.log(
     JSON.stringify(
       {
-        benchmark: `MCP get_project, ${NODES}-node project, ${AGENTS} agents at once`,
+        benchmark: `MCP get_project, ${NODES}-node project, ${AGENTS} agents`,
         database: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
-        calls: times.length,
-        callsPerSecond: round(times.length / seconds, 1),
-        p50Ms: round(quantile(times, 0.5), 1),
-        p90Ms: round(quantile(times, 0.9), 1),
-        p99Ms,
-        maxMs: round(Math.max(...times), 1),
+        atOnce,
+        backToBack: figures(loop, loopSeconds),
         targetP99Ms: TARGET_P99_MS,
-        met: p99Ms <= TARGET_P99_MS,
+        met: atOnce.p99Ms <= TARGET_P99_MS,
         loadAverageBefore: loadBefore,
         loadAverageAfter: loadAverage(),
       },

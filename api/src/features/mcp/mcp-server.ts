@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import {
   findTextProblems,
   MCP_TOOL_INPUTS,
@@ -19,6 +20,13 @@ import { MCP_TOOLS } from './tools/index.ts'
  * uses. One server per HTTP request (`mcp-routes.ts`, stateless Streamable HTTP), so any api
  * process answers any call.
  */
+
+/**
+ * The JSON Schema validator of every server this process makes (the SDK would build an Ajv
+ * instance per server, a third of a millisecond of each call; the tools never use it: it
+ * checks elicitation answers). It keeps compiled schemas only, nothing of a request.
+ */
+const jsonSchemaValidator = new AjvJsonSchemaValidator()
 
 /** What an agent reads first (`initialize`'s `instructions`). */
 const INSTRUCTIONS =
@@ -75,7 +83,7 @@ export async function callTool<N extends McpToolName>(
 export function createMcpServer(context: McpToolContext): McpServer {
   const server = new McpServer(
     { name: 'reelgraph', title: 'Reelgraph', version: '1.0.0' },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
   )
   for (const name of MCP_TOOL_NAMES) {
     const tool = MCP_TOOLS[name] as McpTool

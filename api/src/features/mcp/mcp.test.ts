@@ -391,6 +391,45 @@ describe.each(testDatabaseKinds())('the MCP server on $name (issue 41 item 2)', 
     expect((await liveGraph(t, projectId)).nodes).toHaveLength(2)
   })
 
+  it('get_project answers the graph as it is after every change, however often it is read', async () => {
+    const owner = await addUser(t, 'Reader')
+    const projectId = await createProjectAs(t, owner, 'Read often')
+    const client = await agent((await tokenOf(owner, ['projects:read', 'projects:write'])).token)
+    const read = async () =>
+      answer<{ name: string; nodes: { id: string; label: string }[]; connections: unknown[] }>(
+        await client.callTool({ name: 'get_project', arguments: { projectId } }),
+      )
+    expect(await read()).toMatchObject({ name: 'Read often', nodes: [], connections: [] })
+    expect(await read()).toMatchObject({ nodes: [] })
+    const { nodes } = answer<{ nodes: { id: string }[] }>(
+      await client.callTool({
+        name: 'add_nodes',
+        arguments: { projectId, nodes: [{ type: 'scene' }, { type: 'image-generator' }] },
+      }),
+    )
+    expect((await read()).nodes.map((n) => n.id).sort()).toEqual(nodes.map((n) => n.id).sort())
+    answer(
+      await client.callTool({
+        name: 'update_node',
+        arguments: { projectId, nodeId: nodes[0]!.id, label: 'Opening' },
+      }),
+    )
+    expect((await read()).nodes.find((n) => n.id === nodes[0]!.id)?.label).toBe('Opening')
+    const renamed = await t.request('PATCH', `/api/projects/${projectId}`, {
+      body: { name: 'Renamed' },
+      cookie: owner.cookie,
+    })
+    expect(renamed.status).toBe(200)
+    expect((await read()).name).toBe('Renamed')
+    answer(
+      await client.callTool({
+        name: 'delete_nodes',
+        arguments: { projectId, nodeIds: [nodes[1]!.id] },
+      }),
+    )
+    expect((await read()).nodes.map((n) => n.id)).toEqual([nodes[0]!.id])
+  })
+
   it('answers 401 without a token, after revocation, and 405 to GET; refuses other web pages', async () => {
     const owner = await addUser(t, 'Lin')
     const made = await tokenOf(owner, ['projects:read'])

@@ -26,6 +26,7 @@ import { deleteProjectAssets } from '../assets/asset-service.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
 import { projectNotFound as notFound, requireProjectRole } from '../access/project-access.ts'
 import { allowedProjectIds, projectAllowed } from '../access/project-limit.ts'
+import { cachedGraphJson, keepGraphJson } from './graph-json-cache.ts'
 
 /**
  * Projects: named graphs shared with members (spec §3 Project; issue 3 item 1, issue 6
@@ -185,11 +186,13 @@ export async function getProject(
 }
 
 /**
- * One project's graph as JSON text, written by the database (`{"id", "name", "role",
- * "nodes", "connections"}`), for any member: what {@link getProject} reads, without parsing
- * the stored graph into objects and printing it again (the MCP server's `get_project`, issue
- * 41 item 2: a 300-node graph is some 200 KB that a caller only passes on). Compacted first
- * when the update log holds rows not yet merged, as {@link getProject}.
+ * One project's graph as JSON text (`{"id", "name", "role", "nodes", "connections"}`), for
+ * any member: what {@link getProject} reads, without parsing the stored graph into objects
+ * and printing it again (the MCP server's `get_project`, issue 41 item 2: a 300-node graph is
+ * some 200 KB a caller only passes on). One small read checks the membership, the version
+ * and whether the update log holds changes not merged yet (then compacted first, as
+ * {@link getProject}); the graph's text comes from this process's `graph-json-cache.ts` when
+ * it holds that version, else from the database (as Postgres prints it).
  * @throws AppError 404 NOT_FOUND when it does not exist or the user is not a member.
  */
 export async function getProjectGraphJson(
@@ -198,30 +201,45 @@ export async function getProjectGraphJson(
 ): Promise<string> {
   // A project outside an API token's limit is a stranger's (issue 41 item 1).
   if (!projectAllowed(projectId)) throw notFound()
-  // One read: the member's row, whether the log holds changes not merged yet, and the JSON.
-  const read = () =>
+  const head = () =>
     db
       .selectFrom('project_members as m')
       .innerJoin('projects as p', 'p.id', 'm.project_id')
       .select([
+        'p.name',
+        'm.role',
+        sql<string>`p.updated_at::text`.as('version'),
         sql<boolean>`exists (select 1 from project_document_updates u where u.project_id = p.id)`.as(
           'stale',
-        ),
-        sql<string>`json_build_object('id', p.id, 'name', p.name, 'role', m.role, 'nodes', p.nodes, 'connections', p.connections)::text`.as(
-          'json',
         ),
       ])
       .where('m.project_id', '=', projectId)
       .where('m.user_id', '=', userId)
       .executeTakeFirst()
-  let row = await read()
+  let row = await head()
   if (!row) throw notFound()
   if (row.stale) {
     await compactProjectDocument({ db, projectId })
-    row = await read()
+    row = await head()
     if (!row) throw notFound()
   }
-  return row.json
+  let graph = cachedGraphJson(projectId, row.version)
+  if (!graph) {
+    const stored = await db
+      .selectFrom('projects')
+      .select([
+        sql<string>`updated_at::text`.as('version'),
+        sql<string>`nodes::text`.as('nodes'),
+        sql<string>`connections::text`.as('connections'),
+      ])
+      .where('id', '=', projectId)
+      .executeTakeFirst()
+    if (!stored) throw notFound()
+    graph = stored
+    keepGraphJson(projectId, stored)
+  }
+  const fields = JSON.stringify({ id: projectId, name: row.name, role: row.role })
+  return `${fields.slice(0, -1)},"nodes":${graph.nodes},"connections":${graph.connections}}`
 }
 
 /**
