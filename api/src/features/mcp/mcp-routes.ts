@@ -6,6 +6,7 @@ import { PROJECT_BODY_LIMIT_BYTES } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { limitBody } from '../../middleware/body-limit.ts'
 import { authenticateAuthorization } from '../tokens/token-service.ts'
+import { JsonSplices } from './json-splice.ts'
 import { createMcpServer } from './mcp-server.ts'
 
 /**
@@ -34,15 +35,17 @@ export const mcpRoutes = new Hono<AppEnv>()
       enableJsonResponse: true,
       maxRequestBodySize: PROJECT_BODY_LIMIT_BYTES,
     })
+    const splices = new JsonSplices()
     const server = createMcpServer({
       deps: c.var.deps,
       actor,
       origin: new URL(c.req.url).origin,
       logger: c.var.logger,
+      splices,
     })
     await server.connect(transport)
     try {
-      return await transport.handleRequest(c.req.raw)
+      return await splices.apply(await transport.handleRequest(c.req.raw))
     } finally {
       await server.close()
     }

@@ -11,7 +11,8 @@ import {
 import { AppError } from '../../lib/app-error.ts'
 import { withProjectLimit } from '../access/project-limit.ts'
 import { requireTokenScope } from '../tokens/token-service.ts'
-import { JsonText, type McpTool, type McpToolAnswer, type McpToolContext } from './mcp-tool.ts'
+import { SplicedJson } from './json-splice.ts'
+import type { McpTool, McpToolAnswer, McpToolContext } from './mcp-tool.ts'
 import { MCP_TOOLS } from './tools/index.ts'
 
 /**
@@ -34,10 +35,12 @@ const INSTRUCTIONS =
 
 /**
  * The answer of a successful call: the result as JSON text and as structured content (the
- * specification asks for both), or JSON text the tool wrote as it is.
+ * specification asks for both), or spliced JSON text: a marker the HTTP answer replaces.
  */
-function toolResult(result: McpToolAnswer): CallToolResult {
-  if (result instanceof JsonText) return { content: [{ type: 'text', text: result.text }] }
+function toolResult(result: McpToolAnswer, context: McpToolContext): CallToolResult {
+  if (result instanceof SplicedJson) {
+    return { content: [{ type: 'text', text: context.splices.add(result) }] }
+  }
   return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
 }
 
@@ -69,7 +72,7 @@ export async function callTool<N extends McpToolName>(
     const result = await withProjectLimit(context.actor.projectIds, () =>
       tool.run(input as Parameters<McpTool<N>['run']>[0], context),
     )
-    return toolResult(result)
+    return toolResult(result, context)
   } catch (err) {
     if (err instanceof AppError) return toolError(err.message)
     context.logger.error({ err, tool: tool.name }, 'MCP tool failed')

@@ -2,6 +2,7 @@ import type { McpToolInput, McpToolName } from '@reelgraph/shared'
 import type { Logger } from 'pino'
 import type { AppDeps } from '../../app-env.ts'
 import type { TokenActor } from '../tokens/token-service.ts'
+import type { JsonSplices, SplicedJson } from './json-splice.ts'
 
 /**
  * One MCP tool (issue 41 item 2): what an agent reads in `tools/list` and what a call does.
@@ -28,18 +29,10 @@ export interface McpTool<N extends McpToolName = McpToolName> {
 
 /**
  * A tool's answer: a JSON-able object (answered as JSON text and as MCP structured content),
- * or {@link JsonText} already written (answered as that text alone: a large graph the
- * database printed, which need not be parsed only to be printed again).
+ * or {@link SplicedJson}: JSON text whose long part was prepared once (a large graph answered
+ * again and again), answered as that text alone.
  */
-export type McpToolAnswer = Record<string, unknown> | JsonText
-
-/** JSON text a tool answers as it is. */
-export class JsonText {
-  readonly text: string
-  constructor(text: string) {
-    this.text = text
-  }
-}
+export type McpToolAnswer = Record<string, unknown> | SplicedJson
 
 /** What a tool call runs with. */
 export interface McpToolContext {
@@ -49,6 +42,8 @@ export interface McpToolContext {
   /** The origin the agent reached (`https://reelgraph.example`): file URLs are made absolute on it. */
   origin: string
   logger: Logger
+  /** Where a {@link SplicedJson} answer's bytes wait for the HTTP answer (`mcp-routes.ts`). */
+  splices: JsonSplices
 }
 
 /** `tool`, typed by its name (so `run` gets that tool's arguments). */

@@ -415,6 +415,19 @@ describe.each(testDatabaseKinds())('the MCP server on $name (issue 41 item 2)', 
       }),
     )
     expect((await read()).nodes.find((n) => n.id === nodes[0]!.id)?.label).toBe('Opening')
+    // Text that JSON escapes: quotes, a backslash, new lines, and letters beyond ASCII.
+    const narration = 'She said "buzz" \\ then:\nline two\t— 漢字 🐝 \u2028'
+    answer(
+      await client.callTool({
+        name: 'update_node',
+        arguments: { projectId, nodeId: nodes[0]!.id, data: { narration } },
+      }),
+    )
+    const withText = await read()
+    expect(
+      (withText.nodes.find((n) => n.id === nodes[0]!.id) as { data?: { narration?: string } })?.data
+        ?.narration,
+    ).toBe(narration)
     const renamed = await t.request('PATCH', `/api/projects/${projectId}`, {
       body: { name: 'Renamed' },
       cookie: owner.cookie,

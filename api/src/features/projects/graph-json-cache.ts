@@ -34,3 +34,8 @@ export function cachedGraphJson(projectId: number, version: string): GraphJsonEn
 export function keepGraphJson(projectId: number, entry: GraphJsonEntry): void {
   cache.set(projectId, entry)
 }
+
+/** The end of a project's JSON object from its graph: `,"nodes":[…],"connections":[…]}`. */
+export function graphJsonTail(entry: GraphJsonEntry): string {
+  return `,"nodes":${entry.nodes},"connections":${entry.connections}}`
+}

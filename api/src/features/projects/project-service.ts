@@ -26,7 +26,7 @@ import { deleteProjectAssets } from '../assets/asset-service.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
 import { projectNotFound as notFound, requireProjectRole } from '../access/project-access.ts'
 import { allowedProjectIds, projectAllowed } from '../access/project-limit.ts'
-import { cachedGraphJson, keepGraphJson } from './graph-json-cache.ts'
+import { cachedGraphJson, type GraphJsonEntry, keepGraphJson } from './graph-json-cache.ts'
 
 /**
  * Projects: named graphs shared with members (spec §3 Project; issue 3 item 1, issue 6
@@ -185,9 +185,17 @@ export async function getProject(
   }
 }
 
+/** A project's graph as JSON text, in two parts: see {@link getProjectGraphJson}. */
+export interface ProjectGraphJson {
+  /** `{"id":…,"name":…,"role":…` (the object left open). */
+  fields: string
+  /** The stored graph's text at its version, as kept by `graph-json-cache.ts`. */
+  graph: GraphJsonEntry
+}
+
 /**
- * One project's graph as JSON text (`{"id", "name", "role", "nodes", "connections"}`), for
- * any member: what {@link getProject} reads, without parsing the stored graph into objects
+ * One project's graph as JSON text (`{"id", "name", "role", "nodes", "connections"}`: its
+ * `fields`, then `graph-json-cache.ts`' `graphJsonTail`), for any member: what {@link getProject} reads, without parsing the stored graph into objects
  * and printing it again (the MCP server's `get_project`, issue 41 item 2: a 300-node graph is
  * some 200 KB a caller only passes on). One small read checks the membership, the version
  * and whether the update log holds changes not merged yet (then compacted first, as
@@ -198,7 +206,7 @@ export async function getProject(
 export async function getProjectGraphJson(
   db: Kysely<DB>,
   { userId, projectId }: ProjectCaller,
-): Promise<string> {
+): Promise<ProjectGraphJson> {
   // A project outside an API token's limit is a stranger's (issue 41 item 1).
   if (!projectAllowed(projectId)) throw notFound()
   const head = () =>
@@ -239,7 +247,7 @@ export async function getProjectGraphJson(
     keepGraphJson(projectId, stored)
   }
   const fields = JSON.stringify({ id: projectId, name: row.name, role: row.role })
-  return `${fields.slice(0, -1)},"nodes":${graph.nodes},"connections":${graph.connections}}`
+  return { fields: fields.slice(0, -1), graph }
 }
 
 /**

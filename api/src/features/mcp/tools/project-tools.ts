@@ -1,7 +1,23 @@
+import { type GraphJsonEntry, graphJsonTail } from '../../projects/graph-json-cache.ts'
 import { createProject, getProjectGraphJson, listProjects } from '../../projects/project-service.ts'
-import { defineTool, JsonText } from '../mcp-tool.ts'
+import { jsonLiteralBytes, SplicedJson } from '../json-splice.ts'
+import { defineTool } from '../mcp-tool.ts'
 
 /** The project tools (issue 41 item 2): the same services as `/api/projects`. */
+
+/**
+ * Each cached graph's text escaped once (`SplicedJson`), as long as the cache keeps its entry:
+ * an entry is one version of one project's graph, and a newer version is a new entry.
+ */
+const tailLiterals = new WeakMap<GraphJsonEntry, Uint8Array>()
+
+function tailLiteralOf(graph: GraphJsonEntry): Uint8Array {
+  const kept = tailLiterals.get(graph)
+  if (kept) return kept
+  const literal = jsonLiteralBytes(graphJsonTail(graph))
+  tailLiterals.set(graph, literal)
+  return literal
+}
 
 export const listProjectsTool = defineTool({
   name: 'list_projects',
@@ -47,6 +63,10 @@ export const getProjectTool = defineTool({
     'A project’s graph as the canvas holds it: its nodes (id, type, label, position, data) and connections (source -> target), with your role. Node data holds each node’s fields and, on generator nodes, the state of their last job (`jobId`, `jobStatus`, `jobProgress`).',
   readOnly: true,
   async run({ projectId }, { deps, actor }) {
-    return new JsonText(await getProjectGraphJson(deps.db, { userId: actor.user.id, projectId }))
+    const { fields, graph } = await getProjectGraphJson(deps.db, {
+      userId: actor.user.id,
+      projectId,
+    })
+    return new SplicedJson(fields, tailLiteralOf(graph))
   },
 })
