@@ -112,6 +112,21 @@ export async function registerUser(url: string, email: string, password: string)
   return cookie
 }
 
+/**
+ * A personal access token (`rg_…`) with `scopes`, made through `POST /api/tokens` with the
+ * session `cookie` of a user of the app at `url`.
+ * @throws Error when the app refuses it.
+ */
+export async function makeToken(url: string, cookie: string, scopes: string[]): Promise<string> {
+  const res = await fetch(`${url}/api/tokens`, {
+    method: 'POST',
+    headers: { cookie, origin: url, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench', scopes }),
+  })
+  if (res.status !== 201) throw new Error(`making a token: ${res.status} ${await res.text()}`)
+  return ((await res.json()) as { token: string }).token
+}
+
 /** The median of a list of numbers. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)

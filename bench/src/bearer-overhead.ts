@@ -7,7 +7,7 @@
  * average before and after.
  * Run: npm run bearer-overhead -w bench   (BENCH_DATABASE_URL=postgres://... for Postgres)
  */
-import { loadAverage, median, registerUser, startApp } from './app-process.ts'
+import { loadAverage, makeToken, median, registerUser, startApp } from './app-process.ts'
 import { round } from './graph-fixture.ts'
 import { send, tabAgent } from './http-client.ts'
 
@@ -46,13 +46,7 @@ try {
     })
     if (res.status !== 201) throw new Error(`creating a project: ${res.status} ${await res.text()}`)
   }
-  const made = await fetch(`${app.url}/api/tokens`, {
-    method: 'POST',
-    headers: asSession,
-    body: JSON.stringify({ name: 'Bench', scopes: ['projects:read'] }),
-  })
-  if (made.status !== 201) throw new Error(`making a token: ${made.status} ${await made.text()}`)
-  const { token } = (await made.json()) as { token: string }
+  const token = await makeToken(app.url, cookie, ['projects:read'])
 
   const url = `${app.url}/api/projects`
   const kinds = {

@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { MCP_PATH } from '@reelgraph/shared'
-import { loadAverage, registerUser, startApp } from './app-process.ts'
+import { loadAverage, makeToken, registerUser, startApp } from './app-process.ts'
 import { makeGraph, quantile, round } from './graph-fixture.ts'
 
 const NODES = 300
@@ -38,13 +38,7 @@ try {
   })
   if (created.status !== 201) throw new Error(`creating the project: ${created.status}`)
   const { id: projectId } = (await created.json()) as { id: number }
-  const made = await fetch(`${app.url}/api/tokens`, {
-    method: 'POST',
-    headers: asSession,
-    body: JSON.stringify({ name: 'Bench', scopes: ['projects:read'] }),
-  })
-  if (made.status !== 201) throw new Error(`making a token: ${made.status} ${await made.text()}`)
-  const { token } = (await made.json()) as { token: string }
+  const token = await makeToken(app.url, cookie, ['projects:read'])
 
   /** An agent: the SDK's client, and when its last answer had fully arrived (before parsing). */
   interface Agent {

@@ -5,26 +5,17 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
 import { createAdaptorServer } from '@hono/node-server'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
-import {
-  docToGraph,
-  MCP_PATH,
-  MCP_TOOL_NAMES,
-  projectDocumentName,
-  SYNC_PATH,
-  type TokenScope,
-} from '@reelgraph/shared'
+import { docToGraph, MCP_PATH, MCP_TOOL_NAMES, type TokenScope } from '@reelgraph/shared'
 import { attachSyncServer, type SyncAttachment } from '@reelgraph/sync-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { WebSocket } from 'ws'
-import * as Y from 'yjs'
 import { balance, liveGraph } from '../../testing/jobs.ts'
 import { addMember, addUser, createProjectAs, type TestUser } from '../../testing/members.ts'
+import { openCanvas } from '../../testing/canvas.ts'
 import { itRendersOn } from '../../testing/renders.ts'
 import { createTestApp, type TestApp } from '../../testing/test-app.ts'
 import { until } from '../../testing/until.ts'
@@ -118,31 +109,8 @@ describe.each(testDatabaseKinds())('the MCP server on $name (issue 41 item 2)', 
   }
 
   /** A member's canvas: a provider on the sync WebSocket with their session cookie. */
-  function openCanvas(user: TestUser, projectId: number) {
-    const doc = new Y.Doc()
-    const socket = new HocuspocusProviderWebsocket({
-      url: `${base.replace('http', 'ws')}${SYNC_PATH}`,
-      WebSocketPolyfill: class extends WebSocket {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          super(url, protocols, { headers: { cookie: user.cookie } })
-        }
-      },
-    })
-    const provider = new HocuspocusProvider({
-      websocketProvider: socket,
-      name: projectDocumentName(projectId),
-      document: doc,
-    })
-    provider.attach()
-    return {
-      doc,
-      synced: () => provider.isAuthenticated && provider.isSynced,
-      close() {
-        provider.destroy()
-        socket.destroy()
-      },
-    }
-  }
+  const openMemberCanvas = (user: TestUser, projectId: number) =>
+    openCanvas(base.replace('http', 'ws'), user.cookie, projectId)
 
   itRenders(
     'an agent lists the tools, builds a graph and makes a video that an editor watches appear live',
@@ -167,7 +135,7 @@ describe.each(testDatabaseKinds())('the MCP server on $name (issue 41 item 2)', 
         await client.callTool({ name: 'create_project', arguments: { name: 'Bees' } }),
       )
       await addMember(t, projectId, editor.id, 'editor')
-      const canvas = openCanvas(editor, projectId)
+      const canvas = openMemberCanvas(editor, projectId)
       try {
         await seen(canvas.synced, 'the editor’s canvas synced')
 

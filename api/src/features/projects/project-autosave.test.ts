@@ -1,19 +1,11 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
-import {
-  createNodeId,
-  docToGraph,
-  type Graph,
-  type GraphNode,
-  projectDocumentName,
-  SYNC_PATH,
-} from '@reelgraph/shared'
+import { createNodeId, docToGraph, type Graph, type GraphNode } from '@reelgraph/shared'
 import { attachSyncServer, type SyncAttachment } from '@reelgraph/sync-server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { WebSocket } from 'ws'
-import * as Y from 'yjs'
+import type * as Y from 'yjs'
+import { openCanvas } from '../../testing/canvas.ts'
 import { createTestApp, sessionCookieFrom, type TestApp } from '../../testing/test-app.ts'
 
 /**
@@ -95,32 +87,8 @@ describe.each(testDatabaseKinds())(
       t.request('PATCH', `/api/projects/${id}`, { body: graph, cookie })
 
     /** An editor with the project open: a provider on a WebSocket carrying the session cookie. */
-    function openEditor(projectId: number) {
-      const doc = new Y.Doc()
-      const session = cookie
-      const socket = new HocuspocusProviderWebsocket({
-        url: `ws://127.0.0.1:${port}${SYNC_PATH}`,
-        WebSocketPolyfill: class extends WebSocket {
-          constructor(url: string | URL, protocols?: string | string[]) {
-            super(url, protocols, { headers: { cookie: session ?? '' } })
-          }
-        },
-      })
-      const provider = new HocuspocusProvider({
-        websocketProvider: socket,
-        name: projectDocumentName(projectId),
-        document: doc,
-      })
-      provider.attach()
-      return {
-        doc,
-        synced: () => provider.isAuthenticated && provider.isSynced,
-        close() {
-          provider.destroy()
-          socket.destroy()
-        },
-      }
-    }
+    const openEditor = (projectId: number) =>
+      openCanvas(`ws://127.0.0.1:${port}`, cookie ?? '', projectId)
 
     /**
      * Someone makes `edit` in the canvas and closes it: resolves once the change is stored
