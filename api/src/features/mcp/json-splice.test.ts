@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { JsonSplices, jsonLiteralBytes, SplicedJson } from './json-splice.ts'
 
@@ -34,6 +35,23 @@ describe('JsonSplices', () => {
       expect(spliced.headers.get('content-type')).toBe('application/json')
       expect(spliced.headers.get('content-length')).toBeNull()
     }
+  })
+
+  it('answers the same bytes gzip-encoded when the client takes gzip', async () => {
+    const tail = TRICKY[0]!.repeat(2000)
+    const head = '{"id":7'
+    const splices = new JsonSplices()
+    const marker = splices.add(new SplicedJson(head, jsonLiteralBytes(tail)))
+    const message = (text: string) => ({ result: { content: [{ type: 'text', text }] }, id: 3 })
+    const sdkAnswer = new Response(JSON.stringify(message(marker)), {
+      headers: { 'content-type': 'application/json' },
+    })
+    const spliced = await splices.apply(sdkAnswer, { gzip: true })
+    expect(spliced.headers.get('content-encoding')).toBe('gzip')
+    expect(spliced.headers.get('vary')).toBe('accept-encoding')
+    const gz = Buffer.from(await spliced.arrayBuffer())
+    expect(gunzipSync(gz).toString('utf8')).toBe(JSON.stringify(message(head + tail)))
+    expect(gz.byteLength).toBeLessThan(JSON.stringify(message(head + tail)).length / 5)
   })
 
   it('leaves an answer without splices as it is', async () => {

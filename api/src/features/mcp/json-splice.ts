@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { type GzipPiece, gzipPieces } from '../../lib/gzip-pieces.ts'
 
 /**
  * Large JSON text in a tool's answer, written into the HTTP answer as bytes prepared once
@@ -45,23 +46,36 @@ export class JsonSplices {
 
   /**
    * `response` with each marker's JSON string (`"marker"`) replaced by the text it stands for,
-   * as a JSON string; `response` itself when there is none.
+   * as a JSON string; `response` itself when there is none. With `gzip` (the client's
+   * `Accept-Encoding` takes it), the answer is gzip-encoded, each tail compressed once and kept
+   * with it ({@link gzipPieces}): a 250 KB graph goes out as about a tenth of its size, and the
+   * server writes that much less per answer.
    */
-  async apply(response: Response): Promise<Response> {
+  async apply(response: Response, { gzip = false }: { gzip?: boolean } = {}): Promise<Response> {
     if (this.#pending.size === 0) return response
     const body = await response.text()
-    const parts: Uint8Array[] = []
+    const pieces: GzipPiece[] = []
     let from = 0
+    let text = ''
     for (const [marker, json] of this.#pending) {
       const at = body.indexOf(`"${marker}"`, from)
       if (at < 0) continue
-      parts.push(Buffer.from(`${body.slice(from, at)}${JSON.stringify(json.head).slice(0, -1)}`))
-      parts.push(json.tailLiteral, Buffer.from('"'))
+      text += `${body.slice(from, at)}${JSON.stringify(json.head).slice(0, -1)}`
+      pieces.push({ bytes: Buffer.from(text) }, { bytes: json.tailLiteral, keep: true })
+      text = '"'
       from = at + marker.length + 2
     }
-    parts.push(Buffer.from(body.slice(from)))
+    pieces.push({ bytes: Buffer.from(text + body.slice(from)) })
     const headers = new Headers(response.headers)
     headers.delete('content-length')
-    return new Response(Buffer.concat(parts), { status: response.status, headers })
+    headers.append('vary', 'accept-encoding')
+    if (!gzip) {
+      return new Response(Buffer.concat(pieces.map((piece) => piece.bytes)), {
+        status: response.status,
+        headers,
+      })
+    }
+    headers.set('content-encoding', 'gzip')
+    return new Response(gzipPieces(pieces), { status: response.status, headers })
   }
 }

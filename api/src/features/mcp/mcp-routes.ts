@@ -4,6 +4,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
 import { PROJECT_BODY_LIMIT_BYTES } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
+import { acceptsGzip } from '../../lib/gzip-pieces.ts'
 import { limitBody } from '../../middleware/body-limit.ts'
 import { authenticateAuthorization } from '../tokens/token-service.ts'
 import { JsonSplices } from './json-splice.ts'
@@ -45,7 +46,9 @@ export const mcpRoutes = new Hono<AppEnv>()
     })
     await server.connect(transport)
     try {
-      return await splices.apply(await transport.handleRequest(c.req.raw))
+      return await splices.apply(await transport.handleRequest(c.req.raw), {
+        gzip: acceptsGzip(c.req.header('accept-encoding')),
+      })
     } finally {
       await server.close()
     }

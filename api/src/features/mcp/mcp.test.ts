@@ -409,6 +409,31 @@ describe.each(testDatabaseKinds())('the MCP server on $name (issue 41 item 2)', 
       }),
     )
     expect((await read()).nodes.map((n) => n.id)).toEqual([nodes[0]!.id])
+
+    // Over HTTP the answer is gzip-encoded for a client that takes gzip, plain otherwise.
+    const { token } = await tokenOf(owner, ['projects:read'])
+    const raw = (acceptEncoding: string) =>
+      fetch(`${base}${MCP_PATH}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'accept-encoding': acceptEncoding,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'get_project', arguments: { projectId } },
+        }),
+      })
+    const gzipped = await raw('gzip')
+    const plain = await raw('identity')
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip')
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    // fetch decodes the gzip answer: the two carry the same JSON-RPC message.
+    expect(await gzipped.text()).toBe(await plain.text())
   })
 
   it('answers 401 without a token, after revocation, and 405 to GET; refuses other web pages', async () => {
