@@ -22,6 +22,7 @@ import {
 } from '@reelgraph/shared'
 import { type Kysely, sql } from 'kysely'
 import { AppError } from '../../lib/app-error.ts'
+import { CoalescedReads } from '../../lib/coalesced-reads.ts'
 import { deleteProjectAssets } from '../assets/asset-service.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
 import { projectNotFound as notFound, requireProjectRole } from '../access/project-access.ts'
@@ -193,6 +194,26 @@ export interface ProjectGraphJson {
   graph: GraphJsonEntry
 }
 
+/** A project's name, the caller's role, its version and whether its log awaits compaction. */
+function readProjectHead(db: Kysely<DB>, { userId, projectId }: ProjectCaller) {
+  return db
+    .selectFrom('project_members as m')
+    .innerJoin('projects as p', 'p.id', 'm.project_id')
+    .select([
+      'p.name',
+      'm.role',
+      sql<string>`p.updated_at::text`.as('version'),
+      sql<boolean>`exists (select 1 from project_document_updates u where u.project_id = p.id)`.as(
+        'stale',
+      ),
+    ])
+    .where('m.project_id', '=', projectId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst()
+}
+
+const projectHeads = new CoalescedReads<Awaited<ReturnType<typeof readProjectHead>>>()
+
 /**
  * One project's graph as JSON text (`{"id", "name", "role", "nodes", "connections"}`: its
  * `fields`, then `graph-json-cache.ts`' `graphJsonTail`), for any member: what {@link getProject} reads, without parsing the stored graph into objects
@@ -209,26 +230,15 @@ export async function getProjectGraphJson(
 ): Promise<ProjectGraphJson> {
   // A project outside an API token's limit is a stranger's (issue 41 item 1).
   if (!projectAllowed(projectId)) throw notFound()
-  const head = () =>
-    db
-      .selectFrom('project_members as m')
-      .innerJoin('projects as p', 'p.id', 'm.project_id')
-      .select([
-        'p.name',
-        'm.role',
-        sql<string>`p.updated_at::text`.as('version'),
-        sql<boolean>`exists (select 1 from project_document_updates u where u.project_id = p.id)`.as(
-          'stale',
-        ),
-      ])
-      .where('m.project_id', '=', projectId)
-      .where('m.user_id', '=', userId)
-      .executeTakeFirst()
-  let row = await head()
+  // Callers reading the same project as the same user in the same turn share one read
+  // (decision 030).
+  let row = await projectHeads.run(db, `${projectId}:${userId}`, () =>
+    readProjectHead(db, { userId, projectId }),
+  )
   if (!row) throw notFound()
   if (row.stale) {
     await compactProjectDocument({ db, projectId })
-    row = await head()
+    row = await readProjectHead(db, { userId, projectId })
     if (!row) throw notFound()
   }
   let graph = cachedGraphJson(projectId, row.version)

@@ -15,6 +15,7 @@ import {
 } from '@reelgraph/shared'
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
 import { AppError } from '../../lib/app-error.ts'
+import { CoalescedReads } from '../../lib/coalesced-reads.ts'
 import { API_TOKEN_TOUCH_INTERVAL_MS } from '../../config.ts'
 
 /**
@@ -214,6 +215,26 @@ export function bearerTokenOf(authorization: string | undefined): string | undef
   return match ? match[1] : undefined
 }
 
+/** The token with this hash and its user, in one indexed read. */
+function readToken(db: Kysely<DB>, tokenHash: Buffer) {
+  return db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users', 'users.id', 't.user_id')
+    .selectAll('users')
+    .select([
+      't.id as token_id',
+      't.scopes as token_scopes',
+      't.project_ids as token_project_ids',
+      't.last_used_at as token_last_used_at',
+      't.expires_at as token_expires_at',
+      't.revoked_at as token_revoked_at',
+    ])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst()
+}
+
+const tokenReads = new CoalescedReads<Awaited<ReturnType<typeof readToken>>>()
+
 /**
  * Turns a bearer token into the actor it acts as: one indexed read of the token and its
  * user. Moves `last_used_at` forward at most once per {@link API_TOKEN_TOUCH_INTERVAL_MS}.
@@ -227,20 +248,9 @@ export async function authenticateBearer(
   { token, now = new Date() }: { token: string; now?: Date },
 ): Promise<TokenActor> {
   if (!API_TOKEN_PATTERN.test(token)) throw unauthenticated(TOKEN_MESSAGES.invalid)
-  const row = await db
-    .selectFrom('api_tokens as t')
-    .innerJoin('users', 'users.id', 't.user_id')
-    .selectAll('users')
-    .select([
-      't.id as token_id',
-      't.scopes as token_scopes',
-      't.project_ids as token_project_ids',
-      't.last_used_at as token_last_used_at',
-      't.expires_at as token_expires_at',
-      't.revoked_at as token_revoked_at',
-    ])
-    .where('t.token_hash', '=', hashApiToken(token))
-    .executeTakeFirst()
+  const tokenHash = hashApiToken(token)
+  // Callers presenting the same token in the same turn share one read (decision 030).
+  const row = await tokenReads.run(db, tokenHash.toString('hex'), () => readToken(db, tokenHash))
   if (!row) throw unauthenticated(TOKEN_MESSAGES.invalid)
   const {
     token_id,
@@ -267,7 +277,8 @@ export async function authenticateBearer(
     tokenId: token_id,
     user,
     scopes: scopesOf(token_scopes),
-    projectIds: token_project_ids,
+    // The read may be shared with other requests: each actor gets its own list.
+    projectIds: token_project_ids && [...token_project_ids],
   }
 }
 
