@@ -36,8 +36,8 @@ export interface AssetReferenceSource {
  */
 const ASSET_URL = /\/api\/assets\/([a-z2-7]{32})(?![a-z2-7])/g
 
-/** The asset ids named in `texts`. */
-function assetIdsIn(texts: Iterable<string>): string[] {
+/** The asset ids named in `texts` (each id once). */
+export function assetIdsIn(texts: Iterable<string>): string[] {
   const ids = new Set<string>()
   for (const text of texts) for (const match of text.matchAll(ASSET_URL)) ids.add(match[1]!)
   return [...ids]

@@ -2,7 +2,13 @@ import {
   createdProjectSchema,
   createProjectInput,
   encodeGraphJson,
+  GRAPH_FILE_MESSAGES,
+  GRAPH_FILE_VERSION,
+  graphFileSchema,
+  importedProjectSchema,
+  importProjectQuery,
   okSchema,
+  parseGraphFile,
   parsePatchProjectInput,
   patchProjectInput,
   projectSchema,
@@ -13,12 +19,15 @@ import {
   updatedGraphSchema,
 } from '@reelgraph/shared'
 import { type Context, Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
+import { AppError } from '../../lib/app-error.ts'
 import { docs } from '../../lib/openapi.ts'
-import { validate, validateJson } from '../../lib/validate.ts'
+import { type JsonBody, validate, validateJson } from '../../lib/validate.ts'
 import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import { validateProjectParams } from '../access/project-access.ts'
+import { exportProjectGraph, importProjectGraph } from './graph-file-service.ts'
 import {
   createProject,
   deleteProject,
@@ -37,9 +46,30 @@ function isGraphBody(body: unknown): boolean {
 }
 
 /**
+ * A graph file's parsed JSON; a file that is not JSON is refused in the graph file's words.
+ * @throws AppError 400 INVALID_JSON
+ */
+function graphFileJson(body: JsonBody): unknown {
+  try {
+    return body.value()
+  } catch (error) {
+    if (error instanceof HTTPException)
+      throw new AppError('INVALID_JSON', GRAPH_FILE_MESSAGES.notJson)
+    throw error
+  }
+}
+
+/** An attachment's Content-Disposition: a quoted ASCII fallback and the exact UTF-8 name (RFC 6266). */
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\/]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
+}
+
+/**
  * The projects REST API (spec §7; issue 3 item 1), by role (issue 6 item 1): any member
- * reads, owner and editors rename and replace the graph, the owner deletes. Non-members
- * get 404, members whose role does not allow the call 403 FORBIDDEN.
+ * reads (and exports the graph file), owner and editors rename and replace the graph, the
+ * owner deletes; anyone signed in imports a graph file as a project of their own (issue 42
+ * item 2). Non-members get 404, members whose role does not allow the call 403 FORBIDDEN.
  */
 export const projectRoutes = new Hono<AppEnv>()
   // Signed-out callers get 401 before any validator reads the path, query or body (issue 40 item 7).
@@ -60,6 +90,49 @@ export const projectRoutes = new Hono<AppEnv>()
     async (c) => {
       const { user } = requireAuth(c)
       return c.json(await createProject(c.var.db, user.id, c.req.valid('json')), 201)
+    },
+  )
+  .post(
+    '/import',
+    docs({
+      summary: 'Import a graph file as a new project',
+      description: `Send a graph file (what GET /api/projects/{id}/export.json answers, format ${GRAPH_FILE_VERSION}) as the JSON body. It is read by the same rules as the project's document; anything they refuse is a 400 in words (413 over the size limit) and nothing is stored. The new project is the caller's, named \`?name=\` or as the file says, with the file's node ids; the state of past jobs is not imported, and a field naming a file the caller cannot open (another person's project, or deleted) is left out and said in \`warnings\`.`,
+      tag: TAG,
+      response: importedProjectSchema,
+      status: 201,
+    }),
+    validate('query', importProjectQuery),
+    validateJson(graphFileSchema, (body) => parseGraphFile(graphFileJson(body))),
+    async (c) => {
+      const { user } = requireAuth(c)
+      const imported = await importProjectGraph(
+        { db: c.var.db, documents: c.var.deps.documents },
+        { userId: user.id, file: c.req.valid('json'), name: c.req.valid('query').name },
+      )
+      return c.json(imported, 201)
+    },
+  )
+  .get(
+    '/:id/export.json',
+    docs({
+      summary: 'A project as a graph file (any member)',
+      description:
+        'Answers the graph file as an attachment, `<project name>.reelgraph.json`: its name and description, nodes (without the state of past jobs), connections and Video timelines. POST /api/projects/import makes a new project of it.',
+      tag: TAG,
+      response: graphFileSchema,
+    }),
+    validateProjectParams(),
+    async (c) => {
+      const exported = await exportProjectGraph(c.var.db, {
+        userId: requireAuth(c).user.id,
+        projectId: c.req.valid('param').id,
+      })
+      return c.body(exported.text, 200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Disposition': attachment(exported.fileName),
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+      })
     },
   )
   .get(

@@ -15,7 +15,10 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | null>> = {
   'GET /api/projects': 'projects:read',
   'GET /api/projects/:id': 'projects:read',
   'GET /api/projects/:id/members': 'projects:read',
+  // The graph file (issue 42 item 2): any member exports; an import makes a project.
+  'GET /api/projects/:id/export.json': 'projects:read',
   'POST /api/projects': 'projects:write',
+  'POST /api/projects/import': 'projects:write',
   'PATCH /api/projects/:id': 'projects:write',
   'DELETE /api/projects/:id': 'projects:write',
   // Files, jobs, the models and voices a program picks from.

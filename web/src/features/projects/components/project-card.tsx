@@ -4,7 +4,7 @@ import {
   PROJECT_ROLE_LABELS,
   type ProjectSummary,
 } from '@reelgraph/shared'
-import { ArrowRightIcon, PencilIcon, Trash2Icon } from 'lucide-react'
+import { ArrowRightIcon, DownloadIcon, PencilIcon, Trash2Icon } from 'lucide-react'
 import { memo, useId } from 'react'
 import { Link } from 'wouter'
 import { Badge } from '@/components/ui/badge'
@@ -18,6 +18,10 @@ export interface ProjectCardProps {
   onRename: (project: ProjectSummary) => void
   /** Opens the delete confirmation for this project. */
   onDelete: (project: ProjectSummary) => void
+  /** Downloads this project's graph file (issue 42 item 2). */
+  onExport: (project: ProjectSummary) => void
+  /** True while this project's graph file downloads. */
+  exporting?: boolean
 }
 
 /** "1 node", "1,000 nodes". */
@@ -32,15 +36,17 @@ export function projectHref(id: number): string {
 
 /**
  * One project on the /projects grid: a small preview of its graph, name, description, last
- * updated (long US date), node count, and Open, Rename and Delete. An `article` named by its title, so each card
+ * updated (long US date), node count, and Open, Export graph, Rename and Delete. An `article` named by its title, so each card
  * is a landmark-like unit for assistive technology and tests. A project shared with the
  * user says "Shared by <owner>" with their role; editors may rename it, only its owner
- * delete it (issue 6 item 1).
+ * delete it (issue 6 item 1); any member may export its graph file (issue 42 item 2).
  */
 export const ProjectCard = memo(function ProjectCard({
   project,
   onRename,
   onDelete,
+  onExport,
+  exporting = false,
 }: ProjectCardProps) {
   const titleId = useId()
   const shared = project.role !== 'owner'
@@ -82,6 +88,18 @@ export const ProjectCard = memo(function ProjectCard({
             Open
             <ArrowRightIcon aria-hidden />
           </Link>
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          size="icon"
+          className="size-8"
+          aria-label={`Export graph of ${project.name}`}
+          title="Export graph"
+          disabled={exporting}
+          onClick={() => onExport(project)}
+        >
+          <DownloadIcon aria-hidden />
         </Button>
         {canEditProject(project.role) ? (
           <Button

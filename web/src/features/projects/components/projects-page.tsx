@@ -1,4 +1,4 @@
-import { DEFAULT_PROJECT_NAME, type ProjectSummary } from '@reelgraph/shared'
+import { DEFAULT_PROJECT_NAME, type ImportedProject, type ProjectSummary } from '@reelgraph/shared'
 import { FolderPlusIcon, PlusIcon, RotateCwIcon } from 'lucide-react'
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import { Button } from '@/components/ui/button'
@@ -12,20 +12,29 @@ import {
   useProjects,
   useRenameProject,
 } from '@/lib/projects-api'
+import { exportGraphFile } from '../api/graph-file-api'
 import { DeleteProjectDialog } from './delete-project-dialog'
 import { FailureNotice } from './failure-notice'
+import { ImportGraphButton } from './import-graph-button'
+import { ImportWarnings } from './import-warnings'
 import { ProjectCard } from './project-card'
 import { ProjectGridSkeleton } from './project-grid-skeleton'
 import { ProjectNameDialog } from './project-name-dialog'
+
+/** What the page says after a graph file export or import (issue 42 item 2), until dismissed. */
+type GraphFileNotice =
+  | { kind: 'failed'; message: string; detail: string }
+  | { kind: 'imported'; project: ImportedProject }
 
 /** What the page says when the list cannot be loaded. */
 const LOAD_FAILED_MESSAGE = 'Couldn’t load your projects.'
 
 /**
  * /projects: the signed-in user's projects as a grid of cards, most recently updated first,
- * with New project, and Open, Rename and Delete on each card. Successes toast ("Project
- * Created", "Project Renamed", "Project Deleted"); failures are only logged (spec §8) and
- * said inline, in the dialog or on the page, with a way to try again.
+ * with New project and Import graph…, and Open, Export graph, Rename and Delete on each card.
+ * Successes toast ("Project Created", "Project Renamed", "Project Deleted", "Graph
+ * Imported"); failures are only logged (spec §8) and said inline, in the dialog or on the
+ * page, with a way to try again; what an import left out is listed on the page.
  * @see spec §2 /projects, §5 Projects, §8 Projects
  */
 export function ProjectsPage() {
@@ -38,6 +47,8 @@ export function ProjectsPage() {
   const [creating, setCreating] = useState(false)
   const [renaming, setRenaming] = useState<ProjectSummary | null>(null)
   const [deleting, setDeleting] = useState<ProjectSummary | null>(null)
+  const [exportingId, setExportingId] = useState<number | null>(null)
+  const [graphNotice, setGraphNotice] = useState<GraphFileNotice | null>(null)
 
   // Dialogs opened from a card have no Radix trigger: remember what had focus, and give it
   // back on close; after a deletion (its card is gone) focus goes to the page heading.
@@ -68,6 +79,43 @@ export function ProjectsPage() {
     rememberOpener()
     setDeleting(project)
   }, [])
+
+  const exportGraph = useCallback(async (project: ProjectSummary) => {
+    setExportingId(project.id)
+    setGraphNotice(null)
+    try {
+      await exportGraphFile(project)
+    } catch (error) {
+      console.error('Failed to export a graph file.', error)
+      setGraphNotice({
+        kind: 'failed',
+        message: `Couldn’t export the graph of “${project.name}”.`,
+        detail: errorMessage(error),
+      })
+    } finally {
+      setExportingId(null)
+    }
+  }, [])
+  const onExport = useCallback(
+    (project: ProjectSummary) => void exportGraph(project),
+    [exportGraph],
+  )
+  const onImported = (project: ImportedProject) => {
+    toast({ title: 'Graph Imported', description: `“${project.name}” is ready.` })
+    setGraphNotice(project.warnings.length > 0 ? { kind: 'imported', project } : null)
+  }
+  const onImportFailed = (error: unknown, fileName: string) => {
+    setGraphNotice({
+      kind: 'failed',
+      message: `Couldn’t import “${fileName}”.`,
+      detail: errorMessage(error),
+    })
+  }
+  const dismissGraphNotice = (
+    <Button type="button" variant="outline" size="sm" onClick={() => setGraphNotice(null)}>
+      Dismiss
+    </Button>
+  )
 
   const { error: loadError } = projects
   useEffect(() => {
@@ -114,7 +162,13 @@ export function ProjectsPage() {
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
           {list.map((project) => (
             <li key={project.id} className="flex min-w-0 flex-col *:flex-1">
-              <ProjectCard project={project} onRename={openRename} onDelete={openDelete} />
+              <ProjectCard
+                project={project}
+                onRename={openRename}
+                onDelete={openDelete}
+                onExport={onExport}
+                exporting={exportingId === project.id}
+              />
             </li>
           ))}
         </ul>
@@ -139,11 +193,25 @@ export function ProjectsPage() {
               : 'Each project is a canvas of nodes.'}
           </p>
         </div>
-        <Button type="button" onClick={openCreate}>
-          <PlusIcon aria-hidden />
-          New project
-        </Button>
+        <div className="flex flex-wrap items-center gap-2">
+          <ImportGraphButton onImported={onImported} onFailed={onImportFailed} />
+          <Button type="button" onClick={openCreate}>
+            <PlusIcon aria-hidden />
+            New project
+          </Button>
+        </div>
       </div>
+
+      {graphNotice?.kind === 'failed' ? (
+        <FailureNotice
+          message={graphNotice.message}
+          detail={graphNotice.detail}
+          action={dismissGraphNotice}
+        />
+      ) : null}
+      {graphNotice?.kind === 'imported' ? (
+        <ImportWarnings project={graphNotice.project} onDismiss={() => setGraphNotice(null)} />
+      ) : null}
 
       {body}
 
