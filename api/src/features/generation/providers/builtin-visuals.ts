@@ -1,12 +1,15 @@
-import { cutAtWord } from './builtin-topic.ts'
+import { findNouns } from './storyboard-vocabulary.ts'
 import type { SeededRandom } from './seeded-random.ts'
 
 /**
- * A scene's visuals in the offline drafts (issue 14 item 10): a shot described the way a
- * storyboard does (framing, subject, setting, light), drawn from the scene's narration
- * instead of a list of its keywords. A concrete sentence ("Bees gather nectar from
- * flowers.") is filmed as it is said; an abstract one ("At its core, it comes down to a few
- * ideas.") becomes the presenter explaining it in front of a screen with the video's title.
+ * A scene's visuals in the offline drafts (issue 14 item 10, issue 42 item 6): a shot
+ * described the way a storyboard does (framing, angle, light, what it shows), in the words
+ * of the topic and of the script, never in the words of the writer's own templates. A
+ * concrete sentence someone wrote ("Bees gather nectar from flowers.") is filmed as it is
+ * said; an abstract one, or a scene made only of the builtin writer's lines ("At its core, it
+ * comes down to a few ideas."), films the things the topic names ("honeybees and honey")
+ * under the video's title. Besides those words a shot says only framing, angle and light
+ * (`storyboard-vocabulary.ts` SHOT_WORDS), so the storyboard draws the topic's things.
  */
 
 /** Where a scene sits in the video, and what the script is about. */
@@ -15,10 +18,16 @@ export interface ShotContext {
   count: number
   /** The scene repeats the previous one's text (a script shorter than the scenes). */
   continued: boolean
-  /** The script's title, when it has one ("How Honeybees Make Honey"). */
+  /**
+   * The video's title as a line of the shot, lower case but for names ("how honeybees make
+   * honey"; `titleLine`), or null when the script has none.
+   */
   title: string | null
-  /** Where the whole script suggests filming (`settingFor` of it), when it suggests a place. */
-  setting: string | null
+  /**
+   * The things the topic and the script name, as they word them, in order ("honeybees",
+   * "honey"; `thingsNamed`): a shot without an action of its own shows them.
+   */
+  things: readonly string[]
 }
 
 const MIDDLE_FRAMINGS = [
@@ -29,8 +38,8 @@ const MIDDLE_FRAMINGS = [
   'Slow push-in',
   'Detail shot',
 ]
-/** Framings for the presenter (a detail or tracking shot of a person explaining reads oddly). */
-const PRESENTER_FRAMINGS = ['Medium shot', 'Medium close-up', 'Slow push-in', 'Close-up']
+/** Framings for a shot of the topic's things (over the shoulder of nobody reads oddly). */
+const THING_FRAMINGS = ['Medium shot', 'Close-up', 'Slow push-in', 'Detail shot', 'Tracking shot']
 const ANGLES = ['at eye level', 'from a low angle', 'from slightly above', 'handheld']
 const LIGHTS = [
   'soft natural light',
@@ -40,8 +49,8 @@ const LIGHTS = [
 ]
 /** The most words of narration a shot description quotes. */
 const ACTION_MAX_WORDS = 16
-/** The longest title a presenter shot's screen shows. */
-const TITLE_MAX_CHARS = 60
+/** The most things one shot names: a storyboard frame draws at most three subjects. */
+const THINGS_PER_SHOT = 3
 
 /** A sentence opening with one of these is not something a camera can film directly. */
 const ABSTRACT_OPENERS = new Set([
@@ -82,31 +91,11 @@ const ABSTRACT_OPENERS = new Set([
   "we'll",
   "you'll",
 ])
-/** Openers that start a statement, so "they explain that ..." reads right. */
-const STATEMENT_OPENERS = new Set(['it', 'this', 'these', 'those', 'they', 'we', 'there'])
-
-/** Settings suggested by words in the narration or the title, first match wins. */
-const SETTINGS: [RegExp, string][] = [
-  [/\b(bees?|honey|hives?|flowers?|nectar|pollen|gardens?|meadows?)\b/i, 'in a flowering garden'],
-  [/\b(ocean|seas?|rivers?|lakes?|water|rain|clouds?|waves?|coast)\b/i, 'by open water'],
-  [
-    /\b(space|stars?|planets?|orbits?|moon|galax\w*|rockets?)\b/i,
-    'against a night sky full of stars',
-  ],
-  [/\b(forests?|trees?|plants?|leaves|soil|compost\w*)\b/i, 'in a green woodland'],
-  [/\b(kitchen|cook\w*|bak\w*|bread|food|recipes?|meals?)\b/i, 'in a home kitchen'],
-  [
-    /\b(computers?|software|code|data|internet|apps?|screens?|digital)\b/i,
-    'at a desk lit by screens',
-  ],
-  [/\b(city|cities|streets?|traffic|buildings?|urban)\b/i, 'on a busy city street'],
-  [/\b(money|markets?|prices?|costs?|budget\w*|shops?)\b/i, 'in a lively marketplace'],
-  [/\b(factory|machines?|engines?|tools?|workshop)\b/i, 'in a workshop'],
-  [/\b(school|students?|class\w*|teachers?|learn\w*)\b/i, 'in a classroom'],
-  [/\b(health|body|doctors?|hospital|medicine)\b/i, 'in a calm clinic'],
-]
-
-/** The shot for one scene; `random` varies framing, angle and light between drafts. */
+/**
+ * The shot for one scene. `narration` is what the scene says that the writer's templates did
+ * not (all of it for a script someone wrote; '' for a scene of the builtin writer's own
+ * lines); `random` varies framing, angle and light between drafts.
+ */
 export function describeShot(
   narration: string,
   context: ShotContext,
@@ -114,27 +103,71 @@ export function describeShot(
 ): string {
   const action = mainClause(narration)
   const opener = (action.split(' ')[0] ?? '').toLowerCase()
-  const presenter = action === '' || ABSTRACT_OPENERS.has(opener) || action.split(' ').length < 3
+  const abstract = action === '' || ABSTRACT_OPENERS.has(opener) || action.split(' ').length < 3
   const framing =
     context.index === 0
       ? 'Wide establishing shot'
       : context.index === context.count - 1 && context.count > 1
         ? 'Closing wide shot'
-        : random.pick(presenter ? PRESENTER_FRAMINGS : MIDDLE_FRAMINGS)
+        : random.pick(abstract ? THING_FRAMINGS : MIDDLE_FRAMINGS)
   const lead = context.continued ? `${framing}, continuing the previous moment,` : framing
   const angle = random.pick(ANGLES)
   const light = random.pick(LIGHTS)
-  const setting = settingFor(narration) ?? context.setting
   const end = action.endsWith('…') ? '' : '.'
-  if (presenter) {
-    const screen = context.title
-      ? `a screen behind them showing the title "${cutAtWord(context.title, TITLE_MAX_CHARS)}"`
-      : 'a simple illustration on a screen behind them'
-    const says =
-      action === '' ? '' : STATEMENT_OPENERS.has(opener) ? ` that ${action}` : `: ${action}`
-    return `${lead} of the presenter ${setting ?? 'in a bright studio'}, ${screen}, filmed ${angle} in ${light}; they explain${says}${says === '' ? '.' : end}`
-  }
-  return `${lead} ${angle}, ${setting ?? 'in a setting that fits the story'}, in ${light}: ${action}${end}`
+  if (!abstract) return `${lead} ${angle}, in ${light}: ${action}${end}`
+  const things = thingsFor(context)
+  const shot =
+    things === ''
+      ? `${lead} ${angle}`
+      : [
+          `${framing} of ${things}`,
+          ...(context.continued ? ['continuing the previous moment'] : []),
+          angle,
+        ].join(', ')
+  const title = context.title
+  if (action !== '') return `${shot}, in ${light}: ${action}${end}`
+  if (title === null) return `${shot}, in ${light}.`
+  return `${shot}, in ${light}: ${title}${/[?…]$/.test(title) ? '' : '.'}`
+}
+
+/** The things a shot shows: the topic's, starting from a different one in each scene. */
+function thingsFor(context: ShotContext): string {
+  const { things, index } = context
+  if (things.length === 0) return ''
+  const start = index % things.length
+  const shown = [...things.slice(start), ...things.slice(0, start)].slice(0, THINGS_PER_SHOT)
+  const named = shown.map((thing) => `the ${thing}`)
+  if (named.length === 1) return named[0]!
+  return `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]!}`
+}
+
+/**
+ * The script's title as a line of a shot: words capitalised only by Title Case lower-cased
+ * ("How Honeybees Make Honey" -> "how honeybees make honey"), names and acronyms as written
+ * ("NASA", "iPhone"), closing punctuation but a question mark dropped.
+ */
+export function titleLine(title: string): string {
+  return title
+    .replace(/[.!:;,]+$/, '')
+    .split(' ')
+    .map((word) => (/^\p{Lu}[\p{Ll}'’-]*\??$/u.test(word) ? word.toLowerCase() : word))
+    .join(' ')
+}
+
+/** The most things a script's shots name, across its scenes. */
+const THINGS_MAX = 6
+
+/**
+ * The things `texts` name that the storyboard can draw (`findNouns`), each as the text words
+ * it, in order, each once, at most {@link THINGS_MAX}: "how honeybees make honey" ->
+ * honeybees, honey; "how to sharpen kitchen knives" -> kitchen knives. A word capitalised
+ * only at the start of a sentence is lower-cased ("Bees gather ..." -> bees).
+ */
+export function thingsNamed(...texts: string[]): string[] {
+  const things = texts.flatMap((text) =>
+    findNouns(text).map(({ said }) => (/^\p{Lu}\p{Ll}+$/u.test(said) ? said.toLowerCase() : said)),
+  )
+  return [...new Set(things)].slice(0, THINGS_MAX)
 }
 
 /**
@@ -176,9 +209,3 @@ const COMMON_OPENERS = new Set([
   'but',
   'so',
 ])
-
-/** Where `text` suggests filming ("in a flowering garden"), or null. */
-export function settingFor(text: string): string | null {
-  for (const [pattern, setting] of SETTINGS) if (pattern.test(text)) return setting
-  return null
-}

@@ -1,4 +1,6 @@
 import { cutAtWord } from './builtin-topic.ts'
+import { isStopWord, singularForms, type TextWord, wordsOf } from './english-words.ts'
+import { type EmojiIcon, keywordIndex } from './storyboard-keywords.ts'
 
 /**
  * How the builtin image provider reads a shot (issue 20 item 4): the framing (wide, medium,
@@ -6,6 +8,12 @@ import { cutAtWord } from './builtin-topic.ts'
  * illustrations, and the scene's title. The words are those `describeShot` writes and those
  * people type into an image prompt; what is not recognised falls back to a medium shot in
  * daylight with a neutral subject.
+ *
+ * The illustrations come from the whole Fluent Emoji set (issue 42 item 6): a word picks the
+ * icon its name or its keywords name (`storyboard-keywords.ts`); the table below adds words
+ * the keywords lack ("presenter" is a teacher, "city" its buildings) and says how its
+ * illustrations are placed (role, scale, by the sea), which icons outside it get from their
+ * keywords (`traitsOf`).
  */
 
 /** The shot's framing, which decides the scale and placement of the illustrations. */
@@ -47,7 +55,9 @@ function noun(role: Role, words: string, art: readonly string[], more: Partial<N
 
 /**
  * The vocabulary, most specific first: a match claims its words, so "ship's wheel" is the
- * wheel, not a ship. Every art name must exist in the storyboard art (a test checks).
+ * wheel, not a ship. Its words are tried after the icons' whole names and before their other
+ * names and keywords; an icon it lists keeps its role, scale and the rest wherever it is
+ * picked. Every art name must exist in the storyboard art (a test checks).
  */
 // prettier-ignore
 export const NOUNS: readonly Noun[] = [
@@ -60,7 +70,7 @@ export const NOUNS: readonly Noun[] = [
   noun('afloat',  'canoes?|kayaks?|rowing', ['canoe']),
   noun('afloat',  'whales?', ['spouting-whale']),
   noun('afloat',  'dolphins?', ['dolphin']),
-  noun('afloat',  'fish|fishes|fishing|shark', ['tropical-fish', 'fish']),
+  noun('afloat',  'fish|fishes|fishing', ['tropical-fish', 'fish']),
   noun('subject', 'presenters?|hosts?|narrators?|speakers?|teachers?|lecturers?|presentation', ['teacher'], { scale: 1.1 }),
   noun('subject', 'scientists?|researchers?|laborator(?:y|ies)|labs?|experiments?', ['scientist']),
   noun('subject', 'doctors?|nurses?|clinics?|patients?|health|medicine', ['health-worker']),
@@ -69,7 +79,7 @@ export const NOUNS: readonly Noun[] = [
   noun('subject', 'students?|pupils?|classrooms?|lessons?', ['student']),
   noun('subject', 'child|children|kids?', ['child']),
   noun('subject', 'keepers?|sailors?|captains?|crew|person|people|man|men|woman|women|someone|visitors?|workers?|crowds?|hands?|faces?|portrait', ['person-standing', 'person-walking'], { closeArt: ['person'] }),
-  noun('subject', 'bees?|honeybees?|hives?|honey|nectar|pollen', ['honeybee']),
+  noun('subject', 'bees?|honeybees?|hives?|nectar|pollen', ['honeybee']),
   noun('subject', 'butterfl(?:y|ies)', ['butterfly']),
   noun('subject', 'dogs?|pupp(?:y|ies)', ['dog']),
   noun('subject', 'cats?|kittens?', ['cat']),
@@ -114,15 +124,16 @@ export const NOUNS: readonly Noun[] = [
   noun('scenery', 'houses?|homes?|villages?|neighbou?rhoods?', ['house', 'houses']),
   noun('scenery', 'huts?|cabins?', ['hut']),
   noun('scenery', 'churches?|temples?', ['church']),
-  noun('scenery', 'islands?|beach(?:es)?|tropical', ['desert-island', 'palm-tree']),
+  noun('scenery', 'islands?|tropical', ['desert-island', 'palm-tree']),
   noun('scenery', 'volcano(?:e?s)?', ['volcano'], { scale: 1.3 }),
   noun('scenery', 'mountains?|hills?|peaks?|valleys?|alps', ['mountain', 'snow-capped-mountain'], { scale: 1.4 }),
-  noun('scenery', 'forests?|woods?|woodlands?|trees?|jungles?|leaves|soil|park', ['deciduous-tree', 'evergreen-tree'], { scale: 1.2 }),
+  noun('scenery', 'forests?|woods?|woodlands?|trees?|jungles?|leaves|soil|park|fields?|countryside', ['deciduous-tree', 'evergreen-tree'], { scale: 1.2 }),
   noun('scenery', 'rocks?|cliffs?|stones?|boulders?', ['rock']),
   noun('sky',     'moon|moonlight|moonlit', ['crescent-moon'], { glows: true }),
   noun('sky',     'sun|sunshine|sunny|solar', ['sun'], { glows: true }),
   noun('sky',     'stars?|galax\\w*|space|planets?|orbits?', ['ringed-planet', 'glowing-star'], { glows: true }),
-  noun('sky',     'clouds?|cloudy|weather|storms?', ['cloud']),
+  noun('sky',     'thunder\\w*|lightning|storms?|stormy', ['cloud-with-lightning-and-rain', 'cloud-with-lightning']),
+  noun('sky',     'clouds?|cloudy|weather', ['cloud']),
   noun('sky',     'rain|rainy|showers?', ['cloud-with-rain']),
   noun('sky',     'snow\\w*|winter', ['snowflake']),
   noun('sky',     'rainbows?', ['rainbow']),
@@ -203,6 +214,8 @@ export interface NounMatch {
   noun: Noun
   /** Character offset of the first mention. */
   at: number
+  /** The words of the first mention, as written ("honeybees", "kitchen knives"). */
+  said: string
 }
 
 /** What the builtin image provider draws for a prompt. */
@@ -230,6 +243,146 @@ function firstMatch<T>(
   return best
 }
 
+/**
+ * Words that say how a shot is filmed, never what is in it: they pick the framing and the
+ * light, and draw nothing ("soft" is no soft-ice-cream, "eye level" no eye). Shot
+ * descriptions (`describeShot`) use only these and the things they show.
+ */
+export const SHOT_WORDS: ReadonlySet<string> = new Set(
+  `shot shots wide establishing closing opening medium close-up close-ups closeup tracking
+  over-the-shoulder push-in pull-out detail extreme slow handheld angle angles eye level
+  slightly above below eye-level aerial panorama panoramic drone static sweeping
+  light lighting lit soft natural afternoon bright even gentle side backlit
+  continuing previous moment camera filmed framing framed frame view scene background
+  foreground cinematic focus lens composition style mood atmosphere`
+    .split(/\s+/)
+    .filter(Boolean),
+)
+
+/** Phrases of a shot description that name no thing: "at eye level", "the camera". */
+const SHOT_PHRASES = /\b(?:at eye level|eye-level|the camera|bird'?s-eye)\b/gi
+
+/** `text` with every match of `patterns` replaced by spaces, so offsets stay where they were. */
+function blank(text: string, patterns: readonly RegExp[]): string {
+  let out = text
+  for (const pattern of patterns) {
+    const global = new RegExp(
+      pattern.source,
+      pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`,
+    )
+    out = out.replace(global, (found) => ' '.repeat(found.length))
+  }
+  return out
+}
+
+/** Whether nothing but spaces or hyphens stands between the words of `run` in `text`. */
+function adjacent(text: string, run: readonly TextWord[]): boolean {
+  for (let j = 1; j < run.length; j++) {
+    const before = run[j - 1]!
+    if (!/^[\s-]*$/.test(text.slice(before.at + before.raw.length, run[j]!.at))) return false
+  }
+  return true
+}
+
+/** Longest run of words tried as one icon name ("hot air balloon" -> hot-air-balloon). */
+const MAX_NAME_WORDS = 4
+
+/** Name words of icons that stand in the sky. */
+const SKY_WORDS = new Set([
+  'cloud',
+  'sun',
+  'moon',
+  'star',
+  'comet',
+  'rainbow',
+  'snowflake',
+  'tornado',
+  'cyclone',
+  'fog',
+  'lightning',
+  'voltage',
+  'planet',
+  'wind',
+  'kite',
+  'helicopter',
+  'parachute',
+  'balloon',
+  'saucer',
+  'satellite',
+])
+/** Name words of icons that give light. */
+const GLOWING_WORDS = new Set([
+  'sun',
+  'star',
+  'moon',
+  'comet',
+  'fire',
+  'candle',
+  'bulb',
+  'lantern',
+  'lightning',
+  'voltage',
+])
+/** Name words of icons that carry writing, a map or a face of numbers: never mirrored. */
+const FIXED_WORDS = new Set([
+  'clock',
+  'chart',
+  'map',
+  'calendar',
+  'newspaper',
+  'scroll',
+  'page',
+  'card',
+  'ticket',
+  'receipt',
+  'label',
+  'globe',
+  'book',
+])
+
+/**
+ * How an icon the vocabulary does not list is drawn, from its name and keywords: weather and
+ * things of the sky up there; places and buildings on the horizon; boats and sea creatures
+ * on the water; everything else in front.
+ */
+export function traitsOf(icon: EmojiIcon): Omit<Noun, 'words' | 'art'> {
+  const words = icon.name.split('-')
+  const keywords = new Set(icon.keywords)
+  const place = icon.category === 'Travel & Places'
+  const animal = icon.category === 'Animals & Nature'
+  const sea = keywords.has('sea') || keywords.has('ocean')
+  let role: Role = 'subject'
+  if (words.some((word) => SKY_WORDS.has(word)) && icon.category !== 'Smileys & Emotion')
+    role = 'sky'
+  else if (
+    place &&
+    (keywords.has('photo') || keywords.has('building') || keywords.has('buildings'))
+  )
+    role = 'scenery'
+  else if ((place && (keywords.has('boat') || keywords.has('ship'))) || (animal && sea))
+    role = 'afloat'
+  return {
+    role,
+    ...(role === 'scenery' ? { scale: 1.2 } : {}),
+    ...(sea && role !== 'afloat' ? { sea: true } : {}),
+    ...(words.some((word) => FIXED_WORDS.has(word)) ? { fixed: true } : {}),
+    ...(words.some((word) => GLOWING_WORDS.has(word)) ? { glows: true } : {}),
+  }
+}
+
+/**
+ * The noun that draws `names` (icons the index picked for `word`): the vocabulary's entry
+ * that lists the first one, with its placement (and its whole entry when the icon is the
+ * entry's close-up, "person"), else the icon's own traits.
+ */
+function nounForIcons(names: string[], word: string): Noun {
+  const first = names[0]!
+  const listed = NOUNS.find((noun) => noun.art.includes(first) || noun.closeArt?.includes(first))
+  if (listed) return listed.art.includes(first) ? { ...listed, art: names } : listed
+  const icon = keywordIndex().icons.get(first)
+  return { words: word, art: names, ...(icon ? traitsOf(icon) : { role: 'subject' }) }
+}
+
 const compiled = new Map<Noun, RegExp>()
 function nounPattern(noun: Noun): RegExp {
   let pattern = compiled.get(noun)
@@ -241,25 +394,69 @@ function nounPattern(noun: Noun): RegExp {
 }
 
 /**
- * The vocabulary's nouns in `text`, in the order they are first said. Entries are tried most
- * specific first and each match claims its characters, so a later entry cannot match inside
- * it ("ship's wheel" is not also a ship).
+ * The things `text` names, in the order they are first said, each once, from the whole
+ * Fluent Emoji set (issue 42 item 6). The words that say how the shot is filmed, its time of
+ * day and the sea (which the background draws) are left out; then, each match claiming its
+ * words so a later one cannot match inside it:
+ *
+ * 1. runs of words that are an icon's whole name, longest first ("kitchen knives",
+ *    "soccer ball", "honeybees", "ship's wheel");
+ * 2. the vocabulary's words, most specific first ("presenter", "city", "flowers");
+ * 3. any other word, by the keyword index: a word of an icon's name, then a keyword.
  */
 export function findNouns(text: string): NounMatch[] {
+  const index = keywordIndex()
+  const free = blank(text, [SHOT_PHRASES, ...TIMES.map(([pattern]) => pattern)])
   const claimed: [number, number][] = []
-  const found: NounMatch[] = []
+  // Each illustration once: in the place of its first mention, in the words of its best
+  // (first found) one ("a medieval castle" is said "castle").
+  const found = new Map<string, NounMatch>()
+  const isClaimed = (start: number, end: number) => claimed.some(([a, b]) => start < b && end > a)
+  const add = (noun: Noun, start: number, end: number) => {
+    claimed.push([start, end])
+    const key = noun.art[0]!
+    const earlier = found.get(key)
+    if (earlier) earlier.at = Math.min(earlier.at, start)
+    else found.set(key, { noun, at: start, said: text.slice(start, end) })
+  }
+  const words = wordsOf(free).filter(({ word }) => !SHOT_WORDS.has(word))
+
+  // 1. Whole icon names, longest runs first.
+  for (let length = MAX_NAME_WORDS; length >= 1; length--) {
+    for (let i = 0; i + length <= words.length; i++) {
+      const run = words.slice(i, i + length)
+      const start = run[0]!.at
+      const last = run[length - 1]!
+      const end = last.at + last.raw.length
+      if (isClaimed(start, end)) continue
+      if (!adjacent(free, run)) continue
+      if (length === 1 && isStopWord(last.word)) continue
+      const head = run.slice(0, -1).map((w) => w.word)
+      const name = singularForms(last.word)
+        .map((form) => index.iconNamed([...head, form].join('-')))
+        .find((hit) => hit !== null)
+      if (name) add(nounForIcons([name], last.word), start, end)
+    }
+  }
+
+  // 2. The vocabulary's words.
   for (const noun of NOUNS) {
-    let first: number | null = null
-    for (const match of text.matchAll(nounPattern(noun))) {
+    for (const match of free.matchAll(nounPattern(noun))) {
       const start = match.index
       const end = start + match[0].length
-      if (claimed.some(([a, b]) => start < b && end > a)) continue
-      claimed.push([start, end])
-      first ??= start
+      if (isClaimed(start, end)) continue
+      add(noun, start, end)
     }
-    if (first !== null) found.push({ noun, at: first })
   }
-  return found.sort((a, b) => a.at - b.at)
+
+  // 3. Every other word, by its names and keywords; the sea is drawn by the ground instead.
+  for (const { word, raw, at } of words) {
+    const end = at + raw.length
+    if (isClaimed(at, end) || WATER_WORDS.test(raw)) continue
+    const match = index.lookup(word)
+    if (match) add(nounForIcons(match.names, word), at, end)
+  }
+  return [...found.values()].sort((a, b) => a.at - b.at)
 }
 
 /** Camera words a title leaves out ("Close-up of", "Wide shot:"): they describe the shot, not the scene. */
