@@ -1,7 +1,7 @@
 import type { GenerateImageInput, GenerateImageOutput, Scene } from './ai.ts'
 import type { Connection, GraphNode } from './graph.ts'
 import { createGraphNode } from './node-defaults.ts'
-import { NODE_FOOTPRINTS, storedNodeData } from './nodes/registry.ts'
+import { NODE_FOOTPRINTS, type NodeType, storedNodeData } from './nodes/registry.ts'
 
 export { NODE_FOOTPRINTS }
 
@@ -162,6 +162,9 @@ export function imageGeneratorForScene(
 /** Space kept between a placed result and the node it would have touched, in canvas units. */
 export const PLACEMENT_GAP = 40
 
+/** Sizes, in canvas units, to use instead of {@link NODE_FOOTPRINTS} for some node types. */
+export type NodeSizes = Partial<Record<NodeType, { width: number; height: number }>>
+
 /** An axis-aligned box in canvas units. */
 interface Box {
   left: number
@@ -170,8 +173,12 @@ interface Box {
   bottom: number
 }
 
-function boxOf(node: Pick<GraphNode, 'type' | 'position'>, dy = 0): Box {
-  const size = NODE_FOOTPRINTS[node.type]
+function boxOf(
+  node: Pick<GraphNode, 'type' | 'position'>,
+  dy = 0,
+  sizes: NodeSizes = NODE_FOOTPRINTS,
+): Box {
+  const size = sizes[node.type] ?? NODE_FOOTPRINTS[node.type]
   return {
     left: node.position.x,
     top: node.position.y + dy,
@@ -189,7 +196,8 @@ function overlaps(a: Box, b: Box): boolean {
  * Moves `addition`'s nodes together straight down, as little as needed, so that none of them
  * covers a node of `existing` (by {@link NODE_FOOTPRINTS}); connections are kept. Nodes of
  * `existing` with an id of the addition are ignored (writing the same result again). The
- * search steps below the lowest obstacle in the way each round, so it ends.
+ * search steps below the lowest obstacle in the way each round, so it ends. `sizes` gives the
+ * addition's nodes of some types a size of their own (a made video's portrait pictures).
  * @returns a new addition (the input is not changed); the same positions when nothing is in
  *   the way.
  * @see spec §4 (results placed beside their source); issue 12 (never on top of a node)
@@ -197,6 +205,7 @@ function overlaps(a: Box, b: Box): boolean {
 export function placeInFreeSpace(
   addition: GraphAddition,
   existing: readonly Pick<GraphNode, 'id' | 'type' | 'position'>[],
+  sizes: NodeSizes = {},
 ): GraphAddition {
   const own = new Set(addition.nodes.map((n) => n.id))
   const obstacles = existing.filter((n) => !own.has(n.id)).map((n) => boxOf(n))
@@ -205,7 +214,7 @@ export function placeInFreeSpace(
   for (let round = 0; round <= addition.nodes.length * obstacles.length; round++) {
     let next = dy
     for (const node of addition.nodes) {
-      const box = boxOf(node, dy)
+      const box = boxOf(node, dy, sizes)
       for (const obstacle of obstacles) {
         if (overlaps(box, obstacle)) {
           next = Math.max(next, dy + obstacle.bottom + PLACEMENT_GAP - box.top)

@@ -203,7 +203,7 @@ async function produceMadeVideo(
   if (!generator) {
     throw new AppError('NOT_FOUND', 'The Script Generator was deleted, so the video was not made.')
   }
-  const layout: MadeVideoLayout = planMadeVideo(generator, ids, graph.nodes)
+  const layout: MadeVideoLayout = planMadeVideo(generator, ids, graph.nodes, preset)
 
   // 1. The script, in a text node beside the generator (taken as it is on a retry).
   let script = dataOf(graph, ids.text, 'editable-text')?.content ?? ''
@@ -219,7 +219,7 @@ async function produceMadeVideo(
   }
   await delivered(costs.script)
 
-  // 2. The scenes, in a row under the text node.
+  // 2. The scenes, stacked in the column after the text node.
   let scenes: Scene[] = ids.scenes.map((id) => {
     const scene = dataOf(graph, id, 'scene')
     return { narration: scene?.narration ?? '', visuals: scene?.visuals ?? '' }
@@ -246,7 +246,7 @@ async function produceMadeVideo(
   }
   await delivered(costs.script + costs.scenes)
 
-  // 3. One image per scene: scene -> image generator -> image, stacked in the scene's column.
+  // 3. One image per scene: scene -> image generator -> image, on the scene's row.
   const models = await deps.ai.image.listModels(1, signal)
   const modelVersionId = models[0]?.modelVersions[0]?.id
   if (modelVersionId === undefined) {

@@ -1,5 +1,5 @@
 import { CANVAS_ZOOM_BUTTON_STEP } from '@reelgraph/shared'
-import { Panel, useReactFlow, useStore, useStoreApi } from '@xyflow/react'
+import { Panel, useReactFlow, useStore } from '@xyflow/react'
 import {
   Maximize2Icon,
   Redo2Icon,
@@ -12,8 +12,9 @@ import type { ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useFitView } from '../hooks/use-fit-view'
 import { useUndoRedoState } from '../hooks/use-undo-redo-state'
-import { fitCanvasViewport, stepZoom, zoomPercent } from '../lib/viewport'
+import { stepZoom, zoomPercent } from '../lib/viewport'
 
 const ANIMATION_MS = 150
 
@@ -44,17 +45,6 @@ function ControlButton({
   )
 }
 
-/** Fits every node in view with 100 px around them (spec §9), clear of the minimap. */
-export function useFitView(): () => void {
-  const { getNodes, setViewport } = useReactFlow()
-  const store = useStoreApi()
-  return () => {
-    const { width, height } = store.getState()
-    const viewport = fitCanvasViewport(getNodes(), { width, height })
-    if (viewport) void setViewport(viewport, { duration: ANIMATION_MS })
-  }
-}
-
 /**
  * The canvas controls (spec §2, §9): zoom out and in by 0.1 with the zoom in percent
  * between them, fit view, reset view, undo and redo. Every button is labelled.
@@ -71,6 +61,8 @@ export function CanvasControls() {
       <div
         role="toolbar"
         aria-label="Canvas controls"
+        // Fit view keeps nodes from under it (lib/canvas-overlays.ts).
+        data-canvas-overlay
         className="flex items-center gap-0.5 rounded-lg border bg-background/95 p-1 shadow-sm"
       >
         <ControlButton

@@ -1,12 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { layoutColumns, NODE_FOOTPRINTS, type NodeType } from '@reelgraph/shared'
 import {
   boxesOverlap,
+  canvasOverlays,
   clampZoom,
   controlsRect,
+  FIT_MIN_MARGIN_PX,
   type FlowBox,
   fitCanvasViewport,
-  fitViewport,
+  fitMarginPx,
   FOLLOW_MARGIN_PX,
   FOLLOW_SOURCE_MIN_ZOOM,
   followViewport,
@@ -41,98 +44,176 @@ describe('viewport', () => {
     expect(after.y).toBeCloseTo(before.y)
   })
 
-  it('fits the nodes with 100 px around them, unmeasured nodes counting as 300 x 200', () => {
-    // 300 x 200 into 150 x 100: zoom 0.5, centred.
-    expect(fitViewport([{ position: { x: 0, y: 0 } }], { width: 350, height: 300 })).toEqual({
-      x: 100,
-      y: 100,
-      zoom: 0.5,
+  it('fits the nodes with 100 units around them (100 px at 100 %), unmeasured nodes counting as 300 x 200', () => {
+    // 300 x 200 into 800 x 600 would be zoom 2: a fit stops at 100 % (issue 20 item 3), centred.
+    expect(
+      fitCanvasViewport([{ position: { x: 0, y: 0 } }], { width: 800, height: 600 }, []),
+    ).toEqual({
+      x: 250,
+      y: 200,
+      zoom: 1,
     })
-    // 300 x 200 into 600 x 400 would be zoom 2: a fit stops at 100 % (issue 20 item 3), centred.
-    const vp = fitViewport([{ position: { x: 0, y: 0 } }], { width: 800, height: 600 })
-    expect(vp).toEqual({ x: 250, y: 200, zoom: 1 })
-    const wide = fitViewport(
-      [
-        { position: { x: 0, y: 0 } },
-        { position: { x: 5700, y: 0 }, measured: { width: 300, height: 100 } },
-      ],
-      { width: 800, height: 600 },
-    )
-    expect(wide?.zoom).toBeCloseTo(0.1)
-    expect(fitViewport([], { width: 800, height: 600 })).toBeNull()
-    const far = fitViewport([{ position: { x: 0, y: 0 } }, { position: { x: 1e6, y: 0 } }], {
+    // 300 x 200 with 100 units each side (500 x 400) into 350 x 300: zoom 0.7, not the 0.5
+    // that 100 px each side left (issue 42 item 5).
+    const small = fitCanvasViewport(
+      [{ position: { x: 0, y: 0 } }],
+      { width: 350, height: 300 },
+      [],
+    )!
+    expect(small.zoom).toBeCloseTo(0.7, 3)
+    expect(small.x).toBeCloseTo(175 - 150 * small.zoom, 3)
+    expect(fitMarginPx(0.7)).toBeCloseTo(70)
+    expect(fitMarginPx(0.05)).toBe(FIT_MIN_MARGIN_PX)
+    expect(fitMarginPx(1)).toBe(100)
+    expect(fitCanvasViewport([], { width: 800, height: 600 })).toBeNull()
+    // Too far apart for the minimum zoom: centred at it.
+    const far = fitCanvasViewport([{ position: { x: 0, y: 0 } }, { position: { x: 1e6, y: 0 } }], {
       width: 800,
       height: 600,
     })
-    expect(far?.zoom).toBe(0.05)
+    expect(far).toEqual({ x: 400 - ((1e6 + 300) / 2) * 0.05, y: 300 - 100 * 0.05, zoom: 0.05 })
   })
 })
 
-describe('fitCanvasViewport clear of the minimap and the toolbar, at 100 % or less (issue 14 item 3, issue 20 item 3)', () => {
-  const node = (x: number, y: number) => ({
+describe('fitCanvasViewport in the area the overlays leave free (issue 14 item 3, issue 20 item 3, issue 42 item 5)', () => {
+  const node = (x: number, y: number, width = 300, height = 200) => ({
     position: { x, y },
-    measured: { width: 300, height: 200 },
+    measured: { width, height },
   })
-  const under = (
-    vp: { x: number; y: number; zoom: number },
-    n: ReturnType<typeof node>,
-    box: NonNullable<ReturnType<typeof minimapRect>>,
-  ) => {
-    const left = n.position.x * vp.zoom + vp.x
-    const top = n.position.y * vp.zoom + vp.y
-    // A node fitted flush against the reserved edge touches it, give or take rounding.
-    const right = left + 300 * vp.zoom - 1e-6
-    const bottom = top + 200 * vp.zoom - 1e-6
-    return left < box.right && box.left < right && top < box.bottom && box.top < bottom
+  /** The node's box on screen, shrunk by a hair: a node flush against a box touches it. */
+  const onScreen = (vp: Viewport, n: ReturnType<typeof node>) => {
+    const s = screenBoxOf({ ...n.position, width: n.measured.width, height: n.measured.height }, vp)
+    const t = 1e-6
+    return { left: s.left + t, top: s.top + t, right: s.right - t, bottom: s.bottom - t }
   }
+  const clear = (
+    vp: Viewport,
+    nodes: readonly ReturnType<typeof node>[],
+    size: { width: number; height: number },
+    overlays: readonly ScreenBox[],
+  ) =>
+    nodes.every((n) => {
+      const b = onScreen(vp, n)
+      return (
+        b.left >= FIT_MIN_MARGIN_PX &&
+        b.top >= FIT_MIN_MARGIN_PX &&
+        b.right <= size.width - FIT_MIN_MARGIN_PX &&
+        b.bottom <= size.height - FIT_MIN_MARGIN_PX &&
+        overlays.every((o) => !boxesOverlap(b, o))
+      )
+    })
 
-  it('never leaves a node under the minimap, at any size where it shows', () => {
+  it('never leaves a node under the minimap or the toolbar, nor off the canvas, at 100 % or less', () => {
     fc.assert(
       fc.property(
         fc.array(
-          fc.tuple(fc.integer({ min: -3000, max: 3000 }), fc.integer({ min: -3000, max: 3000 })),
-          {
-            minLength: 1,
-            maxLength: 12,
-          },
+          fc.tuple(
+            fc.integer({ min: -3000, max: 3000 }),
+            fc.integer({ min: -3000, max: 3000 }),
+            fc.integer({ min: 280, max: 420 }),
+            fc.integer({ min: 120, max: 700 }),
+          ),
+          { minLength: 1, maxLength: 12 },
         ),
         fc.integer({ min: 640, max: 2000 }),
         fc.integer({ min: 400, max: 1200 }),
-        (points, width, height) => {
-          const nodes = points.map(([x, y]) => node(x, y))
+        (boxes, width, height) => {
+          const nodes = boxes.map(([x, y, w, h]) => node(x, y, w, h))
           const size = { width, height }
           const vp = fitCanvasViewport(nodes, size)!
-          // Never zoomed in past 100 % (issue 20 item 3).
           expect(vp.zoom).toBeLessThanOrEqual(1)
-          const box = minimapRect(size)!
           // At the minimum zoom a spread-out graph cannot fit at all: nothing to promise.
           if (vp.zoom <= 0.05) return
-          for (const n of nodes) {
-            expect(under(vp, n, box)).toBe(false)
-            expect(under(vp, n, controlsRect(size))).toBe(false)
-          }
+          expect(clear(vp, nodes, size, canvasOverlays(size))).toBe(true)
         },
       ),
     )
   })
 
-  it('keeps the plain fit when no node lands under the minimap, and pays the least zoom when one does', () => {
+  it('keeps nodes from under measured boxes wherever they are (a library over the canvas)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fc.integer({ min: -2000, max: 2000 }), fc.integer({ min: -2000, max: 2000 })),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.array(
+          fc.record({
+            left: fc.integer({ min: 0, max: 900 }),
+            top: fc.integer({ min: 0, max: 500 }),
+            width: fc.integer({ min: 10, max: 300 }),
+            height: fc.integer({ min: 10, max: 200 }),
+          }),
+          { maxLength: 3 },
+        ),
+        (points, rects) => {
+          const size = { width: 1024, height: 570 }
+          const nodes = points.map(([x, y]) => node(x, y))
+          const overlays = rects.map((r) => ({
+            left: r.left,
+            top: r.top,
+            right: r.left + r.width,
+            bottom: r.top + r.height,
+          }))
+          const vp = fitCanvasViewport(nodes, size, overlays)!
+          if (vp.zoom <= 0.05) return
+          expect(clear(vp, nodes, size, overlays)).toBe(true)
+        },
+      ),
+    )
+  })
+
+  it('lets nodes sit beside the minimap: an empty corner costs no zoom', () => {
     const size = { width: 1024, height: 570 }
-    // Nodes down the left: the minimap's corner is empty.
-    const column = [node(0, 0), node(0, 600), node(0, 1200)]
-    expect(fitCanvasViewport(column, size)).toEqual(fitViewport(column, size))
-    // Two nodes reaching the bottom-right corner: the fit gives up the edge that costs less
-    // zoom (here the right one, for free: the view is height-bound).
-    const row = [node(0, 0), node(2000, 400)]
-    const vp = fitCanvasViewport(row, size)!
-    const plain = fitViewport(row, size)!
-    expect(vp).not.toEqual(plain)
-    expect(vp.zoom).toBeLessThanOrEqual(plain.zoom)
-    const box = minimapRect(size)!
-    const bottom = fitViewport(row, size, { reserveBottom: size.height - box.top })!
-    const right = fitViewport(row, size, { reserveRight: size.width - box.left })!
-    expect(vp.zoom).toBe(Math.max(bottom.zoom, right.zoom))
-    expect(minimapRect({ width: 500, height: 700 })).toBeNull()
+    // A row along the top and a column down the middle: the bottom corners are empty.
+    const nodes = [
+      node(0, 0),
+      node(400, 0),
+      node(800, 0),
+      node(1200, 0),
+      node(1600, 0),
+      node(800, 300),
+      node(800, 600),
+    ]
+    const vp = fitCanvasViewport(nodes, size)!
+    expect(clear(vp, nodes, size, canvasOverlays(size))).toBe(true)
+    // Their whole box, kept clear as one block, has to shrink above the minimap.
+    const block = fitCanvasViewport([node(0, 0, 1900, 800)], size)!
+    expect(vp.zoom).toBeGreaterThan(block.zoom + 0.05)
+  })
+
+  it('shows a 3-scene made video at 1280x720 at more than twice the old 11 %', () => {
+    // The canvas at 1280x720 (beside the 256 px library, under the 150 px of headers), and
+    // "Make video"'s column layout with the nodes' nominal sizes.
+    const size = { width: 1024, height: 570 }
+    const ids = (role: string) => [0, 1, 2].map((i) => `${role}-${i}`)
+    const [scenes, generators, images] = [ids('scene'), ids('ig'), ids('image')]
+    const chain = {
+      scriptGenerator: 'generator',
+      script: 'text',
+      rows: scenes.map((scene, i) => ({ scene, imageGenerator: generators[i], image: images[i] })),
+      video: 'video',
+    }
+    const at = layoutColumns(chain, { origin: { x: 0, y: 0 } })
+    const typeOf = (id: string): NodeType =>
+      id === 'generator'
+        ? 'script-generator'
+        : id === 'text'
+          ? 'editable-text'
+          : id === 'video'
+            ? 'video'
+            : id.startsWith('scene')
+              ? 'scene'
+              : id.startsWith('ig')
+                ? 'image-generator'
+                : 'image'
+    const nodes = [...at].map(([id, p]) => {
+      const { width, height } = NODE_FOOTPRINTS[typeOf(id)]
+      return node(p.x, p.y, width, height)
+    })
+    const vp = fitCanvasViewport(nodes, size)!
+    expect(clear(vp, nodes, size, canvasOverlays(size))).toBe(true)
+    expect(vp.zoom).toBeGreaterThan(0.22)
   })
 })
 

@@ -77,7 +77,7 @@ export const MINIMAP_MIN_CANVAS_WIDTH = 640
  */
 export const CONTROLS_SIZE = { width: 300, height: 42, margin: 12 } as const
 /** Space kept between fitted or followed nodes and the overlays (minimap, toolbar), in px. */
-const OVERLAY_GAP_PX = 16
+export const OVERLAY_GAP_PX = 16
 
 /** A box on screen, in px from the canvas' top-left. */
 export interface ScreenBox {
@@ -119,16 +119,6 @@ export function canvasOverlays(size: { width: number; height: number }): ScreenB
   return minimap ? [minimap, controlsRect(size)] : [controlsRect(size)]
 }
 
-/** Options of {@link fitViewport}. */
-export interface FitOptions {
-  /** Space around the nodes in px; spec §9: 100. */
-  padding?: number
-  /** Px at the bottom that an overlay covers: the nodes stay above max(padding, this). */
-  reserveBottom?: number
-  /** Px at the right that an overlay covers: the nodes stay left of max(padding, this). */
-  reserveRight?: number
-}
-
 function sizeOf(n: FitNode): { width: number; height: number } {
   return {
     width: n.measured?.width || CANVAS_ASSUMED_NODE_WIDTH,
@@ -136,74 +126,162 @@ function sizeOf(n: FitNode): { width: number; height: number } {
   }
 }
 
+/** The least room fit view keeps between the nodes and the canvas' edges, in px. */
+export const FIT_MIN_MARGIN_PX = OVERLAY_GAP_PX
+
 /**
- * The viewport that shows every node with `padding` px around them (spec §9: padding 100,
- * nodes not yet measured count as 300 x 200) and clear of the reserved edges, centred in
- * what is left, at a zoom from the minimum up to {@link FIT_MAX_ZOOM} (100 %, issue 20
- * item 3). Null when there are no nodes.
+ * The room fit view keeps around the nodes at `zoom`, in px: spec §9's padding of 100 in
+ * canvas units (100 px at 100 %, less as the view zooms out, so a large graph fills the
+ * canvas instead of a frame of 200 empty px: issue 42 item 5), never under
+ * {@link FIT_MIN_MARGIN_PX}.
  */
-export function fitViewport(
-  nodes: readonly FitNode[],
-  size: { width: number; height: number },
-  { padding = CANVAS_FIT_VIEW_PADDING_PX, reserveBottom = 0, reserveRight = 0 }: FitOptions = {},
-): Viewport | null {
-  if (nodes.length === 0 || size.width <= 0 || size.height <= 0) return null
-  let minX = Infinity
-  let minY = Infinity
-  let maxX = -Infinity
-  let maxY = -Infinity
-  for (const n of nodes) {
-    const { width: w, height: h } = sizeOf(n)
-    minX = Math.min(minX, n.position.x)
-    minY = Math.min(minY, n.position.y)
-    maxX = Math.max(maxX, n.position.x + w)
-    maxY = Math.max(maxY, n.position.y + h)
-  }
-  const availableW = Math.max(1, size.width - padding - Math.max(padding, reserveRight))
-  const availableH = Math.max(1, size.height - padding - Math.max(padding, reserveBottom))
-  const zoom = Math.min(
-    FIT_MAX_ZOOM,
-    Math.max(CANVAS_MIN_ZOOM, Math.min(availableW / (maxX - minX), availableH / (maxY - minY))),
+export function fitMarginPx(zoom: number): number {
+  return Math.min(
+    CANVAS_FIT_VIEW_PADDING_PX,
+    Math.max(FIT_MIN_MARGIN_PX, CANVAS_FIT_VIEW_PADDING_PX * zoom),
   )
-  return {
-    x: padding + availableW / 2 - ((minX + maxX) / 2) * zoom,
-    y: padding + availableH / 2 - ((minY + maxY) / 2) * zoom,
-    zoom,
-  }
-}
-
-/** True when some node, seen through `viewport`, shares area with `box`. */
-function anyNodeUnder(nodes: readonly FitNode[], viewport: Viewport, box: ScreenBox): boolean {
-  return nodes.some((n) => {
-    const { width, height } = sizeOf(n)
-    const left = n.position.x * viewport.zoom + viewport.x
-    const top = n.position.y * viewport.zoom + viewport.y
-    return (
-      left < box.right &&
-      box.left < left + width * viewport.zoom &&
-      top < box.bottom &&
-      box.top < top + height * viewport.zoom
-    )
-  })
 }
 
 /**
- * {@link fitViewport} on a canvas `size`, with no node under the minimap (issue 14 item 3:
- * it covered nodes). The plain fit when no node lands there; else the fit that keeps the
- * minimap's height free at the bottom or its width free at the right, whichever zooms out
- * less (a far zoom turns nodes compact).
+ * Past this many nodes fit view keeps the graph's whole box, not each node, clear of the
+ * overlays: the search is quadratic in the nodes near the canvas' bottom.
+ */
+export const FIT_EACH_NODE_MAX = 200
+
+/** Steps of the binary search for the fitted zoom: (1 - 0.05) / 2^14, under 0.01 %. */
+const FIT_ZOOM_STEPS = 14
+
+/** An open interval of translations, in px. */
+interface Open {
+  lo: number
+  hi: number
+}
+
+/**
+ * The point of `[lo, hi]` nearest `want` that lies in none of the open intervals `holes`
+ * (touching one is allowed), or null when there is none.
+ */
+function nearestFree(lo: number, hi: number, want: number, holes: readonly Open[]): number | null {
+  if (lo > hi) return null
+  const sorted = [...holes].sort((a, b) => a.lo - b.lo)
+  const merged: Open[] = []
+  for (const h of sorted) {
+    const last = merged[merged.length - 1]
+    if (last && h.lo < last.hi) last.hi = Math.max(last.hi, h.hi)
+    else merged.push({ ...h })
+  }
+  const p = Math.min(hi, Math.max(lo, want))
+  const hole = merged.find((h) => h.lo < p && p < h.hi)
+  if (!hole) return p
+  const options = [hole.lo, hole.hi].filter((v) => v >= lo && v <= hi)
+  if (options.length === 0) return null
+  return options.reduce((a, b) => (Math.abs(b - want) < Math.abs(a - want) ? b : a))
+}
+
+/**
+ * The translation nearest `want` that shows every one of `boxes` (flow coordinates) at
+ * `zoom` inside a canvas of `size`, `margin` px in, without any of them sharing area with an
+ * overlay (px from the canvas' top-left); null when there is none. The best x is `want`'s
+ * or an edge where a box meets an overlay or the margin: each is tried, with the nearest
+ * free y for it.
+ */
+function clearTranslation(
+  boxes: readonly FlowBox[],
+  zoom: number,
+  size: { width: number; height: number },
+  overlays: readonly ScreenBox[],
+  margin: number,
+  want: { x: number; y: number },
+): { x: number; y: number } | null {
+  const scaled = boxes.map((b) => ({
+    left: b.x * zoom,
+    top: b.y * zoom,
+    right: (b.x + b.width) * zoom,
+    bottom: (b.y + b.height) * zoom,
+  }))
+  const x = {
+    lo: margin - Math.min(...scaled.map((b) => b.left)),
+    hi: size.width - margin - Math.max(...scaled.map((b) => b.right)),
+  }
+  const y = {
+    lo: margin - Math.min(...scaled.map((b) => b.top)),
+    hi: size.height - margin - Math.max(...scaled.map((b) => b.bottom)),
+  }
+  if (x.lo > x.hi || y.lo > y.hi) return null
+  // The translations at which a box shares area with an overlay, where they can happen.
+  const blocked = scaled
+    .flatMap((b) =>
+      overlays.map((o) => ({
+        x: { lo: o.left - b.right, hi: o.right - b.left },
+        y: { lo: o.top - b.bottom, hi: o.bottom - b.top },
+      })),
+    )
+    .filter((f) => f.x.hi > x.lo && f.x.lo < x.hi && f.y.hi > y.lo && f.y.lo < y.hi)
+  const xs = [want.x, x.lo, x.hi, ...blocked.flatMap((f) => [f.x.lo, f.x.hi])].map((v) =>
+    Math.min(x.hi, Math.max(x.lo, v)),
+  )
+  let best: { x: number; y: number } | null = null
+  let bestDistance = Infinity
+  for (const tx of new Set(xs)) {
+    const holes = blocked.filter((f) => f.x.lo < tx && tx < f.x.hi).map((f) => f.y)
+    const ty = nearestFree(y.lo, y.hi, want.y, holes)
+    if (ty === null) continue
+    const distance = (tx - want.x) ** 2 + (ty - want.y) ** 2
+    if (distance < bestDistance) {
+      best = { x: tx, y: ty }
+      bestDistance = distance
+    }
+  }
+  return best
+}
+
+/**
+ * Fit view (spec §9; issue 14 item 3, issue 20 item 3, issue 42 item 5): the viewport that
+ * shows every node as large as it can, up to {@link FIT_MAX_ZOOM} (100 %), inside a canvas
+ * of `size` px with {@link fitMarginPx} around them, and none of them under an overlay: the
+ * boxes of `overlays` (px from the canvas' top-left, with their gap; measured on the page by
+ * `canvas-overlays.ts`, else the nominal minimap and toolbar of {@link canvasOverlays}). Nodes
+ * may sit beside an overlay, so the graph fills the area the overlays leave free. Among the
+ * places that work it takes the one nearest the graph centred on the canvas. Nodes not yet
+ * measured count as 300 x 200 (spec §9); past {@link FIT_EACH_NODE_MAX} nodes their whole box
+ * is kept clear instead. The largest zoom is found by a binary search; when even the minimum
+ * zoom (0.05) cannot keep the nodes clear, the graph is centred at it. Null when there are
+ * no nodes or no canvas.
  */
 export function fitCanvasViewport(
   nodes: readonly FitNode[],
   size: { width: number; height: number },
+  overlays: readonly ScreenBox[] = canvasOverlays(size),
 ): Viewport | null {
-  const plain = fitViewport(nodes, size)
-  const minimap = minimapRect(size)
-  if (!plain || !minimap || !anyNodeUnder(nodes, plain, minimap)) return plain
-  const bottom = fitViewport(nodes, size, { reserveBottom: size.height - minimap.top })
-  const right = fitViewport(nodes, size, { reserveRight: size.width - minimap.left })
-  if (!bottom || !right) return plain
-  return right.zoom > bottom.zoom ? right : bottom
+  if (nodes.length === 0 || size.width <= 0 || size.height <= 0) return null
+  const each = nodes.map((n) => ({ x: n.position.x, y: n.position.y, ...sizeOf(n) }))
+  const whole = unionBox(each)
+  const boxes = each.length > FIT_EACH_NODE_MAX ? [whole] : each
+  const centred = (zoom: number) => ({
+    x: size.width / 2 - (whole.x + whole.width / 2) * zoom,
+    y: size.height / 2 - (whole.y + whole.height / 2) * zoom,
+  })
+  const at = (zoom: number): Viewport | null => {
+    const t = clearTranslation(boxes, zoom, size, overlays, fitMarginPx(zoom), centred(zoom))
+    return t ? { ...t, zoom } : null
+  }
+  const top = at(FIT_MAX_ZOOM)
+  if (top) return top
+  let best = at(CANVAS_MIN_ZOOM)
+  if (!best) return { ...centred(CANVAS_MIN_ZOOM), zoom: CANVAS_MIN_ZOOM }
+  let lo = CANVAS_MIN_ZOOM
+  let hi = FIT_MAX_ZOOM
+  for (let step = 0; step < FIT_ZOOM_STEPS; step++) {
+    const mid = (lo + hi) / 2
+    const placed = at(mid)
+    if (placed) {
+      best = placed
+      lo = mid
+    } else {
+      hi = mid
+    }
+  }
+  return best
 }
 
 /** A box in flow coordinates. */
@@ -301,7 +379,7 @@ export interface FollowTarget {
 /**
  * The view keeps the node a result came from in view down to this zoom, no farther: below
  * half size a node's 14 px text is too small to read, so where the two lie farther apart
- * (a made video's Video node, some 1,600 units below the script it is connected to) the
+ * (a made video's Video node, some 2,000 units right of the script it is connected to) the
  * view shows the result alone.
  */
 export const FOLLOW_SOURCE_MIN_ZOOM = 0.5
