@@ -19,6 +19,7 @@ import {
 import { MODEL_ID_PATTERN } from './model-id.ts'
 import { MAX_TEXT_FIELD_BYTES, utf8Bytes } from './graph.ts'
 import { jobTargetSchema } from './jobs.ts'
+import { targetSecondsSchema } from './target-length.ts'
 
 /**
  * AI generation calls (spec §5 Script/Scene/Image generation, §7; issue 4).
@@ -47,6 +48,15 @@ const longText = (required: string) =>
       message: `The text can be at most ${MAX_TEXT_FIELD_BYTES / 1024} KB.`,
     })
 
+/** A number of scenes: a whole number from 1 to 25 (spec §5, §9). */
+export const sceneCountSchema = z
+  .number({
+    error: `The number of scenes must be a whole number from ${SCENE_COUNT_MIN} to ${SCENE_COUNT_MAX}.`,
+  })
+  .int(`The number of scenes must be a whole number from ${SCENE_COUNT_MIN} to ${SCENE_COUNT_MAX}.`)
+  .min(SCENE_COUNT_MIN, `The number of scenes must be at least ${SCENE_COUNT_MIN}.`)
+  .max(SCENE_COUNT_MAX, `The number of scenes can be at most ${SCENE_COUNT_MAX}.`)
+
 /** `POST /api/ai/generate-script` body (spec §7). */
 /**
  * Which draft a generation makes (issue 14 item 10): a whole number from 0 to
@@ -74,6 +84,17 @@ export const generateScriptInput = z
       .min(1, GENERATION_MESSAGES.topicRequired)
       .max(TOPIC_MAX_LENGTH, `A topic can be at most ${TOPIC_MAX_LENGTH} characters.`),
     seed: draftSeed,
+    /**
+     * How long the video should last, in seconds (issue 42 item 1): the script is written
+     * for it. Absent: `TARGET_SECONDS_DEFAULT` (60).
+     */
+    targetSeconds: targetSecondsSchema.optional(),
+    /**
+     * How many scenes the script will be split into ("Make video"'s count), so the pauses
+     * the render puts around each scene come off its words. Absent: the text node's
+     * default, 6.
+     */
+    sceneCount: sceneCountSchema.optional(),
     // Where the result goes (issue 12): the worker writes it into the project's document.
     ...jobTargetSchema.shape,
   })
@@ -82,15 +103,6 @@ export type GenerateScriptInput = z.infer<typeof generateScriptInput>
 
 export const generateScriptOutput = z.object({ script: z.string() }).meta({ id: 'GeneratedScript' })
 export type GenerateScriptOutput = z.infer<typeof generateScriptOutput>
-
-/** A number of scenes: a whole number from 1 to 25 (spec §5, §9). */
-export const sceneCountSchema = z
-  .number({
-    error: `The number of scenes must be a whole number from ${SCENE_COUNT_MIN} to ${SCENE_COUNT_MAX}.`,
-  })
-  .int(`The number of scenes must be a whole number from ${SCENE_COUNT_MIN} to ${SCENE_COUNT_MAX}.`)
-  .min(SCENE_COUNT_MIN, `The number of scenes must be at least ${SCENE_COUNT_MIN}.`)
-  .max(SCENE_COUNT_MAX, `The number of scenes can be at most ${SCENE_COUNT_MAX}.`)
 
 /** `POST /api/ai/generate-scenes` body (spec §7): exactly `sceneCount` scenes come back. */
 export const generateScenesInput = z

@@ -8,11 +8,19 @@ import {
   makeVideoClipSeconds,
   makeVideoCostParts,
   makeVideoInput,
+  madeVideoSizes,
   planMadeVideo,
 } from './make-video.ts'
+import { layoutColumns } from './column-layout.ts'
 import { createGraphNode } from './node-defaults.ts'
-import { NODE_FOOTPRINTS } from './placement.ts'
-import { addVideoTake, MAX_VIDEO_TAKES, type VideoTake, videoTakesOf } from './video.ts'
+import { NODE_FOOTPRINTS, type NodeSizes } from './placement.ts'
+import {
+  addVideoTake,
+  MAX_VIDEO_TAKES,
+  VIDEO_PRESET_NAMES,
+  type VideoTake,
+  videoTakesOf,
+} from './video.ts'
 
 const costs = { script: 1, scenes: 1, image: 2, voice: 1, video: 5 }
 
@@ -32,9 +40,10 @@ function ids(n: number, animate = false): MadeVideoIds {
 function overlaps(
   a: Pick<GraphNode, 'type' | 'position'>,
   b: Pick<GraphNode, 'type' | 'position'>,
+  sizes: NodeSizes = {},
 ) {
-  const sa = NODE_FOOTPRINTS[a.type]
-  const sb = NODE_FOOTPRINTS[b.type]
+  const sa = sizes[a.type] ?? NODE_FOOTPRINTS[a.type]
+  const sb = sizes[b.type] ?? NODE_FOOTPRINTS[b.type]
   return (
     a.position.x < b.position.x + sb.width &&
     b.position.x < a.position.x + sa.width &&
@@ -115,11 +124,12 @@ describe('make video with animated scenes (issue 22 item 4)', () => {
 })
 
 describe('planMadeVideo', () => {
-  it('stacks scene, image generator and image (animating, a Video Generator and a Clip) per column, the Video node at the end, nothing overlapping', () => {
+  it('lays the chain out in columns (issue 42 item 5), moved down as one block clear of other nodes, nothing overlapping at the preset’s sizes', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 25 }),
         fc.boolean(),
+        fc.constantFrom(...VIDEO_PRESET_NAMES),
         fc.array(
           fc.record({
             x: fc.integer({ min: -3000, max: 12000 }),
@@ -127,9 +137,11 @@ describe('planMadeVideo', () => {
           }),
           { maxLength: 30 },
         ),
-        (n, animate, others) => {
+        (n, animate, preset, others) => {
           const existing = others.map((p, i) => createGraphNode('scene', p, [], 0, `scene-2-o${i}`))
-          const plan = planMadeVideo({ position: { x: 0, y: 0 } }, ids(n, animate), existing)
+          const chain = ids(n, animate)
+          const plan = planMadeVideo({ position: { x: 0, y: 0 } }, chain, existing, preset)
+          const sizes = madeVideoSizes(preset)
           const placed = [
             { type: 'editable-text' as const, position: plan.text },
             ...plan.scenes.map((position) => ({ type: 'scene' as const, position })),
@@ -146,25 +158,56 @@ describe('planMadeVideo', () => {
             { type: 'video' as const, position: plan.video },
           ]
           for (const [i, a] of placed.entries()) {
-            for (const b of placed.slice(i + 1)) expect(overlaps(a, b)).toBe(false)
-            for (const b of existing) expect(overlaps(a, b)).toBe(false)
+            for (const b of placed.slice(i + 1)) expect(overlaps(a, b, sizes)).toBe(false)
+            for (const b of existing) expect(overlaps(a, b, sizes)).toBe(false)
           }
-          for (let i = 0; i < n; i++) {
-            expect(plan.imageGenerators[i]!.x).toBe(plan.scenes[i]!.x)
-            expect(plan.images[i]!.x).toBe(plan.scenes[i]!.x)
-            expect(plan.imageGenerators[i]!.y).toBeGreaterThan(plan.scenes[i]!.y)
-            expect(plan.images[i]!.y).toBeGreaterThan(plan.imageGenerators[i]!.y)
-            if (animate) {
-              expect(plan.videoGenerators[i]!.x).toBe(plan.scenes[i]!.x)
-              expect(plan.clips[i]!.y).toBeGreaterThan(plan.videoGenerators[i]!.y)
-            }
+          // The column layout itself, moved straight down by one amount.
+          const columns = layoutColumns(
+            {
+              scriptGenerator: 'generator',
+              script: chain.text,
+              rows: chain.scenes.map((scene, i) => ({
+                scene,
+                imageGenerator: chain.imageGenerators[i],
+                image: chain.images[i],
+                videoGenerator: chain.videoGenerators[i],
+                clip: chain.clips[i],
+              })),
+              video: chain.video,
+            },
+            { origin: { x: 0, y: 0 }, sizes },
+          )
+          const dy = plan.text.y - columns.get(chain.text)!.y
+          expect(dy).toBeGreaterThanOrEqual(0)
+          const shifted = (id: string) => {
+            const p = columns.get(id)!
+            return { x: p.x, y: p.y + dy }
           }
+          expect(plan.scenes).toEqual(chain.scenes.map(shifted))
+          expect(plan.images).toEqual(chain.images.map(shifted))
+          expect(plan.clips).toEqual(chain.clips.map(shifted))
+          expect(plan.video).toEqual(shifted(chain.video))
           expect(plan.clips).toHaveLength(animate ? n : 0)
           expect(plan.video.x).toBeGreaterThan(plan.images[n - 1]!.x)
         },
       ),
       { numRuns: 200 },
     )
+  })
+
+  it('makes room for a portrait picture and player: taller, never narrower', () => {
+    expect(madeVideoSizes('16:9')).toEqual({
+      image: NODE_FOOTPRINTS.image,
+      video: NODE_FOOTPRINTS.video,
+    })
+    const portrait = madeVideoSizes('9:16')
+    // The picture is the node's width less its padding (376) and 16:9 -> 9:16 tall.
+    expect(portrait.image).toEqual({
+      width: NODE_FOOTPRINTS.image.width,
+      height: Math.ceil(NODE_FOOTPRINTS.image.height + 376 * (16 / 9 - 9 / 16)),
+    })
+    expect(portrait.video!.height).toBeGreaterThan(NODE_FOOTPRINTS.video.height + 450)
+    expect(madeVideoSizes('1:1').image!.height).toBeGreaterThan(NODE_FOOTPRINTS.image.height)
   })
 
   it('ignores its own nodes from an earlier attempt', () => {

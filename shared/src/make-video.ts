@@ -5,10 +5,12 @@ import { type CatalogModel, MODEL_ID_PATTERN, modelCredits, nearestDuration } fr
 import { CLIP_DEFAULT_SECONDS } from './clips.ts'
 import { SCENE_COUNT_MAX, SCENE_COUNT_MIN } from './constants.ts'
 import type { GraphNode } from './graph.ts'
-import { NODE_FOOTPRINTS, PLACEMENT_GAP, placeInFreeSpace, RESULT_OFFSET_X } from './placement.ts'
+import { layoutColumns } from './column-layout.ts'
+import { NODE_FOOTPRINTS, type NodeSizes, placeInFreeSpace } from './placement.ts'
 import { createGraphNode } from './node-defaults.ts'
 import { captionsInput } from './caption-style.ts'
-import { VIDEO_PRESET_NAMES } from './video.ts'
+import { VIDEO_PRESET_NAMES, type VideoPresetName } from './video.ts'
+import { targetSecondsSchema } from './target-length.ts'
 
 /**
  * "Make video" on the Script Generator (issue 13 item 6): one job runs script -> scenes ->
@@ -40,6 +42,12 @@ export const makeVideoInput = z
       .optional(),
     /** The caption look of the video's render (issue 24 item 4); absent: classic. */
     captions: captionsInput.optional(),
+    /**
+     * How long the video should last, in seconds (issue 42 item 1): the script is written for
+     * it and the scenes divide it. Absent: the Script Generator's own length. The server
+     * refuses a count of scenes the length has no room for (`targetLengthProblem`).
+     */
+    targetSeconds: targetSecondsSchema.optional(),
   })
   .meta({ id: 'MakeVideoInput' })
 export type MakeVideoInput = z.infer<typeof makeVideoInput>
@@ -130,15 +138,6 @@ export function affordableSceneCount(
   return 0
 }
 
-/**
- * Columns of a made video are this far apart: an image node (the widest, 400) and the
- * placement gap, so scene, image generator and image stack in one column without touching
- * the next. (Generate Scenes keeps the spec's 320: its images go to the right instead.)
- */
-export const MADE_VIDEO_COLUMN_X = NODE_FOOTPRINTS.image.width + PLACEMENT_GAP
-/** The scene row sits this far below the script's text node (spec §9's scene row offset). */
-export const MADE_VIDEO_SCENE_ROW_Y = 550
-
 /** The ids of every node a chain adds, derived from its job so a retried chain reuses them. */
 export interface MadeVideoIds {
   text: string
@@ -163,10 +162,37 @@ export interface MadeVideoLayout {
 }
 
 /**
- * Lays a chain out neatly beside its Script Generator (issue 13 item 6): the script's text
- * node 350 to the right (spec §4), the scenes in a row under it, each scene's image generator
- * and image (and, animating, its Video Generator and Clip) stacked below it in its column,
- * and the Video node at the end of the image row.
+ * The horizontal padding of a node's body (Tailwind `p-3` on each side), in canvas units: an
+ * image node's picture and the Video node's player are the node's width less this.
+ */
+const NODE_BODY_PADDING_X = 24
+
+/**
+ * The sizes a made video's nodes are laid out with for `preset` (issue 42 item 5): the
+ * footprints, except that an image node shows its picture, drawn at the preset's frame size,
+ * at the node's width, and the Video node its player in the preset's shape, both measured
+ * with a 16:9 one: a 9:16 picture makes them taller by their inner width × (16/9 − 9/16).
+ * Canvas units, rounded up.
+ */
+export function madeVideoSizes(preset: VideoPresetName): NodeSizes {
+  const [w, h] = preset.split(':').map(Number) as [number, number]
+  const taller = (type: 'image' | 'video') => {
+    const { width, height } = NODE_FOOTPRINTS[type]
+    const extra = (width - NODE_BODY_PADDING_X) * (h / w - 9 / 16)
+    return { width, height: Math.ceil(height + Math.max(0, extra)) }
+  }
+  return { image: taller('image'), video: taller('video') }
+}
+
+/** The key the Script Generator is laid out under (it has no id in {@link MadeVideoIds}). */
+const GENERATOR_KEY = '\u0000script-generator'
+
+/**
+ * Lays a chain out beside its Script Generator in columns, left to right (issue 42 item 5,
+ * shared's {@link layoutColumns}): the script's text node 350 to the right (spec §4), the
+ * scenes stacked in the next column, each scene's image generator and image (and, animating,
+ * its Video Generator and Clip) on the scene's row, the Video node last, centred on the rows;
+ * the first row on the generator's middle line. Sized for `preset` ({@link madeVideoSizes}).
  * The whole plan is moved down as a block, as little as needed, so that none of its nodes
  * covers a node of `existing` (nodes with one of the plan's ids are its own, from an earlier
  * attempt, and do not count).
@@ -175,23 +201,33 @@ export function planMadeVideo(
   generator: { position: { x: number; y: number } },
   ids: MadeVideoIds,
   existing: readonly Pick<GraphNode, 'id' | 'type' | 'position'>[],
+  preset: VideoPresetName = '16:9',
 ): MadeVideoLayout {
-  const text = { x: generator.position.x + RESULT_OFFSET_X, y: generator.position.y }
-  const sceneY = text.y + MADE_VIDEO_SCENE_ROW_Y
-  const generatorY = sceneY + NODE_FOOTPRINTS.scene.height + PLACEMENT_GAP
-  const imageY = generatorY + NODE_FOOTPRINTS['image-generator'].height + PLACEMENT_GAP
-  const videoGeneratorY = imageY + NODE_FOOTPRINTS.image.height + PLACEMENT_GAP
-  const clipY = videoGeneratorY + NODE_FOOTPRINTS['video-generator'].height + PLACEMENT_GAP
-  const column = (i: number) => text.x + i * MADE_VIDEO_COLUMN_X
-  const n = ids.scenes.length
+  const sizes = madeVideoSizes(preset)
+  const at = layoutColumns(
+    {
+      scriptGenerator: GENERATOR_KEY,
+      script: ids.text,
+      rows: ids.scenes.map((scene, i) => ({
+        scene,
+        imageGenerator: ids.imageGenerators[i],
+        image: ids.images[i],
+        videoGenerator: ids.videoGenerators[i],
+        clip: ids.clips[i],
+      })),
+      video: ids.video,
+    },
+    { origin: generator.position, sizes },
+  )
+  const where = (id: string) => at.get(id)!
   const layout: MadeVideoLayout = {
-    text,
-    scenes: ids.scenes.map((_, i) => ({ x: column(i), y: sceneY })),
-    imageGenerators: ids.scenes.map((_, i) => ({ x: column(i), y: generatorY })),
-    images: ids.scenes.map((_, i) => ({ x: column(i), y: imageY })),
-    videoGenerators: ids.videoGenerators.map((_, i) => ({ x: column(i), y: videoGeneratorY })),
-    clips: ids.clips.map((_, i) => ({ x: column(i), y: clipY })),
-    video: { x: column(n), y: imageY },
+    text: where(ids.text),
+    scenes: ids.scenes.map(where),
+    imageGenerators: ids.imageGenerators.map(where),
+    images: ids.images.map(where),
+    videoGenerators: ids.videoGenerators.map(where),
+    clips: ids.clips.map(where),
+    video: where(ids.video),
   }
   const planned = [
     { id: ids.text, type: 'editable-text' as const, position: layout.text },
@@ -211,8 +247,9 @@ export function planMadeVideo(
     { id: ids.video, type: 'video' as const, position: layout.video },
   ]
   const nodes = planned.map((p) => createGraphNode(p.type, p.position, [], 0, p.id))
-  const placed = placeInFreeSpace({ nodes, connections: [] }, existing)
-  const dy = (placed.nodes[0]?.position.y ?? text.y) - text.y
+  // Free space is searched with the preset's sizes too: a portrait image is taller.
+  const placed = placeInFreeSpace({ nodes, connections: [] }, existing, sizes)
+  const dy = (placed.nodes[0]?.position.y ?? layout.text.y) - layout.text.y
   const down = (p: { x: number; y: number }) => ({ x: p.x, y: p.y + dy })
   return {
     text: down(layout.text),

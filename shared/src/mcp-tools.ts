@@ -106,6 +106,9 @@ export const MCP_TOOL_INPUTS = {
     tone: generateScriptInput.shape.tone.optional(),
     format: generateScriptInput.shape.format.optional(),
     sceneCount: sceneCountSchema.describe('How many scenes (1-25).'),
+    targetSeconds: makeVideoInput.shape.targetSeconds.describe(
+      'How long the video should be, in seconds (10-600; 15, 30, 60 and 90 are the usual ones); the script is written for it and the video lands within ±15 %. Absent: 60.',
+    ),
     preset: makeVideoInput.shape.preset.describe('The video’s format (aspect ratio).'),
     animate: makeVideoInput.shape.animate.describe(
       'Animate each scene’s picture with this video model (list_models kind video, one that starts from an image); absent: stills.',

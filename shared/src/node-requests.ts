@@ -17,15 +17,22 @@ import type { VideoPresetName } from './nodes/video.ts'
  * Pure functions; the project and node the request targets are added by the caller.
  */
 
-/** The body of `POST /api/ai/generate-script` from a script generator's data. */
+/**
+ * The body of `POST /api/ai/generate-script` from a script generator's data, its target
+ * length included (issue 42 item 1).
+ */
 export function buildScriptRequest(
-  data: Pick<NodeDataOf<'script-generator'>, 'topic' | 'style' | 'tone' | 'format'>,
+  data: Pick<
+    NodeDataOf<'script-generator'>,
+    'topic' | 'style' | 'tone' | 'format' | 'targetSeconds'
+  >,
 ): GenerateScriptInput {
   return {
     style: data.style,
     tone: data.tone,
     format: data.format,
     topic: data.topic.trim(),
+    targetSeconds: data.targetSeconds,
   }
 }
 

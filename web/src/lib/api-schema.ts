@@ -217,6 +217,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a graph file as a new project
+         * @description Send a graph file (what GET /api/projects/{id}/export.json answers, format 1) as the JSON body. It is read by the same rules as the project's document; anything they refuse is a 400 in words (413 over the size limit) and nothing is stored. The new project is the caller's, named `?name=` or as the file says, with the file's node ids; the state of past jobs is not imported, and a field naming a file the caller cannot open (another person's project, or deleted) is left out and said in `warnings`.
+         */
+        post: operations["postProjectsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/export.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project as a graph file (any member)
+         * @description Answers the graph file as an attachment, `<project name>.reelgraph.json`: its name and description, nodes (without the state of past jobs), connections and Video timelines. POST /api/projects/import makes a new project of it.
+         */
+        get: operations["getProjectsByIdExportJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}": {
         parameters: {
             query?: never;
@@ -1079,6 +1119,42 @@ export interface components {
             source: string;
             target: string;
         };
+        ImportedProject: {
+            id: number;
+            name: string;
+            warnings: string[];
+        };
+        GraphFile: {
+            /** @constant */
+            format: "reelgraph.graph";
+            /** @constant */
+            version: 1;
+            /** Format: date-time */
+            exportedAt?: string;
+            project: {
+                name: string;
+                description?: string;
+            };
+            /** @default [] */
+            nodes?: components["schemas"]["Node"][];
+            /** @default [] */
+            connections?: components["schemas"]["Connection"][];
+            /** @default {} */
+            timelines?: {
+                [key: string]: {
+                    /** @default {} */
+                    settings?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    /** @default {} */
+                    cuts?: {
+                        [key: string]: {
+                            [key: string]: string | number | boolean;
+                        };
+                    };
+                };
+            };
+        };
         Project: {
             id: number;
             name: string;
@@ -1275,6 +1351,9 @@ export interface components {
             format: "Explainer" | "Tutorial" | "Story";
             topic: string;
             seed?: number;
+            /** @description The video’s target length in seconds (10 to 600). */
+            targetSeconds?: number;
+            sceneCount?: number;
             projectId?: number;
             nodeId?: string;
         };
@@ -1422,6 +1501,8 @@ export interface components {
                 modelId: string;
             };
             captions?: components["schemas"]["Captions"];
+            /** @description The video’s target length in seconds (10 to 600). */
+            targetSeconds?: number;
         };
         NarrationPreviewInput: {
             projectId: number;
@@ -1892,6 +1973,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedProject"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postProjectsImport: {
+        parameters: {
+            query?: {
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GraphFile"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportedProject"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProjectsByIdExportJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphFile"];
                 };
             };
             /** @description Error */

@@ -185,7 +185,13 @@ describe.each(testDatabaseKinds())('the MCP server on $name (issue 41 item 2)', 
         const started = answer<{ id: string; status: string; cost: number }>(
           await client.callTool({
             name: 'make_video',
-            arguments: { projectId, topic: 'Why the sea is salty', sceneCount: 1, preset: '16:9' },
+            arguments: {
+              projectId,
+              topic: 'Why the sea is salty',
+              sceneCount: 1,
+              targetSeconds: 20,
+              preset: '16:9',
+            },
           }),
         )
         expect(started.status).toBe('queued')
@@ -236,6 +242,8 @@ describe.each(testDatabaseKinds())('the MCP server on $name (issue 41 item 2)', 
           expect(Math.abs(Number(probe.format.duration) * 1000 - files.durationMs)).toBeLessThan(
             100,
           )
+          // The length asked for, within issue 42's ±15 %.
+          expect(Math.abs(Number(probe.format.duration) - 20)).toBeLessThanOrEqual(20 * 0.15)
         } finally {
           await rm(dir, { recursive: true, force: true })
         }

@@ -19,6 +19,9 @@ import {
   type NarrationPreviewInput,
   readNodeData,
   type RenderVideoInput,
+  TARGET_SECONDS_DEFAULT,
+  formatTargetLength,
+  targetLengthProblem,
   type VoicesOutput,
   videoRenderCost,
 } from '@reelgraph/shared'
@@ -150,14 +153,16 @@ export async function submitVideoRender(
 
 /**
  * Submits "Make video" from Script Generator `nodeId` (issue 13 item 6): checks the role,
- * reads the generator's topic, style, tone and format from the live document, and submits
- * one `make-video` job charged the whole chain at once (`makeVideoCost`: script, scenes, an
- * image and a narrated scene per scene, with `animate` a clip per scene, the render).
+ * reads the generator's topic, style, tone, format and target length (issue 42 item 1: the
+ * call's `targetSeconds` wins over the node's) from the live document, and submits one
+ * `make-video` job charged the whole chain at once (`makeVideoCost`: script, scenes, an
+ * image and a narrated scene per scene, with `animate` a clip per scene, the render). The
+ * script is written for the length and the scene count.
  * @throws AppError 404/403 for a project the user may not edit; 404 for a node that is no
  *   Script Generator; 400 when its topic is missing (the spec §5 message), a field is
- *   invalid, or the model to animate with is not listed, does not start from an image or
- *   does not make the format; 402 when the user cannot pay for the whole chain (nothing is
- *   charged).
+ *   invalid, the length has no room for the scenes (`targetLengthProblem`), or the model to
+ *   animate with is not listed, does not start from an image or does not make the format;
+ *   402 when the user cannot pay for the whole chain (nothing is charged).
  */
 export async function submitMakeVideo(
   deps: Pick<AppDeps, 'db' | 'env' | 'jobs' | 'documents' | 'tasks' | 'catalog'>,
@@ -187,13 +192,26 @@ export async function submitMakeVideo(
     throw new AppError('BAD_REQUEST', fields.error.issues[0]?.message ?? 'Check the script fields.')
   }
   const { topic, style, tone, format } = fields.data
+  const targetSeconds = request.targetSeconds ?? fields.data.targetSeconds ?? TARGET_SECONDS_DEFAULT
+  const lengthProblem = targetLengthProblem({ targetSeconds, sceneCount })
+  if (lengthProblem) throw new AppError('BAD_REQUEST', lengthProblem)
   const input: MakeVideoJobInput = {
     projectId,
     nodeId,
     sceneCount,
     preset,
-    // One seed for the chain's drafts, so a retry writes the same text (issue 14 item 10).
-    script: { topic, style, tone, format, seed: randomSeed(IMAGE_SEED_MAX) },
+    targetSeconds,
+    // One seed for the chain's drafts, so a retry writes the same text (issue 14 item 10);
+    // written for the length, its pauses counted for the scenes (issue 42 item 1).
+    script: {
+      topic,
+      style,
+      tone,
+      format,
+      targetSeconds,
+      sceneCount,
+      seed: randomSeed(IMAGE_SEED_MAX),
+    },
     ...(request.animate ? { animate: request.animate } : {}),
     ...(request.captions ? { captions: request.captions } : {}),
   }
@@ -204,7 +222,7 @@ export async function submitMakeVideo(
     projectId,
     nodeId,
     cost: makeVideoCost(deps.env.costs, sceneCount, animate),
-    description: `Make video: ${topic.slice(0, 80)}, ${sceneCount} ${sceneCount === 1 ? 'scene' : 'scenes'}`,
+    description: `Make video: ${topic.slice(0, 80)}, ${formatTargetLength(targetSeconds)}, ${sceneCount} ${sceneCount === 1 ? 'scene' : 'scenes'}`,
   })
 }
 

@@ -181,7 +181,8 @@ describe('offline drafts that read well (issue 14 item 10)', () => {
   })
 
   it('drafts differently for each seed, and the same for the same seed', () => {
-    const input = { ...base, topic: 'How honeybees make honey' }
+    // A length with room for every wording the seed picks (issue 42 item 1).
+    const input = { ...base, topic: 'How honeybees make honey', targetSeconds: 90 }
     expect(draftScript({ ...input, seed: 1 })).toBe(draftScript({ ...input, seed: 1 }))
     expect(draftScript({ ...input, seed: 1 })).not.toBe(draftScript({ ...input, seed: 2 }))
     const drafts = new Set(Array.from({ length: 20 }, (_, seed) => draftScript({ ...input, seed })))
@@ -194,22 +195,29 @@ describe('offline drafts that read well (issue 14 item 10)', () => {
       2,
       1,
     )
-    // Framing, setting, light, and what the narration says happens.
+    // Framing, angle, light, and what the narration says happens; no setting it did not say.
     expect(bees!.visuals).toMatch(/^Wide establishing shot /)
-    expect(bees!.visuals).toContain('in a flowering garden')
+    expect(bees!.visuals).not.toMatch(/garden|woodland|studio|presenter/)
     expect(bees!.visuals).toContain(
       'Bees gather nectar from flowers and carry it back to the hive.',
     )
     expect(hive!.visuals).toMatch(/^Closing wide shot .*: workers pass it from mouth to mouth\.$/)
     for (const scene of [bees, hive]) expect(scene!.visuals).not.toMatch(/: (\w+, ){2,}\w+\./)
 
-    // An abstract line is the presenter explaining it, in front of the video's title.
-    const script = draftScript({ ...base, topic: 'How honeybees make honey', seed: 3 })
+    // A scene of the writer's own lines shows the topic's things under the video's title
+    // (issue 42 item 6), not a presenter in front of a screen.
+    const script = draftScript({
+      ...base,
+      topic: 'How honeybees make honey',
+      seed: 3,
+      targetSeconds: 90,
+    })
     const scenes = segmentScript(script, 6, 5)
     const explained = scenes.find((s) => s.narration.includes('At its core'))
     expect(explained?.visuals).toMatch(
-      /of the presenter .*"How Honeybees Make Honey".*they explain that it comes down to a few ideas that fit together\./,
+      /of the (honeybees and the honey|honey and the honeybees), .*: how honeybees make honey\.$/,
     )
+    expect(explained?.visuals).not.toMatch(/presenter|screen|ideas|core/)
   })
 
   it('never narrates the title, however long', () => {

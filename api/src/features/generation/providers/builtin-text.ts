@@ -1,6 +1,15 @@
-import type { GenerateScriptInput, Scene } from '@reelgraph/shared'
+import {
+  builtinSpokenBudget,
+  type GenerateScriptInput,
+  narrationBudget,
+  type Scene,
+  spokenSeconds,
+  TARGET_SECONDS_DEFAULT,
+} from '@reelgraph/shared'
+import { fitDraft, MORE_SECTIONS, rankedDraft, SHORT_CLOSES } from './builtin-length.ts'
 import { topicPhrases } from './builtin-topic.ts'
-import { describeShot, settingFor } from './builtin-visuals.ts'
+import { describeShot, thingsNamed, titleLine } from './builtin-visuals.ts'
+import { writersLines } from './builtin-writer-words.ts'
 import { seededRandom } from './seeded-random.ts'
 import type { ProviderInfo, TextProvider } from './types.ts'
 
@@ -221,10 +230,12 @@ const TITLE_SUFFIX: Record<GenerateScriptInput['format'], string> = {
 }
 
 /**
- * Drafts a script of a few hundred words: a title from the topic, a hook, the format's
- * sections and a recap. `seed` picks among the wordings (issue 14 item 10: another draft on
- * each regeneration); the same input and seed always give the same script. Without a seed,
- * one is derived from the topic.
+ * Drafts a script: a title from the topic, a hook, the format's sections and a recap, as long
+ * as the target length's narration (issue 42 item 1: `narrationBudget` of `targetSeconds`,
+ * default 60, and `sceneCount`; `builtin-length.ts` keeps the sentences the builtin voice
+ * says in that time, and adds sections for a long video). `seed` picks among the wordings (issue 14 item
+ * 10: another draft on each regeneration); the same input and seed always give the same
+ * script. Without a seed, one is derived from the topic.
  */
 export function draftScript(input: GenerateScriptInput & { seed?: number | undefined }): string {
   const topic = topicPhrases(input.topic)
@@ -244,42 +255,82 @@ export function draftScript(input: GenerateScriptInput & { seed?: number | undef
   const opening = topic.question
     ? `${topic.question} ${random.pick(tone.answer)}`
     : sentenceCase(fill(random.pick(tone.hook)))
-  const hook = `${opening} ${random.pick(style.open)} ${topic.about}, and by the end you will see it in a new light.`
+  const open = random.pick(style.open)
   const sections = FORMAT_SECTIONS[input.format]
   const asideAt = Math.floor(random.next() * sections.length)
   const aside = `${random.pick(style.aside)} ${random.pick(tone.point)} the closer you look at ${topic.about}, the more it makes sense.`
-  const body = sections.map(([heading, sentences], index) => {
-    const lines = sentences.map((s) => sentenceCase(fill(s)))
-    if (index === asideAt) lines.splice(1, 0, sentenceCase(aside))
-    return `${heading}\n${lines.join(' ')}`
-  })
   const close = random.pick(style.close)
-  const recap =
-    input.format === 'Story'
-      ? `The lesson\nStories like this remind us that behind ${topic.about} there are always people. ${close}`
-      : `Recap\nThat wraps up our look at ${topic.about}: what it is, why it matters and how to put it to work. ${close}`
-  return [title, `Hook\n${hook}`, ...body, recap].join('\n\n')
+  const filled = (list: readonly (readonly [string, readonly string[]])[]) =>
+    list.map(
+      ([heading, sentences]) => [heading, sentences.map((s) => sentenceCase(fill(s)))] as const,
+    )
+  const story = input.format === 'Story'
+  const draft = rankedDraft({
+    opening: { text: opening, shorter: topic.question ?? undefined },
+    intro: {
+      text: `${open} ${topic.about}, and by the end you will see it in a new light.`,
+      shorter: `${open} ${topic.about}.`,
+    },
+    sections: filled(sections),
+    aside: { text: sentenceCase(aside), section: asideAt },
+    more: filled(MORE_SECTIONS[input.format]),
+    recap: {
+      heading: story ? 'The lesson' : 'Recap',
+      summary: story
+        ? `Stories like this remind us that behind ${topic.about} there are always people.`
+        : `That wraps up our look at ${topic.about}: what it is, why it matters and how to put it to work.`,
+      close,
+      shorterClose: SHORT_CLOSES[input.style],
+    },
+    again: `Let's go over ${topic.about} once more.`,
+  })
+  const budget = narrationBudget({
+    targetSeconds: input.targetSeconds ?? TARGET_SECONDS_DEFAULT,
+    sceneCount: input.sceneCount,
+  })
+  return [title, ...fitDraft(draft, builtinSpokenBudget(budget), spokenSeconds)].join('\n\n')
 }
 
 /**
+ * Whether a sentence is one of this writer's own lines, given a text of the topic's words
+ * (`builtin-writer-words.ts`; issue 42 item 6).
+ */
+export const writersLine = writersLines(draftScript, [
+  STYLE_WORDS,
+  TONE_WORDS,
+  FORMAT_SECTIONS,
+  MORE_SECTIONS,
+  SHORT_CLOSES,
+])
+
+/**
  * Splits `script` into exactly `sceneCount` scenes, each with narration and visuals (a shot
- * drawn from the narration, `describeShot`). `seed` varies the shots between drafts
- * (issue 14 item 10); the same script, count and seed always give the same scenes.
+ * drawn from the narration, `describeShot`, or of the things the topic names when the scene
+ * is only the builtin writer's lines: issue 42 item 6). `seed` varies the shots between
+ * drafts (issue 14 item 10); the same script, count and seed always give the same scenes.
  */
 export function segmentScript(script: string, sceneCount: number, seed = hash(script)): Scene[] {
   const count = Math.max(1, Math.floor(sceneCount))
   const random = seededRandom(seed)
-  const title = titleOf(script)
-  const setting = settingFor(script)
+  const heading = titleOf(script)
+  const title = heading === null ? null : titleLine(heading)
+  // What the script says besides the builtin writer's own lines (issue 42 item 6): a shot
+  // films that, or the things the topic names, never the templates' words.
+  const topicWords = heading ?? ''
+  const said = (text: string) =>
+    sentencesIn(text)
+      .filter((sentence) => !writersLine(sentence, topicWords))
+      .join(' ')
   let units = sentencesOf(script)
   if (units.length === 0) units = [script.trim() || 'Untitled']
+  const things = thingsNamed(title ?? '', said(units.join(' ')))
   units = splitUntil(units, count)
   const groups = units.length >= count ? partition(units, count) : reuse(units, count)
   return groups.map((group, index) => ({
     narration: group.text,
     visuals: describeShot(
-      group.text,
-      { index, count, continued: group.continued, title, setting },
+      said(group.text),
+      { index, count, continued: group.continued, title, things },
       random,
     ),
   }))
@@ -295,13 +346,16 @@ function sentencesOf(script: string): string[] {
     .filter(Boolean)
   const content = paragraphs.filter((p, index) => !isHeading(p) && !(index === 0 && isTitle(p)))
   const source = content.length > 0 ? content : paragraphs
+  return source.flatMap(sentencesIn)
+}
+
+/** The sentences of a paragraph. */
+function sentencesIn(paragraph: string): string[] {
   // Split after closing punctuation followed by a space, so no character is lost ("3.14", "...").
-  return source.flatMap((p) =>
-    p
-      .split(/(?<=[.!?…]["'”’)\]]*)\s+|(?<=[。！？])/)
-      .map((sentence) => sentence.trim())
-      .filter(Boolean),
-  )
+  return paragraph
+    .split(/(?<=[.!?…]["'”’)\]]*)\s+|(?<=[。！？])/)
+    .map((sentence) => sentence.trim())
+    .filter(Boolean)
 }
 
 /** The script's title: its first line when that is a heading, without a format suffix. */

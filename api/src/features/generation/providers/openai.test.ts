@@ -1,3 +1,4 @@
+import { narrationBudget } from '@reelgraph/shared'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
@@ -85,6 +86,36 @@ describe('openai text provider (real SDK against a local server)', () => {
       name: 'OpenAI-compatible (test-chat)',
       offline: false,
     })
+  })
+
+  it('asks for the target length in words of narration (issue 42 item 1)', async () => {
+    chatAnswers('Title\n\nA short script.')
+    const provider = createOpenAiTextProvider(settings)
+    const ask = async (targetSeconds: number | undefined, sceneCount: number | undefined) => {
+      server.requests.length = 0
+      await provider.generateScript(
+        {
+          topic: 'tides',
+          style: 'Casual',
+          tone: 'Enthusiastic',
+          format: 'Story',
+          targetSeconds,
+          sceneCount,
+        },
+        signal(),
+      )
+      return body(server.requests[0]!).messages[1]!.content
+    }
+    const words = (prompt: string) => Number(/about (\d+) words/.exec(prompt)?.[1])
+    const short = await ask(30, 1)
+    expect(short).toContain('a 30 s video in 1 scene')
+    expect(words(short)).toBe(narrationBudget({ targetSeconds: 30, sceneCount: 1 }).words)
+    const long = await ask(600, 6)
+    expect(long).toContain('a 10 min video in 6 scenes')
+    expect(words(long)).toBeGreaterThan(15 * words(short))
+    // The pauses around more scenes come off the words; without a length, a minute.
+    expect(words(await ask(30, 6))).toBeLessThan(words(short))
+    expect(await ask(undefined, undefined)).toContain('a 1 min video in 6 scenes')
   })
 
   it('asks for scenes through a JSON schema response format and returns exactly sceneCount', async () => {

@@ -1,8 +1,11 @@
-import type {
-  GenerateImageRequest,
-  GenerateScriptInput,
-  ImageModel,
-  Scene,
+import {
+  formatTargetLength,
+  type GenerateImageRequest,
+  type GenerateScriptInput,
+  type ImageModel,
+  narrationBudget,
+  type Scene,
+  TARGET_SECONDS_DEFAULT,
 } from '@reelgraph/shared'
 import OpenAI from 'openai'
 import { zodResponseFormat } from 'openai/helpers/zod'
@@ -62,9 +65,34 @@ function sdkError(error: unknown, label: string, signal: AbortSignal) {
 
 const SCRIPT_SYSTEM_PROMPT = [
   'You write scripts for short online videos.',
-  'Write the narration a presenter reads aloud: a title line, a hook, then several short sections with plain headings, then a closing line.',
-  'Around 250 to 400 words. Plain text only: no Markdown symbols, no stage directions in brackets.',
+  'Write the narration a presenter reads aloud: a title line, a hook, then short sections with plain headings, then a closing line.',
+  'Keep to the length you are asked for: count only the words read aloud, not the title or the headings.',
+  'Plain text only: no Markdown symbols, no stage directions in brackets.',
 ].join(' ')
+
+/**
+ * The script request's user message: the topic and choices, and the length in words of
+ * narration for its target (issue 42 item 1: shared's `narrationBudget`, the target less the
+ * pauses around its scenes, at the narrator's rate).
+ */
+export function scriptPrompt(input: GenerateScriptInput): string {
+  const targetSeconds = input.targetSeconds ?? TARGET_SECONDS_DEFAULT
+  const budget = narrationBudget({ targetSeconds, sceneCount: input.sceneCount })
+  const sections =
+    budget.words < SHORT_SCRIPT_WORDS
+      ? 'It is short: a hook, one or two short sections and a closing line.'
+      : ''
+  return [
+    `Topic: ${input.topic}`,
+    `Format: ${input.format}`,
+    `Style: ${input.style}`,
+    `Tone: ${input.tone}`,
+    `Length: about ${budget.words} words read aloud (a ${formatTargetLength(targetSeconds)} video in ${budget.sceneCount} ${budget.sceneCount === 1 ? 'scene' : 'scenes'}). ${sections}`.trim(),
+  ].join('\n')
+}
+
+/** Below this many words a script has room for only a section or two. */
+const SHORT_SCRIPT_WORDS = 120
 
 const SCENES_SYSTEM_PROMPT = [
   'You split a video script into scenes for a storyboard.',
@@ -122,10 +150,7 @@ export function createOpenAiTextProvider(settings: OpenAiSettings): TextProvider
       const content = await chat(
         [
           { role: 'system', content: SCRIPT_SYSTEM_PROMPT },
-          {
-            role: 'user',
-            content: `Topic: ${input.topic}\nFormat: ${input.format}\nStyle: ${input.style}\nTone: ${input.tone}`,
-          },
+          { role: 'user', content: scriptPrompt(input) },
         ],
         signal,
       )

@@ -38,7 +38,7 @@ const ADD_TOP_MARGIN_PX = 16
 
 /**
  * Adds a node of a type in the middle of the visible canvas, with the "Node Added" toast:
- * centred by its type's footprint, so a tall node (a Script Generator is about 420 px) is
+ * centred by its type's footprint, so a tall node (a Script Generator is about 485 px) is
  * whole on a 1280x720 screen with its last button in reach, and never with its title above
  * the canvas' top edge.
  */

@@ -73,15 +73,22 @@ describe('buttonLabelWithCost', () => {
 })
 
 describe('requests', () => {
-  it('builds the script request with a trimmed topic', () => {
+  it('builds the script request with a trimmed topic and the target length (issue 42 item 1)', () => {
     expect(
       buildScriptRequest({
         topic: '  How bees talk ',
         style: 'Casual',
         tone: 'Enthusiastic',
         format: 'Story',
+        targetSeconds: 30,
       }),
-    ).toEqual({ topic: 'How bees talk', style: 'Casual', tone: 'Enthusiastic', format: 'Story' })
+    ).toEqual({
+      topic: 'How bees talk',
+      style: 'Casual',
+      tone: 'Enthusiastic',
+      format: 'Story',
+      targetSeconds: 30,
+    })
   })
 
   it('builds the scenes request with the scene count clamped to 1–25', () => {

@@ -1,6 +1,7 @@
 import {
   affordableSceneCount,
   type CatalogModel,
+  formatTargetLength,
   type GenerationCosts,
   makeVideoClipSeconds,
   makeVideoCost,
@@ -8,6 +9,7 @@ import {
   SCENE_COUNT_DEFAULT,
   SCENE_COUNT_MAX,
   SCENE_COUNT_MIN,
+  targetLengthProblem,
   VIDEO_PRESET_NAMES,
   type VideoPresetName,
 } from '@reelgraph/shared'
@@ -31,6 +33,7 @@ import {
   modelOptionLabel,
   secondsText,
 } from '../lib/clip-generation'
+import { LengthField } from './length-field'
 
 /** A format's words in the dialog. */
 const PRESET_LABELS: Record<VideoPresetName, string> = {
@@ -48,21 +51,26 @@ function credits(n: number): string {
 export interface MakeVideoChoice {
   sceneCount: number
   preset: VideoPresetName
+  /** The video's target length in seconds (issue 42 item 1); starts at the node's. */
+  targetSeconds: number
   /** "Animate each scene with [model]" (issue 22 item 4); absent: stills. */
   animate?: { modelId: string }
 }
 
 /**
- * "Make video" (issue 13 item 6): how many scenes and which format, "Animate each scene with
- * [model]" (issue 22 item 4: off by default; the catalog's video models, grouped by provider),
- * the chain's cost part by part with its one total (a clip per scene when animated), and the
- * button that starts it. The scene count starts at the most the balance pays for (at most the
+ * "Make video" (issue 13 item 6): how many scenes, the length (issue 42 item 1: the node's to
+ * start with; a length with no room for the scenes is said in words and cannot start), which
+ * format, "Animate each scene with [model]" (issue 22 item 4: off by default; the catalog's
+ * video models, grouped by provider), the chain's cost part by part with its one total (a clip
+ * per scene when animated), and the button that starts it. The scene count starts at the most the balance pays for (at most the
  * default 6); past the balance the button is disabled and the dialog links to /subscription.
  */
 export function MakeVideoDialog(props: {
   open: boolean
   onOpenChange: (open: boolean) => void
   topic: string
+  /** The Script Generator's length, in seconds: where the dialog's Length starts. */
+  targetSeconds: number
   costs: GenerationCosts | undefined
   /** The credit balance; null while unknown. */
   balance: number | null
@@ -78,6 +86,7 @@ export function MakeVideoDialog(props: {
   const animateModelId = useId()
   const [sceneCount, setSceneCount] = useState<number | null>(null)
   const [preset, setPreset] = useState<VideoPresetName>('16:9')
+  const [targetSeconds, setTargetSeconds] = useState(props.targetSeconds)
   const [animateOn, setAnimateOn] = useState(false)
   const [pickedModel, setPickedModel] = useState<string | null>(null)
   const model =
@@ -91,6 +100,7 @@ export function MakeVideoDialog(props: {
   const count = sceneCount ?? start
   const total = costs ? makeVideoCost(costs, count, animate) : undefined
   const short = total !== undefined && balance !== null && total > balance
+  const lengthProblem = targetLengthProblem({ targetSeconds, sceneCount: count })
   const onOpenChange = (open: boolean) => {
     if (!open) {
       setSceneCount(null)
@@ -104,12 +114,12 @@ export function MakeVideoDialog(props: {
         <DialogHeader>
           <DialogTitle>Make a video</DialogTitle>
           <DialogDescription>
-            “{props.topic}” becomes a script, {count} {count === 1 ? 'scene' : 'scenes'} with an
-            image each, narration and subtitles, rendered into an MP4. Every step appears on the
-            canvas as it is done.
+            “{props.topic}” becomes a script for a {formatTargetLength(targetSeconds)} video,{' '}
+            {count} {count === 1 ? 'scene' : 'scenes'} with an image each, narration and subtitles,
+            rendered into an MP4. Every step appears on the canvas as it is done.
           </DialogDescription>
         </DialogHeader>
-        <div className="grid gap-4">
+        <div className="grid grid-cols-1 gap-4">
           <div className="grid gap-1">
             <label htmlFor={sliderId} className="font-medium text-sm">
               Number of scenes: {count}
@@ -122,8 +132,16 @@ export function MakeVideoDialog(props: {
               value={count}
               onChange={(e) => setSceneCount(Number(e.target.value))}
               className="w-full accent-primary"
+              aria-invalid={lengthProblem ? true : undefined}
+              aria-describedby={lengthProblem ? `${sliderId}-problem` : undefined}
             />
           </div>
+          <LengthField look="dialog" value={targetSeconds} onChange={setTargetSeconds} />
+          {lengthProblem ? (
+            <p id={`${sliderId}-problem`} className="text-destructive text-sm">
+              {lengthProblem}
+            </p>
+          ) : null}
           <div className="grid gap-1">
             <label htmlFor={presetId} className="font-medium text-sm">
               Format
@@ -143,7 +161,7 @@ export function MakeVideoDialog(props: {
           </div>
           {videoModels === undefined || videoModels.length > 0 ? (
             <div className="grid gap-1">
-              <div className="flex flex-wrap items-center gap-2">
+              <div className="flex min-w-0 flex-wrap items-center gap-2">
                 <Checkbox
                   id={animateId}
                   checked={animateOn}
@@ -222,12 +240,13 @@ export function MakeVideoDialog(props: {
           </Button>
           <Button
             type="button"
-            disabled={total === undefined || short || props.busy}
+            disabled={total === undefined || short || lengthProblem !== null || props.busy}
             aria-busy={props.busy || undefined}
             onClick={() =>
               props.onStart({
                 sceneCount: count,
                 preset,
+                targetSeconds,
                 ...(animate ? { animate: { modelId: animate.id } } : {}),
               })
             }

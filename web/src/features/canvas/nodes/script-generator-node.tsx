@@ -1,4 +1,4 @@
-import { SCRIPT_FORMATS, SCRIPT_STYLES, SCRIPT_TONES } from '@reelgraph/shared'
+import { formatTargetLength, SCRIPT_FORMATS, SCRIPT_STYLES, SCRIPT_TONES } from '@reelgraph/shared'
 import type { NodeProps } from '@xyflow/react'
 import { FileTextIcon, FilmIcon } from 'lucide-react'
 import { memo, useState } from 'react'
@@ -10,6 +10,7 @@ import { isApiError } from '@/lib/api-client'
 import { useGenerateScript, useMakeVideo, useVideoModels } from '../api/ai-api'
 import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
+import { useFitAfterMakeVideo } from '../hooks/use-fit-after-make-video'
 import { useProjectId } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
 import { useNodeGeneration } from '../hooks/use-node-generation'
@@ -18,12 +19,14 @@ import { isJobActive, jobActionOf } from '../lib/job-state'
 import type { ScriptGeneratorNode as ScriptGeneratorFlowNode } from '../lib/node-types'
 import { scriptGenerationIssue } from '../lib/validation'
 import { GenerateButton } from './generate-button'
+import { LengthField } from './length-field'
 import { type MakeVideoChoice, MakeVideoDialog } from './make-video-dialog'
 import { SelectField, TextField } from './node-fields'
 import { NodeShell } from './node-shell'
 
 /**
- * Script generator: topic, style, tone and format (spec §3, §9 Script choices), and
+ * Script generator: topic, style, tone, format (spec §3, §9 Script choices) and length (issue
+ * 42 item 1: the video's target length, which the script is written for), and
  * Generate Script, which needs a topic (spec §5); the server's job writes a "Generated
  * Script" text node 350 to the right, connected (spec §4, issue 12), and its state on this
  * node. "Make video" (issue 13 item 6) runs the whole chain from the same topic to a
@@ -38,6 +41,7 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   const { updateNodeData } = useCanvasActions()
   const { button, generate } = useNodeGeneration(id, 'script', useGenerateScript())
   const makeVideo = useMakeVideo()
+  const fitWhenMade = useFitAfterMakeVideo(id)
   const providers = useAiProviders()
   const { credits } = useAccountSnapshot()
   const projectId = useProjectId()
@@ -54,10 +58,17 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   const busy = button.busy || makeVideo.isPending
   const onMakeVideo = (choice: MakeVideoChoice) => {
     if (issue || busy || projectId === null) return
+    // The node keeps the length the video is made for, and shows it.
+    if (choice.targetSeconds !== data.targetSeconds) {
+      updateNodeData(id, { targetSeconds: choice.targetSeconds })
+    }
     makeVideo.mutate(
       { projectId, nodeId: id, ...choice },
       {
-        onSuccess: () => setDialogOpen(false),
+        onSuccess: (accepted) => {
+          setDialogOpen(false)
+          fitWhenMade(accepted.jobId)
+        },
         onError: (error) => {
           if (isApiError(error, 409, 'JOB_CANCELLED')) return
           console.error('make video failed', error)
@@ -72,7 +83,7 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
       icon={FileTextIcon}
       selected={selected}
       connectionPoints={data.connectionPoints}
-      summary={data.topic}
+      summary={data.topic && `${formatTargetLength(data.targetSeconds)} · ${data.topic}`}
       accent="bg-violet-50 text-violet-900 dark:bg-violet-950 dark:text-violet-100"
     >
       <TextField
@@ -99,6 +110,12 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
         options={SCRIPT_FORMATS}
         onChange={(format) => updateNodeData(id, { format })}
       />
+      <LengthField
+        look="node"
+        value={data.targetSeconds}
+        disabled={!canEdit}
+        onChange={(targetSeconds) => updateNodeData(id, { targetSeconds })}
+      />
       <GenerateButton
         label="Generate Script"
         issue={issue}
@@ -123,6 +140,7 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
           open
           onOpenChange={setDialogOpen}
           topic={data.topic.trim()}
+          targetSeconds={data.targetSeconds}
           costs={providers.data?.costs}
           balance={credits}
           busy={makeVideo.isPending}
