@@ -4,23 +4,12 @@ import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { toast } from '@/hooks/use-toast'
 import { answeredFile, api, errorMessage } from '@/lib/api-client'
+import { saveFile } from '@/lib/save-file'
 
 const FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'otio', label: 'OTIO' },
   { format: 'fcpxml', label: 'FCPXML' },
 ]
-
-/** Saves `blob` as `filename` through a temporary object URL. */
-function save(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = filename
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
 
 /**
  * "Export OTIO" and "Export FCPXML" (issue 24 item 3): the timeline and its media as a ZIP
@@ -48,7 +37,7 @@ export function ExportButtons({
         }),
         `timeline-${format}.zip`,
       )
-      save(file.blob, file.filename)
+      saveFile(file.blob, file.filename)
     } catch (error) {
       toast({ variant: 'destructive', title: 'Export failed', description: errorMessage(error) })
     } finally {

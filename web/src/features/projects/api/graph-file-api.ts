@@ -8,24 +8,13 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { answeredFile, api, parseAnswer } from '@/lib/api-client'
 import { QUERY_KEYS } from '@/lib/query-keys'
+import { saveFile } from '@/lib/save-file'
 
 /**
  * The graph file of a project (issue 42 item 2, decision 031): "Export graph" downloads
  * `GET /api/projects/:id/export.json`; "Import graph…" sends a chosen file to `POST
  * /api/projects/import`, which judges it and answers the new project, or refuses it in words.
  */
-
-/** Saves `blob` as `filename` through a temporary object URL. */
-function saveFile(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = filename
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
 
 /**
  * Downloads a project's graph file, named as the server says (`<project name>.reelgraph.json`).
