@@ -13,6 +13,7 @@ import type { AppEnv } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
+import { attachmentDisposition } from '../../lib/content-disposition.ts'
 import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import {
   type AssetInfo,
@@ -74,9 +75,7 @@ function contentDisposition(asset: Pick<AssetInfo, 'mimeType' | 'projectName'>):
   const ext = MEDIA_ASSET_TYPES[asset.mimeType as keyof typeof MEDIA_ASSET_TYPES]
   if (!ext) return `attachment; filename="${GENERATED_IMAGE_FILENAME}"`
   // One rule with the export's names: no device names, no bidi or invisible controls.
-  const name = `${safeFileName(asset.projectName, 'video')}.${ext}`
-  const ascii = name.replace(/[^\x20-\x7e]|["\\/]/g, '_')
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+  return attachmentDisposition(`${safeFileName(asset.projectName, 'video')}.${ext}`)
 }
 
 /**

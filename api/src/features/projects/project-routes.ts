@@ -23,6 +23,7 @@ import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import type { AppEnv } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
+import { attachmentDisposition } from '../../lib/content-disposition.ts'
 import { docs } from '../../lib/openapi.ts'
 import { type JsonBody, validate, validateJson } from '../../lib/validate.ts'
 import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
@@ -57,12 +58,6 @@ function graphFileJson(body: JsonBody): unknown {
       throw new AppError('INVALID_JSON', GRAPH_FILE_MESSAGES.notJson)
     throw error
   }
-}
-
-/** An attachment's Content-Disposition: a quoted ASCII fallback and the exact UTF-8 name (RFC 6266). */
-function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\/]/g, '_')
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
 }
 
 /**
@@ -129,7 +124,7 @@ export const projectRoutes = new Hono<AppEnv>()
       })
       return c.body(exported.text, 200, {
         'Content-Type': 'application/json; charset=utf-8',
-        'Content-Disposition': attachment(exported.fileName),
+        'Content-Disposition': attachmentDisposition(exported.fileName),
         'Cache-Control': 'private, no-store',
         'X-Content-Type-Options': 'nosniff',
       })

@@ -14,6 +14,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../../app-env.ts'
 import { docs } from '../../lib/openapi.ts'
 import { validate } from '../../lib/validate.ts'
+import { attachmentDisposition } from '../../lib/content-disposition.ts'
 import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import { EXPORT_MAX_BYTES, exportTimeline } from './export/export-service.ts'
 import { listSceneNarrations } from './narrations-service.ts'
@@ -153,10 +154,9 @@ export const videoRoutes = new Hono<AppEnv>()
     async (c) => {
       const { user } = requireAuth(c)
       const exported = await exportTimeline(c.var.deps, { ...c.req.valid('json'), userId: user.id })
-      const ascii = exported.fileName.replace(/[^\x20-\x7e]|["\\/]/g, '_')
       return c.body(exported.zip, 200, {
         'Content-Type': 'application/zip',
-        'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(exported.fileName)}`,
+        'Content-Disposition': attachmentDisposition(exported.fileName),
         'Cache-Control': 'private, no-store',
         'X-Content-Type-Options': 'nosniff',
       })
