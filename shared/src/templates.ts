@@ -81,6 +81,17 @@ export const templateSettingsSchema = z
       .string()
       .regex(MODEL_ID_PATTERN, 'Pick a video model from the list.')
       .optional(),
+    /**
+     * A picture every scene shows instead of a generated one (the product clip: image to
+     * video with `animateModelId`): `{{image}}` (or another image variable), filled with the
+     * value's asset URL in the new project.
+     */
+    sceneImage: z.string().max(200).optional(),
+    /**
+     * A recurring character every scene's picture shows (the story): its description, which
+     * may hold variables (`{{character}}`), added to each scene's visual instructions.
+     */
+    character: z.string().max(600).optional(),
   })
   .meta({ id: 'TemplateSettings' })
 export type TemplateSettings = z.infer<typeof templateSettingsSchema>
