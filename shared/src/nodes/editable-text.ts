@@ -1,5 +1,6 @@
 import { SCENE_COUNT_DEFAULT, SCENE_COUNT_MAX, SCENE_COUNT_MIN } from '../constants.ts'
 import { JOB_FIELDS } from './job-fields.ts'
+import { RESULT_HASH_FIELDS } from './result-hash.ts'
 import { numberField, textField } from './node-field.ts'
 import { defineNodeKind } from './node-kind.ts'
 
@@ -20,5 +21,7 @@ export const editableTextNode = defineNodeKind({
       max: SCENE_COUNT_MAX,
     }),
     ...JOB_FIELDS,
+    // Issue 42 item 4: the hash of the inputs its newest result was made from.
+    ...RESULT_HASH_FIELDS,
   },
 })

@@ -5,6 +5,7 @@ import {
   IMAGE_DEFAULT_WIDTH_PX,
 } from '../constants.ts'
 import { JOB_FIELDS } from './job-fields.ts'
+import { RESULT_HASH_FIELDS } from './result-hash.ts'
 import { numberField, textField, textFlagField } from './node-field.ts'
 import { defineNodeKind } from './node-kind.ts'
 
@@ -31,5 +32,7 @@ export const imageGeneratorNode = defineNodeKind({
     modelVersionId: textField(''),
     promptFromScene: textFlagField('false'),
     ...JOB_FIELDS,
+    // Issue 42 item 4: the hash of the inputs its newest result was made from.
+    ...RESULT_HASH_FIELDS,
   },
 })

@@ -1,5 +1,6 @@
 import { SCRIPT_FORMATS, SCRIPT_STYLES, SCRIPT_TONES } from '../constants.ts'
 import { JOB_FIELDS } from './job-fields.ts'
+import { RESULT_HASH_FIELDS } from './result-hash.ts'
 import { TARGET_SECONDS_DEFAULT, TARGET_SECONDS_MAX, TARGET_SECONDS_MIN } from '../target-length.ts'
 import { choiceField, numberField, textField } from './node-field.ts'
 import { defineNodeKind } from './node-kind.ts'
@@ -26,5 +27,7 @@ export const scriptGeneratorNode = defineNodeKind({
       max: TARGET_SECONDS_MAX,
     }),
     ...JOB_FIELDS,
+    // Issue 42 item 4: the hash of the inputs its newest result was made from.
+    ...RESULT_HASH_FIELDS,
   },
 })

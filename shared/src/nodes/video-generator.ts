@@ -1,5 +1,6 @@
 import { CLIP_DEFAULT_SECONDS } from '../clips.ts'
 import { JOB_FIELDS } from './job-fields.ts'
+import { RESULT_HASH_FIELDS } from './result-hash.ts'
 import { booleanField, choiceField, numberField, textField, textFlagField } from './node-field.ts'
 import { defineNodeKind } from './node-kind.ts'
 import { VIDEO_PRESET_NAMES } from './video.ts'
@@ -30,5 +31,7 @@ export const videoGeneratorNode = defineNodeKind({
     lastFrameUrl: textField(''),
     promptFromScene: textFlagField('false'),
     ...JOB_FIELDS,
+    // Issue 42 item 4: the hash of the inputs its newest result was made from.
+    ...RESULT_HASH_FIELDS,
   },
 })

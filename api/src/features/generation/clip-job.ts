@@ -27,6 +27,7 @@ import {
   readNodeData,
   RESULT_OFFSET_X,
   resultNodeIds,
+  stampResultHash,
   updateNodeData,
   writeJobResult,
   writeJobState,
@@ -39,7 +40,7 @@ import { AppError } from '../../lib/app-error.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
 import { readProjectImage, storeMediaAssets } from '../assets/asset-service.ts'
-import type { JobInfo, JobKind, WriteOutcome } from '../jobs/job-kind.ts'
+import { type JobInfo, type JobKind, placed, type WriteOutcome } from '../jobs/job-kind.ts'
 import type { CatalogVideoModel, ModelCatalog } from './catalog/types.ts'
 import { acquireProviderSlot, releaseProviderSlot } from './provider-slots.ts'
 
@@ -261,6 +262,11 @@ export interface ClipPlacement {
   position?: { x: number; y: number } | undefined
   /** The job's final state on the generator, in the same change; null for a chain's step. */
   state: JobNodeState | null
+  /**
+   * The hash of the generator's inputs the clip was made from (issue 42 item 4), stored on it;
+   * null or absent: its inputs as the document has them when the clip is written (a chain's).
+   */
+  inputHash?: string | null | undefined
 }
 
 /**
@@ -284,11 +290,12 @@ export async function writeClip(
       doc.transact(() => {
         if (where.state) writeJobState(doc, where.generatorId, where.state, origin)
         updateNodeData(doc, existing.id, clipResultData(added.kept, take), origin)
+        stampResultHash(doc, where.generatorId, where.inputHash ?? null, origin)
       }, origin)
       return 'written' as const
     }
     const at = Date.parse(take.createdAt)
-    return writeJobResult(
+    const outcome = writeJobResult(
       doc,
       where.generatorId,
       (source) => {
@@ -305,6 +312,9 @@ export async function writeClip(
       where.state,
       origin,
     )
+    // Issue 42 item 4: what the clip was made from, so the generator knows when it is stale.
+    if (placed(outcome)) stampResultHash(doc, where.generatorId, where.inputHash ?? null, origin)
+    return outcome
   })
   await removeAssets(
     deps,
@@ -358,6 +368,7 @@ export function clipJob(deps: ClipJobDeps): JobKind<ClipJobInput, GenerateVideoO
           generatorId: job.nodeId,
           clipId: resultNodeIds(job.id, job.createdAt.getTime(), 'clip', 1)[0]!,
           state,
+          inputHash: job.inputHash ?? null,
         },
         clipTakeOf(result, input.prompt, state.updatedAt),
       ),

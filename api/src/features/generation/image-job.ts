@@ -7,6 +7,7 @@ import {
   imageResult,
   modelCredits,
   resultNodeIds,
+  stampResultHash,
   writeJobResult,
 } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
@@ -15,7 +16,7 @@ import type { Env } from '../../env.ts'
 import type { AssetStorage } from '../assets/asset-storage.ts'
 import { storeGeneratedImage } from '../assets/asset-service.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
-import type { JobKind } from '../jobs/job-kind.ts'
+import { type JobKind, placed } from '../jobs/job-kind.ts'
 import type { ModelCatalog } from './catalog/types.ts'
 import type { AiProviders, ImageProvider } from './providers/types.ts'
 
@@ -87,15 +88,18 @@ export function imageJob(deps: ImageJobDeps): JobKind<ImageJobInput, GenerateIma
     write(answer, { job, input, state }) {
       const at = job.createdAt.getTime()
       const ids = resultNodeIds(job.id, at, 'image', 1)
-      return deps.documents.transact(job.projectId, (doc, origin) =>
-        writeJobResult(
+      return deps.documents.transact(job.projectId, (doc, origin) => {
+        const outcome = writeJobResult(
           doc,
           job.nodeId,
           (source) => imageResult(source, input, answer, at, ids),
           state,
           origin,
-        ),
-      )
+        )
+        // Issue 42 item 4: what the result was made from, so the node knows when it is stale.
+        if (placed(outcome)) stampResultHash(doc, job.nodeId, job.inputHash ?? null, origin)
+        return outcome
+      })
     },
   }
 }

@@ -5,12 +5,13 @@ import {
   generateScenesOutput,
   resultNodeIds,
   scenesResult,
+  stampResultHash,
   writeJobResult,
 } from '@reelgraph/shared'
 import { z } from 'zod'
 import type { Env } from '../../env.ts'
 import { ProviderError } from '../../lib/provider-error.ts'
-import type { JobKind } from '../jobs/job-kind.ts'
+import { type JobKind, placed } from '../jobs/job-kind.ts'
 import type { AiProviders } from './providers/types.ts'
 
 /** A scenes job's input: the call's body, its draft seed chosen (issue 14 item 10). */
@@ -52,15 +53,18 @@ export function scenesJob(deps: ScenesJobDeps): JobKind<ScenesJobInput, Generate
     write({ scenes }, { job, state }) {
       const at = job.createdAt.getTime()
       const ids = resultNodeIds(job.id, at, 'scene', scenes.length)
-      return deps.documents.transact(job.projectId, (doc, origin) =>
-        writeJobResult(
+      return deps.documents.transact(job.projectId, (doc, origin) => {
+        const outcome = writeJobResult(
           doc,
           job.nodeId,
           (source) => scenesResult(source, scenes, at, ids),
           state,
           origin,
-        ),
-      )
+        )
+        // Issue 42 item 4: what the result was made from, so the node knows when it is stale.
+        if (placed(outcome)) stampResultHash(doc, job.nodeId, job.inputHash ?? null, origin)
+        return outcome
+      })
     },
   }
 }

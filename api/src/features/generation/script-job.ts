@@ -5,11 +5,12 @@ import {
   generateScriptOutput,
   resultNodeIds,
   scriptResult,
+  stampResultHash,
   writeJobResult,
 } from '@reelgraph/shared'
 import { z } from 'zod'
 import type { Env } from '../../env.ts'
-import type { JobKind } from '../jobs/job-kind.ts'
+import { type JobKind, placed } from '../jobs/job-kind.ts'
 import type { AiProviders } from './providers/types.ts'
 
 /** A script job's input: the call's body, its draft seed chosen (issue 14 item 10). */
@@ -45,15 +46,18 @@ export function scriptJob(deps: ScriptJobDeps): JobKind<ScriptJobInput, Generate
     write({ script }, { job, state }) {
       const at = job.createdAt.getTime()
       const ids = resultNodeIds(job.id, at, 'editable-text', 1)
-      return deps.documents.transact(job.projectId, (doc, origin) =>
-        writeJobResult(
+      return deps.documents.transact(job.projectId, (doc, origin) => {
+        const outcome = writeJobResult(
           doc,
           job.nodeId,
           (source) => scriptResult(source, script, at, ids),
           state,
           origin,
-        ),
-      )
+        )
+        // Issue 42 item 4: what the result was made from, so the node knows when it is stale.
+        if (placed(outcome)) stampResultHash(doc, job.nodeId, job.inputHash ?? null, origin)
+        return outcome
+      })
     },
   }
 }

@@ -1,6 +1,7 @@
 import { writeJobState } from '@reelgraph/shared'
 import type { JobsContext } from './job-deps.ts'
 import { kindOf } from './job-kind.ts'
+import { recordOutcome } from './job-outcomes.ts'
 import { jobInfoOf, type JobRow, nodeStateOf } from './job-store.ts'
 
 /**
@@ -46,12 +47,13 @@ export async function showJobState(deps: Deps, row: JobRow): Promise<void> {
 /**
  * Writes a succeeded job's result and final state into its document through its kind, once:
  * a kind writes the same values twice (result node ids come from the job id), so a second
- * write (a retry after a worker died) adds nothing. Nothing is written when the project is
+ * write (a retry after a worker died) adds nothing. Marking it written tells the outcome
+ * listener's `written` in the same transaction (issue 42 item 4), once. Nothing is written when the project is
  * gone; a kind without `write` only shows the final state.
  * @throws Error when the document cannot be opened or stored (the job is retried).
  */
 export async function writeResult(
-  deps: Pick<JobsContext, 'db' | 'documents' | 'logger' | 'kinds'>,
+  deps: Pick<JobsContext, 'db' | 'documents' | 'logger' | 'kinds' | 'queue' | 'outcomes'>,
   row: JobRow,
 ): Promise<void> {
   const where = target(row)
@@ -75,9 +77,15 @@ export async function writeResult(
       )
     }
   }
-  await deps.db
-    .updateTable('generation_jobs')
-    .set({ result_written: true })
-    .where('id', '=', row.id)
-    .execute()
+  // Recorded with what follows it (issue 42 item 4: a run's jobs waiting for this result).
+  await deps.db.transaction().execute(async (trx) => {
+    const written = await trx
+      .updateTable('generation_jobs')
+      .set({ result_written: true })
+      .where('id', '=', row.id)
+      .where('result_written', '=', false)
+      .returningAll()
+      .executeTakeFirst()
+    if (written) await recordOutcome(deps, trx, written, 'written')
+  })
 }

@@ -26,6 +26,11 @@ export interface JobInfo {
   /** Credits it was charged. */
   cost: number
   createdAt: Date
+  /**
+   * The hash of its node's inputs when its input was read (issue 42 item 4: shared's
+   * `generatorInputHash`), to store with the result; null or absent when none was taken.
+   */
+  inputHash?: string | null
 }
 
 /** What `produce` gets besides the job's input. */
@@ -67,6 +72,11 @@ export interface WriteContext<Input = unknown> {
  * logged, neither retried).
  */
 export type WriteOutcome = ResultWrite
+
+/** True when a write's result is in the document (now or before): its hash may be stored. */
+export function placed(outcome: WriteOutcome): boolean {
+  return outcome === 'written' || outcome === 'already-written'
+}
 
 /**
  * One kind of job. `Input` is what the submit service stored (validated again when a worker

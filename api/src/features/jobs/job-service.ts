@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { DB } from '@reelgraph/db'
-import { isJobFinished } from '@reelgraph/shared'
+import { docInputHash, isJobFinished } from '@reelgraph/shared'
 import type { Kysely } from 'kysely'
 import { JOB_EXPIRY_MARGIN_SECONDS, JOB_POLL_MS } from '../../config.ts'
 import { AppError } from '../../lib/app-error.ts'
@@ -12,6 +12,7 @@ import { showJobState } from './job-document.ts'
 import { type JobKind, kindOf } from './job-kind.ts'
 import { cancelOpenJob } from './job-settle.ts'
 import { findJob, findJobByKey, type JobRow } from './job-store.ts'
+import { captured, isCapturing } from './submission-capture.ts'
 
 /**
  * The api's side of generation jobs (issue 12): submit (validate the target, charge once,
@@ -50,7 +51,9 @@ export interface GenerationRequest {
  * Submits a generation: checks the target (the user must be an owner or editor of
  * `projectId`), then in one transaction records the job, charges its cost and enqueues it.
  * With an idempotency key used before by this user for this kind, answers that job instead
- * (nothing is charged again).
+ * (nothing is charged again). The node's input hash is read from the document and kept on the
+ * job (issue 42 item 4). Inside `captureSubmission` it stops before recording anything and
+ * hands the submission over.
  * @returns the job's row (queued, or whatever the earlier job with this key is now).
  * @throws AppError 400 for a malformed Idempotency-Key or a node without a project; 404/403
  *   for a project the user may not generate into; 402 when the user cannot pay (no job);
@@ -91,9 +94,25 @@ export async function submitGeneration(
       needed: 'editor',
     })
   }
+  // What the node's inputs are now, stored on it with the result (issue 42 item 4).
+  const inputHash =
+    request.projectId !== undefined && request.nodeId !== undefined
+      ? await nodeInputHash(jobs, request.projectId, request.nodeId)
+      : null
+  const cost = request.cost ?? kind.cost(input)
+  if (isCapturing()) {
+    captured({
+      kind: request.kind,
+      input,
+      cost,
+      projectId: request.projectId ?? null,
+      nodeId: request.nodeId ?? null,
+      description: request.description,
+      inputHash,
+    })
+  }
   await jobs.start()
   const id = randomUUID()
-  const cost = request.cost ?? kind.cost(input)
   const row = await db.transaction().execute(async (trx) => {
     // The user's row first: the job's foreign key would take a share lock on it, and two
     // requests each holding one while waiting for the spend's update lock would deadlock.
@@ -115,6 +134,7 @@ export async function submitGeneration(
         cost,
         input: JSON.stringify(input),
         idempotency_key: key,
+        input_hash: inputHash,
       })
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
       .returningAll()
@@ -158,8 +178,26 @@ export async function submitGeneration(
   return row
 }
 
+/**
+ * Node `nodeId`'s input hash in its project's document now (shared's `docInputHash`), or null
+ * for a node that is no generator or a document that cannot be read (the result is then
+ * hashed as it is written).
+ */
+async function nodeInputHash(
+  jobs: Pick<JobsContext, 'documents' | 'logger'>,
+  projectId: number,
+  nodeId: string,
+): Promise<string | null> {
+  try {
+    return await jobs.documents.transact(projectId, (doc) => docInputHash(doc, nodeId))
+  } catch (err) {
+    jobs.logger.warn({ err, projectId, nodeId }, 'the node’s input hash was not read')
+    return null
+  }
+}
+
 /** How long the queue lets a job of `kind` stay active, in seconds (its timeout and a margin). */
-function expiryOf<Input>(kind: JobKind<Input>, input: Input): number {
+export function expiryOf<Input>(kind: JobKind<Input>, input: Input): number {
   return Math.ceil(kind.timeoutMs(input) / 1000) + JOB_EXPIRY_MARGIN_SECONDS
 }
 

@@ -138,27 +138,37 @@ export async function failJob(
 
 /**
  * Cancels an open job: refunds its charge unless the provider was already paid (then says so
- * in its message), stops its running provider call (at once in this process, within
+ * in its message, after `reason`: default "Cancelled."; a run's waiting job says why it did not
+ * run, issue 42 item 4), stops its running provider call (at once in this process, within
  * JOB_POLL_MS elsewhere), takes it off the queue if it had not started, and shows it on the node.
  * @returns the cancelled row, or undefined when the job had already ended.
  */
-export async function cancelOpenJob(deps: Deps, id: string): Promise<JobRow | undefined> {
-  const cancelled = await settle(deps.db, id, async (trx, row) => {
-    if (row.provider_paid) {
+export async function cancelOpenJob(
+  deps: Deps,
+  id: string,
+  reason = 'Cancelled.',
+): Promise<JobRow | undefined> {
+  const cancelled = await settle(
+    deps.db,
+    id,
+    async (trx, row) => {
+      if (row.provider_paid) {
+        return {
+          status: 'cancelled',
+          message: `${reason} The AI provider had already delivered (and been paid for) this result, so no credits were refunded.`,
+          refunded: 0,
+        }
+      }
+      const refunded = await refund(trx, deps.kinds, row, 'cancelled')
       return {
         status: 'cancelled',
-        message:
-          'Cancelled. The AI provider had already delivered (and been paid for) this result, so no credits were refunded.',
-        refunded: 0,
+        message: refunded > 0 ? `${reason} ${refundedWords(refunded)}` : reason,
+        refunded,
       }
-    }
-    const refunded = await refund(trx, deps.kinds, row, 'cancelled')
-    return {
-      status: 'cancelled',
-      message: refunded > 0 ? `Cancelled. ${refundedWords(refunded)}` : 'Cancelled.',
-      refunded,
-    }
-  })
+    },
+    // Issue 42 item 4: the jobs of a run that wait for this one hear of it.
+    (trx, settled) => recordOutcome(deps, trx, settled, 'cancelled'),
+  )
   if (cancelled) {
     deps.signals.cancelled(id)
     deps.signals.finished(id)

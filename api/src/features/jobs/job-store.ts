@@ -64,6 +64,7 @@ export function jobInfoOf(row: JobRow): JobInfo {
     nodeId: row.node_id,
     cost: row.cost,
     createdAt: row.created_at,
+    inputHash: row.input_hash,
   }
 }
 
