@@ -19,6 +19,22 @@ import { targetSecondsSchema } from './target-length.ts'
  * the canvas agree on: the call, the cost, and where the chain's nodes go.
  */
 
+/** The most characters a recurring character's description may have (issue 42 item 2). */
+export const MAKE_VIDEO_CHARACTER_MAX_LENGTH = 600
+/** An asset's URL, as the document holds it: `/api/assets/<id>`. */
+const ASSET_URL_PATTERN = /^\/api\/assets\/[a-z2-7]{32}$/
+
+/**
+ * A scene's visual instructions with the recurring `character` (issue 42 item 2): the
+ * description first, so a prompt cut to length keeps it; unchanged without one.
+ */
+export function withCharacter(visuals: string, character: string | undefined): string {
+  const who = character?.trim()
+  if (!who) return visuals
+  if (visuals.includes(who)) return visuals
+  return visuals.trim() === '' ? `Featuring ${who}.` : `Featuring ${who}. ${visuals}`
+}
+
 /** `POST /api/video/make`: make a video from Script Generator `nodeId` of project `projectId`. */
 export const makeVideoInput = z
   .object({
@@ -48,6 +64,29 @@ export const makeVideoInput = z
      * refuses a count of scenes the length has no room for (`targetLengthProblem`).
      */
     targetSeconds: targetSecondsSchema.optional(),
+    /**
+     * A picture every scene shows instead of a generated one (issue 42 item 2, the product
+     * clip): an image asset of the same project (`/api/assets/<id>`). The images step is
+     * skipped and not charged; with `animate`, each scene's clip starts from it.
+     */
+    sceneImageUrl: z
+      .string()
+      .regex(ASSET_URL_PATTERN, 'sceneImageUrl must be an image of this project: /api/assets/….')
+      .optional(),
+    /**
+     * A recurring character (issue 42 item 2, the story): its description, added to each
+     * scene's visual instructions and image prompt, so every scene shows the same character.
+     */
+    character: z
+      .string()
+      .trim()
+      .min(1, 'Describe the character, or leave it out.')
+      .max(MAKE_VIDEO_CHARACTER_MAX_LENGTH, {
+        error: `The character's description is longer than ${MAKE_VIDEO_CHARACTER_MAX_LENGTH} characters.`,
+      })
+      .optional(),
+    /** The narration voice of the Video node the chain makes (a template's); absent: the default. */
+    voice: z.string().max(100).optional(),
   })
   .meta({ id: 'MakeVideoInput' })
 export type MakeVideoInput = z.infer<typeof makeVideoInput>
@@ -72,6 +111,15 @@ export function makeVideoClipSeconds(model: Pick<CatalogModel, 'capabilities'>):
     : MAKE_VIDEO_CLIP_SECONDS
 }
 
+/** What changes a chain's cost besides its scenes and model. */
+export interface MakeVideoCostOptions {
+  /**
+   * Every scene shows one given picture (`sceneImageUrl`, issue 42 item 2): no image is
+   * generated, so none is charged.
+   */
+  sceneImage?: boolean | undefined
+}
+
 /** One line of the chain's cost, for the "Make video" dialog. */
 export interface MakeVideoCostPart {
   /** What it pays for, e.g. "6 images". */
@@ -82,7 +130,7 @@ export interface MakeVideoCostPart {
 
 /**
  * What "Make video" costs for `sceneCount` scenes, part by part (issue 13 item 6): the script,
- * the scene split, one image per scene, with `animate` one clip per scene of
+ * the scene split, one image per scene (none with `options.sceneImage`, issue 42 item 2), with `animate` one clip per scene of
  * {@link makeVideoClipSeconds} (issue 22 item 4: "6 clips · Kling 2.1, 5 s"), one narrated
  * scene each, and the render. The same costs as the single steps, so the chain is never dearer
  * or cheaper than clicking through.
@@ -91,6 +139,7 @@ export function makeVideoCostParts(
   costs: GenerationCosts,
   sceneCount: number,
   animate?: AnimateModel | null,
+  options: MakeVideoCostOptions = {},
 ): MakeVideoCostPart[] {
   const n = sceneCount
   const plural = (word: string) => (n === 1 ? `1 ${word}` : `${n} ${word}s`)
@@ -105,7 +154,7 @@ export function makeVideoCostParts(
   return [
     { label: 'Script', credits: costs.script },
     { label: 'Scenes', credits: costs.scenes },
-    { label: plural('image'), credits: costs.image * n },
+    ...(options.sceneImage ? [] : [{ label: plural('image'), credits: costs.image * n }]),
     ...clips,
     { label: plural('narrated scene'), credits: costs.voice * n },
     { label: 'Video render', credits: costs.video },
@@ -117,8 +166,12 @@ export function makeVideoCost(
   costs: GenerationCosts,
   sceneCount: number,
   animate?: AnimateModel | null,
+  options: MakeVideoCostOptions = {},
 ): number {
-  return makeVideoCostParts(costs, sceneCount, animate).reduce((sum, part) => sum + part.credits, 0)
+  return makeVideoCostParts(costs, sceneCount, animate, options).reduce(
+    (sum, part) => sum + part.credits,
+    0,
+  )
 }
 
 /**

@@ -4,6 +4,7 @@ import { captionsInput } from './caption-style.ts'
 import { MODEL_ID_PATTERN } from './catalog.ts'
 import { PROJECT_NAME_MAX_LENGTH } from './graph.ts'
 import { databaseIdSchema, databaseIdTextSchema, projectIdSchema } from './ids.ts'
+import { makeVideoInput } from './make-video.ts'
 import { projectDescriptionSchema, projectNameSchema } from './projects.ts'
 import { targetSecondsSchema } from './target-length.ts'
 import { VIDEO_PRESET_NAMES } from './video.ts'
@@ -185,6 +186,28 @@ export const projectFromTemplateInput = z
   .meta({ id: 'ProjectFromTemplateInput' })
 export type ProjectFromTemplateInput = z.infer<typeof projectFromTemplateInput>
 
+/**
+ * `POST /api/projects/from-template` answer (201): the new project, and the call that makes
+ * its video with the template's settings (`POST /api/video/make`), null when its graph has no
+ * Script Generator.
+ */
+export const projectFromTemplateSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    makeVideo: makeVideoInput.nullable(),
+  })
+  .meta({ id: 'ProjectFromTemplate' })
+export type ProjectFromTemplate = z.infer<typeof projectFromTemplateSchema>
+
+/**
+ * The largest JSON body `POST /api/projects/from-template` takes, in bytes: one picture of
+ * {@link TEMPLATE_IMAGE_MAX_BYTES} as base64 (4 characters per 3 bytes), and 1 MiB for the
+ * rest of the values.
+ */
+export const TEMPLATE_PROJECT_BODY_MAX_BYTES =
+  Math.ceil(TEMPLATE_IMAGE_MAX_BYTES / 3) * 4 + 1024 * 1024
+
 /** What a value is refused for, in words; the variable's name is put in front by the caller. */
 export const TEMPLATE_MESSAGES = {
   missing: (name: string) => `Give a value for {{${name}}}.`,
@@ -194,6 +217,10 @@ export const TEMPLATE_MESSAGES = {
   notAnImage: (name: string) =>
     `{{${name}}} must be a picture: a file of yours (/api/assets/...) or an uploaded PNG, JPEG or WebP.`,
   unknown: (name: string) => `This template has no variable {{${name}}}.`,
+  imageTooLarge: (name: string) =>
+    `{{${name}}} is a picture larger than ${TEMPLATE_IMAGE_MAX_BYTES / 1024 / 1024} MiB. Choose a smaller one.`,
+  imageUnreadable: (name: string) =>
+    `{{${name}}} is not a PNG, JPEG or WebP picture that can be read. Choose another file.`,
 } as const
 
 /** One refused value: the variable and why. */

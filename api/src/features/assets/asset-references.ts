@@ -213,6 +213,34 @@ export const openJobReferences: AssetReferenceSource = {
 }
 
 /**
+ * Templates (issue 42 item 2): a saved template's preview frame and every asset its graph
+ * names (its pictures), which outlive the project it was saved from only through it.
+ */
+export const templateReferences: AssetReferenceSource = {
+  name: 'templates',
+  async *references(db) {
+    let after = 0
+    for (;;) {
+      const page = await db
+        .selectFrom('templates')
+        .select(['id', 'preview_asset_id', sql<string>`graph::text`.as('graph')])
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(ASSET_GC_PROJECT_PAGE)
+        .execute()
+      if (page.length === 0) return
+      after = page.at(-1)!.id
+      yield {
+        assetIds: [
+          ...page.flatMap((r) => (r.preview_asset_id ? [r.preview_asset_id] : [])),
+          ...assetIdsIn(page.map((r) => r.graph)),
+        ],
+      }
+    }
+  },
+}
+
+/**
  * Every place that keeps an asset today. The version history (issue 43) adds its kept
  * versions here: each version's stored state, read as {@link projectDocumentReferences} reads
  * the live one.
@@ -221,4 +249,5 @@ export const ASSET_REFERENCE_SOURCES: readonly AssetReferenceSource[] = [
   projectDocumentReferences,
   narrationCacheReferences,
   openJobReferences,
+  templateReferences,
 ]

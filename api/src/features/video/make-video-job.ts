@@ -28,9 +28,11 @@ import {
   scenesResult,
   SCENE_COUNT_MAX,
   scriptResult,
+  stampResultHash,
   storedNodeData,
   UPDATE_REFUSAL_MESSAGES,
   videoRenderResult,
+  withCharacter,
   writeJobResult,
 } from '@reelgraph/shared'
 import type { DB } from '@reelgraph/db'
@@ -66,6 +68,11 @@ import { discardVideoFiles, type VideoResultDeps, writeVideoResult } from './vid
  * last step it finished instead of starting over, and the segment cache makes the render
  * cheap to repeat. After each step the credits it used are marked delivered on the job, so
  * a chain that fails or is cancelled refunds only what it did not deliver.
+ *
+ * From a template (issue 42 item 2): `sceneImageUrl` puts that picture in every scene's image
+ * node instead of generating one (nothing drawn, nothing charged for images), `character` is
+ * added to each scene's visuals (so to its image and clip prompts), and `voice` is the made
+ * Video node's.
  */
 
 /** A `make-video` job's input: the call, and the Script Generator's fields when it was made. */
@@ -164,7 +171,9 @@ async function produceMadeVideo(
   { job, signal, progress, delivered }: ChainContext,
 ): Promise<MakeVideoJobResult> {
   const { projectId, sceneCount: n, preset } = input
-  const costs = deps.env.costs
+  // A given picture for every scene (issue 42 item 2): no image is generated or charged.
+  const sceneImageUrl = input.sceneImageUrl
+  const costs = { ...deps.env.costs, image: sceneImageUrl ? 0 : deps.env.costs.image }
   const createdAt = job.createdAt.getTime()
   const animate = input.animate ? requireVideoModel(deps.catalog, input.animate.modelId) : null
   const ids = madeVideoIds(job, n, animate !== null)
@@ -179,10 +188,14 @@ async function produceMadeVideo(
     sourceId: string,
     build: (source: PlacementSource) => GraphAddition,
   ): Promise<Graph> => {
-    const { outcome, after } = await deps.documents.transact(projectId, (doc, origin) => ({
-      outcome: writeJobResult(doc, sourceId, build, null, origin),
-      after: docToGraph(doc),
-    }))
+    const { outcome, after } = await deps.documents.transact(projectId, (doc, origin) => {
+      const written = writeJobResult(doc, sourceId, build, null, origin)
+      // Issue 42 item 4: the source's result hash, so a made video has nothing stale.
+      if (written === 'written' || written === 'already-written') {
+        stampResultHash(doc, sourceId, null, origin)
+      }
+      return { outcome: written, after: docToGraph(doc) }
+    })
     if (outcome === 'source-missing') {
       throw new AppError(
         'NOT_FOUND',
@@ -236,6 +249,12 @@ async function produceMadeVideo(
         `The AI provider returned ${scenes.length} scenes instead of ${n}.`,
       )
     }
+    // One recurring character in every scene (issue 42 item 2): in each scene's visuals, so
+    // its picture's prompt (and a person reading the scene) has it.
+    scenes = scenes.map((scene) => ({
+      ...scene,
+      visuals: withCharacter(scene.visuals, input.character),
+    }))
     graph = await write(ids.text, (source) => {
       const addition = scenesResult(source, scenes, createdAt, ids.scenes)
       return {
@@ -246,8 +265,11 @@ async function produceMadeVideo(
   }
   await delivered(costs.script + costs.scenes)
 
-  // 3. One image per scene: scene -> image generator -> image, on the scene's row.
-  const models = await deps.ai.image.listModels(1, signal)
+  // 3. One image per scene: scene -> image generator -> image, on the scene's row; with a
+  // given picture, that picture in every scene's image node, nothing generated.
+  const models = sceneImageUrl
+    ? [{ modelVersions: [{ id: 'given-picture' }] }]
+    : await deps.ai.image.listModels(1, signal)
   const modelVersionId = models[0]?.modelVersions[0]?.id
   if (modelVersionId === undefined) {
     throw new ProviderError(
@@ -297,14 +319,15 @@ async function produceMadeVideo(
         guidanceScale: IMAGE_DEFAULT_GUIDANCE,
         seed: sceneSeed(job.id, i),
       }
-      const image = await deps.ai.image.generateImage(request, signal, (percent) =>
-        progress({ stage: 'images', done: i + percent / 100, total: n }),
-      )
-      const stored = await storeGeneratedImage(deps.db, deps.assets, {
-        userId: job.userId,
-        projectId,
-        image,
-      })
+      const stored = sceneImageUrl
+        ? { url: sceneImageUrl }
+        : await storeGeneratedImage(deps.db, deps.assets, {
+            userId: job.userId,
+            projectId,
+            image: await deps.ai.image.generateImage(request, signal, (percent) =>
+              progress({ stage: 'images', done: i + percent / 100, total: n }),
+            ),
+          })
       graph = await write(generatorId, (source) =>
         at(
           imageResult(source, request, { imageUrl: stored.url }, createdAt, [imageId]),
@@ -400,7 +423,10 @@ async function produceMadeVideo(
   if (!nodeIn(graph, ids.video)) {
     graph = await write(ids.text, () => {
       const node = createGraphNode('video', layout.video, [], createdAt, ids.video)
-      node.data = { ...node.data, ...storedNodeData('video', { preset }) }
+      node.data = {
+        ...node.data,
+        ...storedNodeData('video', { preset, ...(input.voice ? { voice: input.voice } : {}) }),
+      }
       return { nodes: [node], connections: [{ source: ids.text, target: ids.video }] }
     })
   }
@@ -449,6 +475,7 @@ export function makeVideoJob(deps: MakeVideoDeps): JobKind<MakeVideoJobInput, Ma
         deps.env.costs,
         input.sceneCount,
         input.animate ? requireVideoModel(deps.catalog, input.animate.modelId).model : null,
+        { sceneImage: input.sceneImageUrl !== undefined },
       ),
     // Two text calls, an image (and animating a clip) per scene, a render.
     timeoutMs: (input) =>

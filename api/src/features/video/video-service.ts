@@ -157,11 +157,15 @@ export async function submitVideoRender(
  * call's `targetSeconds` wins over the node's) from the live document, and submits one
  * `make-video` job charged the whole chain at once (`makeVideoCost`: script, scenes, an
  * image and a narrated scene per scene, with `animate` a clip per scene, the render). The
- * script is written for the length and the scene count.
+ * script is written for the length and the scene count. Issue 42 item 2: `sceneImageUrl` (an
+ * image asset of this project, checked by its row: nothing is fetched) is every scene's
+ * picture, no image generated or charged; `character` is added to every scene's visuals;
+ * `voice` is the made Video node's.
  * @throws AppError 404/403 for a project the user may not edit; 404 for a node that is no
  *   Script Generator; 400 when its topic is missing (the spec §5 message), a field is
  *   invalid, the length has no room for the scenes (`targetLengthProblem`), or the model to
- *   animate with is not listed, does not start from an image or does not make the format;
+ *   animate with is not listed, does not start from an image or does not make the format,
+ *   or `sceneImageUrl` is not an image of this project;
  *   402 when the user cannot pay for the whole chain (nothing is charged).
  */
 export async function submitMakeVideo(
@@ -181,6 +185,24 @@ export async function submitMakeVideo(
   }
   if (animate && !animate.capabilities?.aspectRatios.includes(preset)) {
     throw new AppError('BAD_REQUEST', `${animate.name} makes no ${preset} clips.`)
+  }
+  if (request.sceneImageUrl) {
+    // Issue 42 item 2: an image of this very project, checked by its row; nothing is fetched.
+    const assetId = request.sceneImageUrl.slice('/api/assets/'.length)
+    const image = await deps.db
+      .selectFrom('assets')
+      .select('id')
+      .where('id', '=', assetId)
+      .where('project_id', '=', projectId)
+      .where('mime_type', 'like', 'image/%')
+      .executeTakeFirst()
+    if (!image) {
+      throw new AppError(
+        'BAD_REQUEST',
+        'The picture for every scene must be an image of this project. Upload it to this project first.',
+        { fields: { sceneImageUrl: 'Not an image of this project.' } },
+      )
+    }
   }
   const graph = await deps.documents.transact(projectId, (doc) => docToGraph(doc))
   const generator = graph.nodes.find((n) => n.id === nodeId)
@@ -214,6 +236,9 @@ export async function submitMakeVideo(
     },
     ...(request.animate ? { animate: request.animate } : {}),
     ...(request.captions ? { captions: request.captions } : {}),
+    ...(request.sceneImageUrl ? { sceneImageUrl: request.sceneImageUrl } : {}),
+    ...(request.character ? { character: request.character } : {}),
+    ...(request.voice ? { voice: request.voice } : {}),
   }
   return submitGeneration(deps, {
     userId,
@@ -221,7 +246,9 @@ export async function submitMakeVideo(
     input,
     projectId,
     nodeId,
-    cost: makeVideoCost(deps.env.costs, sceneCount, animate),
+    cost: makeVideoCost(deps.env.costs, sceneCount, animate, {
+      sceneImage: request.sceneImageUrl !== undefined,
+    }),
     description: `Make video: ${topic.slice(0, 80)}, ${formatTargetLength(targetSeconds)}, ${sceneCount} ${sceneCount === 1 ? 'scene' : 'scenes'}`,
   })
 }
