@@ -17,6 +17,10 @@ const BODILESS_CALLS = new Set([
   'POST /resend-verification',
   'POST /jobs/{id}/cancel',
   'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver',
+  // A batch's start, cancel and retry (issue 42 item 3): the path names all they need.
+  'POST /batches/{id}/start',
+  'POST /batches/{id}/cancel',
+  'POST /batches/{id}/retry',
   // Stripe's event, read raw for its signature: Stripe documents it, not this API.
   'POST /stripe/webhook',
 ])

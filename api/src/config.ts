@@ -100,6 +100,24 @@ export const DEFAULT_JOB_WORKER_CONCURRENCY = 4
  */
 export const DEFAULT_JOB_USER_CONCURRENCY = 2
 /**
+ * Rows of one account's batches that have a Make video job at once (issue 42 item 3): 2, the
+ * jobs a user may have running (`DEFAULT_JOB_USER_CONCURRENCY`), so a batch never queues
+ * charged jobs that only wait, and a person's own clicks still get a turn.
+ */
+export const DEFAULT_BATCH_USER_CONCURRENCY = 2
+/**
+ * How often a running batch's driver looks at its rows, in ms (issue 42 item 3): rows start as
+ * others end through the job system's outcomes at once; this poll catches a row's job cancelled
+ * from its node and a start lost with its process.
+ */
+export const BATCH_POLL_MS = 15_000
+/**
+ * A row marked running without a job for this long, in ms, was lost with the process starting
+ * it (making a project and submitting its job takes seconds): it is started again, its project
+ * and any job of it adopted (issue 42 item 3).
+ */
+export const BATCH_START_STALE_MS = 5 * 60_000
+/**
  * Retries of a job after a transient provider failure (429, 5xx, network, timeout), and after a
  * worker died holding it: 3, then it fails and is refunded.
  */

@@ -27,6 +27,7 @@ import {
   DEFAULT_JOB_RETRY_DELAY_SECONDS,
   DEFAULT_JOB_RETRY_LIMIT,
   DEFAULT_JOB_USER_CONCURRENCY,
+  DEFAULT_BATCH_USER_CONCURRENCY,
   DEFAULT_JOB_WAIT_MS,
   DEFAULT_JOB_WORKER_CONCURRENCY,
   DEFAULT_STORAGE_QUOTA_MB,
@@ -309,6 +310,8 @@ export const envSchema = z
     JOB_WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_JOB_WORKER_CONCURRENCY),
     /** Jobs one user has running at once, on every worker together. */
     JOB_USER_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_JOB_USER_CONCURRENCY),
+    /** Rows of one account's batches that have a Make video job at once (issue 42 item 3). */
+    BATCH_USER_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_BATCH_USER_CONCURRENCY),
     /** Retries after a transient provider failure or a dead worker. */
     JOB_RETRY_LIMIT: z.coerce.number().int().min(0).default(DEFAULT_JOB_RETRY_LIMIT),
     /** First wait before a retry, in seconds (doubling). */

@@ -71,7 +71,17 @@ export const BATCH_MESSAGES = {
   notEnoughCredits: (needed: number, balance: number) =>
     `This batch costs ${needed} credits and you have ${balance}. Buy credits or remove rows.`,
   notQuoted: 'This batch has already started.',
+  notFound: 'This batch does not exist.',
+  /** More problems than a message lists: how many were left out. */
+  moreProblems: (count: number) => `and ${count} more ${count === 1 ? 'problem' : 'problems'}`,
+  nothingToRetry: 'No row of this batch failed, so there is nothing to retry.',
+  retryCancelled: 'This batch was cancelled; start a new batch to run its rows again.',
+  retryQuoted: 'This batch has not started yet: start it.',
+  noMakeVideo: 'The template has no Script Generator to make a video from.',
 } as const
+
+/** The most row problems a refusal lists (the rest are counted). */
+export const BATCH_PROBLEMS_LISTED = 10
 
 /** The quote: what the whole batch costs and about how long it takes. */
 export const batchQuoteSchema = z
@@ -137,12 +147,32 @@ export const batchSchema = z
   .meta({ id: 'Batch' })
 export type Batch = z.infer<typeof batchSchema>
 
-/** The `batch.completed` webhook's `data`: sent once when every row of a batch is final. */
+/** A batch as `GET /api/batches` lists it: without its rows. */
+export const batchSummarySchema = batchSchema.omit({ rows: true }).meta({ id: 'BatchSummary' })
+export type BatchSummary = z.infer<typeof batchSummarySchema>
+
+/** `GET /api/batches`: the account's batches, newest first (at most {@link BATCHES_LISTED}). */
+export const batchListSchema = z
+  .object({ batches: z.array(batchSummarySchema) })
+  .meta({ id: 'BatchList' })
+export type BatchList = z.infer<typeof batchListSchema>
+
+/** How many batches `GET /api/batches` answers: the newest. */
+export const BATCHES_LISTED = 50
+
+/**
+ * The `batch.completed` webhook's `data`: sent once each time every row of a batch is final
+ * (again after a retry's rows are final). URLs are absolute, for the receiver's API token.
+ */
 export const batchCompletedEventSchema = z.object({
   batchId: z.number().int(),
   templateId: z.number().int(),
   status: z.enum(BATCH_STATUSES),
   counts: z.record(z.enum(BATCH_ROW_STATUSES), z.number().int()),
   spentCredits: z.number().int(),
+  /** `GET /api/batches/:id`, absolute. */
+  batchUrl: z.string(),
+  /** `GET /api/batches/:id/files.zip`, absolute, or null when no row succeeded. */
+  zipUrl: z.string().nullable(),
 })
 export type BatchCompletedEvent = z.infer<typeof batchCompletedEventSchema>

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { JOB_ID_PATTERN, projectIdSchema } from './ids.ts'
 import { JOB_STATUSES } from './jobs.ts'
+import { batchCompletedEventSchema } from './batches.ts'
 
 /**
  * Signed webhooks (issue 41 item 3, decision 028): a program names a URL and the events it
@@ -13,10 +14,18 @@ import { JOB_STATUSES } from './jobs.ts'
 /**
  * The events an endpoint may ask for. A job of the endpoint owner's that succeeded or failed
  * (cancels are the owner's own doing: none), and a render's MP4 that is ready (a `video` or
- * `make-video` job). The batch issue adds `batch.completed` here: receivers must ignore types
- * they do not know.
+ * `make-video` job). `batch.completed` (issue 42 item 3): every row of one of the account's
+ * batches is final; only endpoints of every project get it (a batch spans projects).
+ * Receivers must ignore types they do not know.
  */
-export const WEBHOOK_EVENT_TYPES = ['job.succeeded', 'job.failed', 'video.rendered'] as const
+export const WEBHOOK_EVENT_TYPES = [
+  'job.succeeded',
+  'job.failed',
+  'video.rendered',
+  'batch.completed',
+] as const
+/** The events of a job's end. */
+export const JOB_WEBHOOK_EVENT_TYPES = ['job.succeeded', 'job.failed', 'video.rendered'] as const
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES, {
   error: `Each event must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
 })
@@ -110,12 +119,12 @@ export const webhookDeliverySchema = z
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>
 
 /**
- * The JSON body of every delivery (Standard Webhooks' `type`, `timestamp`, `data`): ids, the
+ * The JSON body of a job's event (Standard Webhooks' `type`, `timestamp`, `data`): ids, the
  * job's status and URLs the receiver can fetch with its API token; never a secret.
  */
-export const webhookEventSchema = z
+export const jobWebhookEventSchema = z
   .object({
-    type: webhookEventTypeSchema,
+    type: z.enum(JOB_WEBHOOK_EVENT_TYPES),
     /** When the event happened (ISO 8601). */
     timestamp: z.string(),
     data: z.object({
@@ -139,5 +148,20 @@ export const webhookEventSchema = z
       durationMs: z.number().optional(),
     }),
   })
+  .meta({ id: 'JobWebhookEvent' })
+
+/** The JSON body of `batch.completed` (issue 42 item 3). */
+export const batchWebhookEventSchema = z
+  .object({
+    type: z.literal('batch.completed'),
+    /** When the batch's last row ended (ISO 8601). */
+    timestamp: z.string(),
+    data: batchCompletedEventSchema,
+  })
+  .meta({ id: 'BatchWebhookEvent' })
+
+/** The JSON body of every delivery: a job's event or a batch's. */
+export const webhookEventSchema = z
+  .discriminatedUnion('type', [jobWebhookEventSchema, batchWebhookEventSchema])
   .meta({ id: 'WebhookEvent' })
 export type WebhookEvent = z.infer<typeof webhookEventSchema>
