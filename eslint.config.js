@@ -6,7 +6,17 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 /** The web app's feature folders (`web/src/features/<feature>`). */
-const WEB_FEATURES = ['api-tokens', 'auth', 'billing', 'canvas', 'legal', 'projects', 'sharing']
+const WEB_FEATURES = [
+  'api-tokens',
+  'auth',
+  'batches',
+  'billing',
+  'canvas',
+  'legal',
+  'projects',
+  'sharing',
+  'templates',
+]
 
 /**
  * Features do not import each other (bulletproof-react's feature boundaries; issue 14):

@@ -6,6 +6,8 @@ import { AuthPage } from '@/features/auth/components/auth-page'
 import { ProtectedRoute } from '@/features/auth/components/protected-route'
 import { ResetPasswordPage } from '@/features/auth/components/reset-password-page'
 import { VerifyEmailPage } from '@/features/auth/components/verify-email-page'
+import { BatchFromTablePanel } from '@/features/batches/components/batch-from-table-panel'
+import { BatchPage } from '@/features/batches/components/batch-page'
 import { CheckoutPage } from '@/features/billing/components/checkout-page'
 import { SubscriptionCancelPage } from '@/features/billing/components/subscription-cancel-page'
 import { SubscriptionPage } from '@/features/billing/components/subscription-page'
@@ -14,6 +16,8 @@ import { PrivacyPage } from '@/features/legal/components/privacy-page'
 import { TermsPage } from '@/features/legal/components/terms-page'
 import { ProjectsPage } from '@/features/projects/components/projects-page'
 import { ShareButton } from '@/features/sharing/components/share-button'
+import { NewFromTemplateButton } from '@/features/templates/components/new-from-template-button'
+import { SaveAsTemplateButton } from '@/features/templates/components/save-template-button'
 import { PageLoader } from '@/components/layout/page-loader'
 import { AppLayout } from './app-layout'
 import { InviteRoute } from './invite-route'
@@ -23,6 +27,14 @@ import { NotFoundPage } from './not-found-page'
 const CanvasPage = lazy(() =>
   import('@/features/canvas/components/canvas-page').then((m) => ({ default: m.CanvasPage })),
 )
+
+/**
+ * /projects' "New from template" (issue 42 items 2, 3): the templates feature's gallery with the
+ * batches feature's "Batch from a table…" panel (features never import each other).
+ */
+function TemplatesControl() {
+  return <NewFromTemplateButton BatchPanel={BatchFromTablePanel} />
+}
 
 /** An app page that needs a signed-in user (spec §2: guard, "Loading your account..."). */
 function Protected({ children }: { children: ReactNode }) {
@@ -46,9 +58,9 @@ function ScrollToTopOnNavigate() {
 }
 
 /**
- * The routes of spec §2. /, /projects and /checkout are guarded; /subscription is not
- * (anonymous visitors may see it, spec §6); the checkout result pages send anonymous
- * visitors to /auth; everything else is public, the invitation page (/invite, issue 6)
+ * The routes of spec §2. /, /projects, /batches/:id (issue 42 item 3) and /checkout are
+ * guarded; /subscription is not (anonymous visitors may see it, spec §6); the checkout result
+ * pages send anonymous visitors to /auth; everything else is public, the invitation page (/invite, issue 6)
  * included: it reads without an account and leads to /auth and back.
  */
 export function AppRouter() {
@@ -65,7 +77,15 @@ export function AppRouter() {
         </Route>
         <Route path="/projects">
           <Protected>
-            <ProjectsPage />
+            <ProjectsPage
+              TemplatesControl={TemplatesControl}
+              SaveAsTemplateControl={SaveAsTemplateButton}
+            />
+          </Protected>
+        </Route>
+        <Route path="/batches/:id">
+          <Protected>
+            <BatchPage />
           </Protected>
         </Route>
         <Route path="/subscription">

@@ -5,11 +5,16 @@ import {
   type ProjectSummary,
 } from '@reelgraph/shared'
 import { ArrowRightIcon, DownloadIcon, PencilIcon, Trash2Icon } from 'lucide-react'
-import { memo, useId } from 'react'
+import { type ComponentType, memo, useId } from 'react'
 import { Link } from 'wouter'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { ProjectPreviewImage } from './project-preview'
+
+/** Props of a card's "Save as template…" control (issue 42 item 2, from `features/templates`). */
+export interface SaveAsTemplateControlProps {
+  project: Pick<ProjectSummary, 'id' | 'name'>
+}
 
 /** Props of {@link ProjectCard}. */
 export interface ProjectCardProps {
@@ -22,6 +27,8 @@ export interface ProjectCardProps {
   onExport: (project: ProjectSummary) => void
   /** True while this project's graph file downloads. */
   exporting?: boolean
+  /** "Save as template…" (issue 42 item 2), shown beside Export graph when given. */
+  SaveAsTemplateControl?: ComponentType<SaveAsTemplateControlProps> | undefined
 }
 
 /** "1 node", "1,000 nodes". */
@@ -36,7 +43,8 @@ export function projectHref(id: number): string {
 
 /**
  * One project on the /projects grid: a small preview of its graph, name, description, last
- * updated (long US date), node count, and Open, Export graph, Rename and Delete. An `article` named by its title, so each card
+ * updated (long US date), node count, and Open, Export graph, Save as template… (issue 42
+ * item 2, when the page is given it), Rename and Delete. An `article` named by its title, so each card
  * is a landmark-like unit for assistive technology and tests. A project shared with the
  * user says "Shared by <owner>" with their role; editors may rename it, only its owner
  * delete it (issue 6 item 1); any member may export its graph file (issue 42 item 2).
@@ -47,6 +55,7 @@ export const ProjectCard = memo(function ProjectCard({
   onDelete,
   onExport,
   exporting = false,
+  SaveAsTemplateControl,
 }: ProjectCardProps) {
   const titleId = useId()
   const shared = project.role !== 'owner'
@@ -101,6 +110,7 @@ export const ProjectCard = memo(function ProjectCard({
         >
           <DownloadIcon aria-hidden />
         </Button>
+        {SaveAsTemplateControl ? <SaveAsTemplateControl project={project} /> : null}
         {canEditProject(project.role) ? (
           <Button
             type="button"

@@ -1,6 +1,6 @@
 import { DEFAULT_PROJECT_NAME, type ImportedProject, type ProjectSummary } from '@reelgraph/shared'
 import { FolderPlusIcon, PlusIcon, RotateCwIcon } from 'lucide-react'
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
+import { type ComponentType, type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { useDocumentTitle } from '@/hooks/use-document-title'
@@ -17,7 +17,7 @@ import { DeleteProjectDialog } from './delete-project-dialog'
 import { FailureNotice } from './failure-notice'
 import { ImportGraphButton } from './import-graph-button'
 import { ImportWarnings } from './import-warnings'
-import { ProjectCard } from './project-card'
+import { ProjectCard, type SaveAsTemplateControlProps } from './project-card'
 import { ProjectGridSkeleton } from './project-grid-skeleton'
 import { ProjectNameDialog } from './project-name-dialog'
 
@@ -29,6 +29,14 @@ type GraphFileNotice =
 /** What the page says when the list cannot be loaded. */
 const LOAD_FAILED_MESSAGE = 'Couldn’t load your projects.'
 
+/** Props of {@link ProjectsPage}: controls of other features, composed in `app/`. */
+export interface ProjectsPageProps {
+  /** "New from template" in the header (issue 42 item 2), beside Import graph… and New project. */
+  TemplatesControl?: ComponentType | undefined
+  /** "Save as template…" on each card (issue 42 item 2). */
+  SaveAsTemplateControl?: ComponentType<SaveAsTemplateControlProps> | undefined
+}
+
 /**
  * /projects: the signed-in user's projects as a grid of cards, most recently updated first,
  * with New project and Import graph…, and Open, Export graph, Rename and Delete on each card.
@@ -37,7 +45,7 @@ const LOAD_FAILED_MESSAGE = 'Couldn’t load your projects.'
  * page, with a way to try again; what an import left out is listed on the page.
  * @see spec §2 /projects, §5 Projects, §8 Projects
  */
-export function ProjectsPage() {
+export function ProjectsPage({ TemplatesControl, SaveAsTemplateControl }: ProjectsPageProps = {}) {
   useDocumentTitle('Projects')
   const projects = useProjects()
   const createProject = useCreateProject()
@@ -168,6 +176,7 @@ export function ProjectsPage() {
                 onDelete={openDelete}
                 onExport={onExport}
                 exporting={exportingId === project.id}
+                SaveAsTemplateControl={SaveAsTemplateControl}
               />
             </li>
           ))}
@@ -195,6 +204,7 @@ export function ProjectsPage() {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <ImportGraphButton onImported={onImported} onFailed={onImportFailed} />
+          {TemplatesControl ? <TemplatesControl /> : null}
           <Button type="button" onClick={openCreate}>
             <PlusIcon aria-hidden />
             New project
