@@ -14,6 +14,7 @@ import { useCanEdit } from '../hooks/use-can-edit'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useFitView } from '../hooks/use-fit-view'
 import { useUndoRedoState } from '../hooks/use-undo-redo-state'
+import { RunStaleButton } from './run-stale-button'
 import { stepZoom, zoomPercent } from '../lib/viewport'
 
 const ANIMATION_MS = 150
@@ -105,6 +106,13 @@ export function CanvasControls() {
         <ControlButton label="Redo" onClick={redo} disabled={!canRedo || !canEdit}>
           <Redo2Icon aria-hidden />
         </ControlButton>
+        {canEdit ? (
+          <>
+            <span className="mx-1 h-5 w-px bg-border" aria-hidden />
+            {/* Issue 42 item 4: run only what is stale, priced before it starts. */}
+            <RunStaleButton />
+          </>
+        ) : null}
       </div>
     </Panel>
   )

@@ -5,6 +5,7 @@ import { memo } from 'react'
 import { useGenerateScenes } from '../api/ai-api'
 import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useNodeData } from '../hooks/use-node-data'
+import { useShowsStale } from '../hooks/use-shows-stale'
 import { useNodeGeneration } from '../hooks/use-node-generation'
 import { buildScenesRequest } from '../lib/generation'
 import type { EditableTextNode as EditableTextFlowNode } from '../lib/node-types'
@@ -23,6 +24,7 @@ export const EditableTextNode = memo(function EditableTextNode({
   selected,
 }: NodeProps<EditableTextFlowNode>) {
   const data = useNodeData(id, 'editable-text')
+  const stale = useShowsStale(id)
   const { updateNodeData } = useCanvasActions()
   const { button, generate } = useNodeGeneration(id, 'scenes', useGenerateScenes())
   if (!data) return null
@@ -54,7 +56,13 @@ export const EditableTextNode = memo(function EditableTextNode({
         max={SCENE_COUNT_MAX}
         onChange={(sceneCount) => updateNodeData(id, { sceneCount })}
       />
-      <GenerateButton label="Generate Scenes" issue={issue} {...button} onGenerate={onGenerate} />
+      <GenerateButton
+        stale={stale}
+        label="Generate Scenes"
+        issue={issue}
+        {...button}
+        onGenerate={onGenerate}
+      />
     </NodeShell>
   )
 })

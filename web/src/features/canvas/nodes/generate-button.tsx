@@ -38,6 +38,7 @@ export function GenerateButton({
   onGenerate,
   busyLabel = 'Generating...',
   offline,
+  stale = false,
 }: {
   label: string
   /** What the button says while busy. */
@@ -54,6 +55,11 @@ export function GenerateButton({
   error: string | null
   job: JobState | null
   onGenerate: () => void
+  /**
+   * True when the node's result was made from inputs that changed since (issue 42 item 4):
+   * "Stale" shows beside the button.
+   */
+  stale?: boolean
 }) {
   const id = useId()
   const canEdit = useCanEdit()
@@ -93,6 +99,15 @@ export function GenerateButton({
             {offlineLabel}
           </Badge>
         </Tooltip>
+      ) : null}
+      {stale ? (
+        <Badge
+          variant="outline"
+          className="w-fit border-amber-500/60 text-amber-800 dark:text-amber-200"
+          title="An input changed since this result was made. Run it again, or use Run stale."
+        >
+          Stale
+        </Badge>
       ) : null}
       <JobStatus action={action} job={job} />
       {issue ? (

@@ -6,6 +6,7 @@ import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useFeedingScenes } from '../hooks/use-feeding-scenes'
 import { useProjectId } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
+import { useShowsStale } from '../hooks/use-shows-stale'
 import { useNodeGeneration } from '../hooks/use-node-generation'
 import {
   buildImageRequest,
@@ -40,6 +41,7 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
   selected,
 }: NodeProps<ImageGeneratorFlowNode>) {
   const data = useNodeData(id, 'image-generator')
+  const stale = useShowsStale(id)
   const feedingScenes = useFeedingScenes(id)
   const { updateNodeData, fillNodeDefaults } = useCanvasActions()
   const projectId = useProjectId()
@@ -150,7 +152,13 @@ export const ImageGeneratorNode = memo(function ImageGeneratorNode({
         hint="Leave empty for a random seed."
         onChange={(seed) => updateNodeData(id, { seed })}
       />
-      <GenerateButton label="Generate Image" issue={issue} {...button} onGenerate={onGenerate} />
+      <GenerateButton
+        stale={stale}
+        label="Generate Image"
+        issue={issue}
+        {...button}
+        onGenerate={onGenerate}
+      />
     </NodeShell>
   )
 })

@@ -13,6 +13,7 @@ import { useCanvasActions } from '../hooks/use-canvas-actions'
 import { useFitAfterMakeVideo } from '../hooks/use-fit-after-make-video'
 import { useProjectId } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
+import { useShowsStale } from '../hooks/use-shows-stale'
 import { useNodeGeneration } from '../hooks/use-node-generation'
 import { buildScriptRequest, generationFailureMessage } from '../lib/generation'
 import { isJobActive, jobActionOf } from '../lib/job-state'
@@ -38,6 +39,7 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
   selected,
 }: NodeProps<ScriptGeneratorFlowNode>) {
   const data = useNodeData(id, 'script-generator')
+  const stale = useShowsStale(id)
   const { updateNodeData } = useCanvasActions()
   const { button, generate } = useNodeGeneration(id, 'script', useGenerateScript())
   const makeVideo = useMakeVideo()
@@ -117,6 +119,7 @@ export const ScriptGeneratorNode = memo(function ScriptGeneratorNode({
         onChange={(targetSeconds) => updateNodeData(id, { targetSeconds })}
       />
       <GenerateButton
+        stale={stale}
         label="Generate Script"
         issue={issue}
         {...button}

@@ -8,6 +8,7 @@ import { type ConnectedImage, useConnectedImages } from '../hooks/use-connected-
 import { useFeedingScenes } from '../hooks/use-feeding-scenes'
 import type { GenerationInfo } from '../hooks/use-generation'
 import { useNodeData } from '../hooks/use-node-data'
+import { useShowsStale } from '../hooks/use-shows-stale'
 import { useProjectId } from '../hooks/use-generation'
 import { useNodeGeneration } from '../hooks/use-node-generation'
 import {
@@ -97,6 +98,7 @@ export const VideoGeneratorNode = memo(function VideoGeneratorNode({
   selected,
 }: NodeProps<VideoGeneratorFlowNode>) {
   const data = useNodeData(id, 'video-generator')
+  const stale = useShowsStale(id)
   const feedingScenes = useFeedingScenes(id)
   const images = useConnectedImages(id)
   const { updateNodeData, fillNodeDefaults } = useCanvasActions()
@@ -264,6 +266,7 @@ export const VideoGeneratorNode = memo(function VideoGeneratorNode({
         />
       ) : null}
       <GenerateButton
+        stale={stale}
         label={clipButtonLabel(seconds)}
         issue={issue}
         {...button}
