@@ -1,11 +1,17 @@
 import { Hono } from 'hono'
-import { MAX_AUDIO_UPLOAD_BYTES, MCP_PATH } from '@reelgraph/shared'
+import {
+  MAX_AUDIO_UPLOAD_BYTES,
+  MCP_PATH,
+  TEMPLATE_PROJECT_BODY_MAX_BYTES,
+} from '@reelgraph/shared'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import { generateSpecs } from 'hono-openapi'
 import type { AppDeps, AppEnv } from './app-env.ts'
 import { BODY_LIMIT_BYTES, PROJECT_BODY_LIMIT_BYTES } from './config.ts'
 import { assetRoutes } from './features/assets/asset-routes.ts'
+import { BATCHES_PATH, requireJsonOrCsvBody } from './features/batches/batch-body.ts'
+import { batchRoutes } from './features/batches/batch-routes.ts'
 import { authRoutes } from './features/auth/auth-routes.ts'
 import {
   creditPackageRoutes,
@@ -23,8 +29,10 @@ import { videoRoutes } from './features/video/video-routes.ts'
 import { invitationRoutes } from './features/members/invitation-routes.ts'
 import { memberRoutes } from './features/members/member-routes.ts'
 import { projectRoutes } from './features/projects/project-routes.ts'
+import { runRoutes } from './features/runs/run-routes.ts'
 import { withTokenSecurity } from './features/tokens/openapi-security.ts'
 import { tokenRoutes } from './features/tokens/token-routes.ts'
+import { projectFromTemplateRoutes, templateRoutes } from './features/templates/template-routes.ts'
 import { userRoutes } from './features/user/user-routes.ts'
 import { webRoutes } from './features/web/web-routes.ts'
 import { webhookEndpointRoutes } from './features/webhooks/webhook-routes.ts'
@@ -73,10 +81,13 @@ function contentSecurityPolicy(allowedOrigins: readonly string[]) {
 const defaultBodyLimit = limitBody(BODY_LIMIT_BYTES)
 const projectBodyLimit = limitBody(PROJECT_BODY_LIMIT_BYTES)
 const musicBodyLimit = limitBody(MAX_AUDIO_UPLOAD_BYTES)
+// A project from a template may carry an uploaded picture as a data: URL (issue 42 item 2).
+const fromTemplateBodyLimit = limitBody(TEMPLATE_PROJECT_BODY_MAX_BYTES)
 
 /** The body limit of a request: music uploads and project bodies are larger than the rest. */
 function bodyLimitOf(path: string) {
   if (UPLOAD_PATHS.has(path)) return musicBodyLimit
+  if (path === '/api/projects/from-template') return fromTemplateBodyLimit
   return path.startsWith('/api/projects') ? projectBodyLimit : defaultBodyLimit
 }
 
@@ -88,14 +99,20 @@ function buildApi() {
       // answered here, before those checks run.
       .route('/stripe', webhookRoutes)
       .use((c, next) =>
-        UPLOAD_PATHS.has(c.req.path) ? requireUploadBody(c, next) : requireJsonBody(c, next),
+        UPLOAD_PATHS.has(c.req.path)
+          ? requireUploadBody(c, next)
+          : c.req.path === BATCHES_PATH // JSON rows or a CSV table (issue 42 item 3)
+            ? requireJsonOrCsvBody(c, next)
+            : requireJsonBody(c, next),
       )
       // A bearer token (issue 41 item 1), else the Origin check and the session cookie.
       .use(authenticateRequest)
       .route('/', authRoutes)
       .route('/user', userRoutes)
+      .route('/projects/from-template', projectFromTemplateRoutes)
       .route('/projects', projectRoutes)
       .route('/projects/:id', memberRoutes)
+      .route('/projects/:id', runRoutes)
       .route('/invitations', invitationRoutes)
       .route('/assets', assetRoutes)
       .route('/subscription', subscriptionRoutes)
@@ -107,6 +124,8 @@ function buildApi() {
       .route('/video', videoRoutes)
       .route('/tokens', tokenRoutes)
       .route('/webhooks', webhookEndpointRoutes)
+      .route('/templates', templateRoutes)
+      .route('/batches', batchRoutes)
   )
 }
 

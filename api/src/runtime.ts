@@ -13,8 +13,11 @@ import type { AppDeps, WorkerDeps } from './app-env.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitRules } from './config.ts'
 import type { Env } from './env.ts'
 import { assetCollectionTask } from './features/assets/asset-collection.ts'
+import { batchAdvanceTask } from './features/batches/batch-driver.ts'
+import { batchOutcomes } from './features/batches/batch-outcomes.ts'
 import { createAssetStorage } from './features/assets/index.ts'
 import { activePriceIds, seedCatalog } from './features/billing/catalog.ts'
+import { seedBuiltinTemplates } from './features/templates/builtin-templates.ts'
 import { createBillingGateway } from './features/billing/index.ts'
 import { createModelCatalog } from './features/generation/catalog/model-catalog.ts'
 import { createAiProviders } from './features/generation/providers/index.ts'
@@ -23,6 +26,8 @@ import { JobSystem } from './features/jobs/job-system.ts'
 import { registerJobMetrics } from './features/metrics/job-metrics.ts'
 import { webhookDeliveryTask } from './features/webhooks/webhook-delivery.ts'
 import { webhookOutcomes } from './features/webhooks/webhook-events.ts'
+import { combineOutcomes } from './features/jobs/job-outcomes.ts'
+import { runOutcomes, runReleaseTask } from './features/runs/run-release.ts'
 import { createJobKinds, type JobKindDeps } from './job-kinds.ts'
 import { BackgroundTasks } from './lib/background-tasks.ts'
 import { createLogger } from './lib/logger.ts'
@@ -116,6 +121,8 @@ export async function createRuntime(
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')
   }
   if (role === 'app') await seedCatalog(db, activePriceIds(env), env.storageQuotas)
+  // The builtin templates (issue 42 item 2), by key: their ids stay across restarts.
+  if (role === 'app') await seedBuiltinTemplates(db)
 
   const syncLogger = logger.child({ component: 'sync' })
   // One registry for the process's metrics (issue 23 item 4): Node's own, the embedded sync
@@ -151,6 +158,11 @@ export async function createRuntime(
     },
     appUrl: env.APP_URL,
   })
+  // Batch runs (issue 42 item 3): the driver that starts a batch's rows as others end.
+  const batchDriver = batchAdvanceTask({
+    deps: () => core,
+    logger: logger.child({ component: 'batches' }),
+  })
   const jobs: JobSystem = new JobSystem({
     db,
     logger,
@@ -166,8 +178,14 @@ export async function createRuntime(
     },
     runWorkers: role === 'worker' || env.JOB_WORKERS,
     scheduledTasks: [assetCollectionTask({ db, storage: assets, logger, env })],
-    queuedTasks: [webhookDeliveries],
-    outcomes: webhookOutcomes({ appUrl: env.APP_URL }),
+    // A run's waiting jobs (issue 42 item 4): released or cancelled as their inputs end.
+    queuedTasks: [webhookDeliveries, batchDriver, runReleaseTask(() => ({ ...core, logger }))],
+    outcomes: combineOutcomes(
+      runOutcomes,
+      webhookOutcomes({ appUrl: env.APP_URL }),
+      // Batch runs (issue 42 item 3): a row ends with its job, the next one starts.
+      batchOutcomes({ appUrl: env.APP_URL, logger: logger.child({ component: 'batches' }) }),
+    ),
   })
   const tasks = new BackgroundTasks(logger)
   const core: WorkerDeps = { db, env, logger, documents, ai, catalog, assets, jobs, tasks }

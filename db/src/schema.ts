@@ -309,6 +309,19 @@ export interface GenerationJobsTable {
   idempotency_key: string | null
   created_at: Timestamp
   updated_at: Timestamp
+  /**
+   * The hash of its node's inputs when its input was read (issue 42 item 4; shared's
+   * `generatorInputHash`), stored on the node with its result; null without a node.
+   */
+  input_hash: ColumnType<string | null, string | null | undefined, string | null>
+  /** True while a run's job waits for the jobs of its inputs (`job_inputs`), off the queue. */
+  waiting: Generated<boolean>
+}
+
+/** `job_inputs` (issue 42 item 4, decision 034): job `job_id` waits for job `input_job_id`. */
+export interface JobInputsTable {
+  job_id: string
+  input_job_id: string
 }
 
 /**
@@ -377,6 +390,80 @@ export interface WebhookDeliveriesTable {
   created_at: Timestamp
 }
 
+/**
+ * `templates` (issue 42 item 2, migration 0019): a graph with variables, saved from a project
+ * (`owner_id`, `project_id`) or builtin (`builtin_key`, seeded at start-up).
+ */
+export interface TemplatesTable {
+  id: Generated<number>
+  /** Who saved it; null for a builtin template. */
+  owner_id: number | null
+  /** The project it was saved from (its members see it); null once that project is deleted. */
+  project_id: number | null
+  /** A builtin template's stable key (`explainer`); null for a saved one. */
+  builtin_key: string | null
+  name: string
+  description: Generated<string>
+  /** A graph file's body: `{ nodes, connections, timelines }` (shared's `graph-file.ts`). */
+  graph: ColumnType<unknown, string, string>
+  /** Shared's `TemplateVariable[]`. */
+  variables: ColumnType<unknown, string, string>
+  /** Shared's `TemplateSettings`. */
+  settings: ColumnType<unknown, string, string>
+  /** The asset shown as its preview frame; null: none (a builtin's is drawn). */
+  preview_asset_id: string | null
+  created_at: Timestamp
+}
+
+/**
+ * `batches` (issue 42 item 3, migration 0020): one template times rows of values, quoted, then
+ * started; `template_id` has no foreign key (a batch outlives its template).
+ */
+export interface BatchesTable {
+  id: Generated<number>
+  user_id: number
+  template_id: number
+  template_name: string
+  /** Shared's `BATCH_STATUSES`. */
+  status: Generated<'quoted' | 'running' | 'done' | 'cancelled'>
+  /** The quote: credits for every row, credits per row, seconds, rows at once. */
+  quote_credits: number
+  quote_credits_per_row: number
+  quote_seconds: number
+  quote_concurrency: number
+  /** The one poll chain of the batch driver that may go on (a UUID), or null. */
+  poll_token: string | null
+  /** True once `batch.completed` was recorded for the batch's last final row. */
+  completed_event_sent: Generated<boolean>
+  created_at: Timestamp
+  started_at: NullableTimestamp
+  finished_at: NullableTimestamp
+}
+
+/** `batch_rows` (issue 42 item 3, migration 0020): one row of a batch's table and its run. */
+export interface BatchRowsTable {
+  id: Generated<number>
+  batch_id: number
+  /** 1 for the first row of values. */
+  row_number: number
+  /** The variables' values (JSON object of strings). */
+  values: ColumnType<unknown, string, string>
+  /** Shared's `BATCH_ROW_STATUSES`. */
+  status: Generated<'quoted' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'>
+  project_id: number | null
+  project_name: string | null
+  /** The row's current Make video job. */
+  job_id: string | null
+  /** The Make video call the row submits (shared's `MakeVideoInput`, JSON), kept for a retry. */
+  make_video: ColumnType<unknown, string | null | undefined, string | null>
+  /** Credits earlier attempts of the row kept after their refunds. */
+  spent_before: Generated<number>
+  /** Why it failed, in words. */
+  error: string | null
+  started_at: NullableTimestamp
+  finished_at: NullableTimestamp
+}
+
 /** The Kysely database interface. */
 export interface DB {
   users: UsersTable
@@ -400,6 +487,10 @@ export interface DB {
   api_tokens: ApiTokensTable
   webhook_endpoints: WebhookEndpointsTable
   webhook_deliveries: WebhookDeliveriesTable
+  templates: TemplatesTable
+  batches: BatchesTable
+  batch_rows: BatchRowsTable
+  job_inputs: JobInputsTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -416,3 +507,6 @@ export type CreditPackageRow = Selectable<CreditPackagesTable>
 export type ApiTokenRow = Selectable<ApiTokensTable>
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>
+export type TemplateRow = Selectable<TemplatesTable>
+export type BatchRowRecord = Selectable<BatchRowsTable>
+export type BatchRecord = Selectable<BatchesTable>

@@ -17,6 +17,9 @@ import * as graphIndex from './0015-graph-index.ts'
 import * as storageQuota from './0016-storage-quota.ts'
 import * as apiTokens from './0017-api-tokens.ts'
 import * as webhooks from './0018-webhooks.ts'
+import * as templates from './0019-templates.ts'
+import * as batches from './0020-batches.ts'
+import * as jobInputs from './0021-job-inputs.ts'
 
 /**
  * Every migration, in order. Names sort lexically; add new ones at the end with the next
@@ -41,4 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0016-storage-quota': storageQuota,
   '0017-api-tokens': apiTokens,
   '0018-webhooks': webhooks,
+  '0019-templates': templates,
+  '0020-batches': batches,
+  '0021-job-inputs': jobInputs,
 }

@@ -199,6 +199,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/from-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new project from a template and values for its variables
+         * @description Every variable needs a value: text of at most 500 characters, or for a picture (`image`, `*_image`) an `/api/assets/<id>` you can open or a `data:image/png|jpeg|webp;base64,` URL of at most 8 MiB (copied into the new project). A refused value is a 400 naming the variable, and nothing is stored. The answer’s `makeVideo` is the body of `POST /api/video/make` that makes the video with the template’s settings (null when the graph has no Script Generator).
+         */
+        post: operations["postProjectsFromTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects": {
         parameters: {
             query?: never;
@@ -355,6 +375,46 @@ export interface paths {
          * @description The member’s open connections are closed and reconnect with the new role.
          */
         patch: operations["patchProjectsByIdMembersByUserId"];
+        trace?: never;
+    };
+    "/projects/{id}/run-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What running the project’s stale (or all) generators would run and cost now
+         * @description The nodes in dependency order with the credits each is charged (as its own Generate or Render button charges: image cost, the clip model’s credits, COST_VIDEO + COST_VOICE per narration not yet spoken), `waitsFor` the nodes of the run whose results it reads, the total, and the nodes left out with why. Nothing is started. Members only (a stranger gets 404). Empty and 0 when nothing is stale.
+         */
+        get: operations["getProjectsByIdRunQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the project’s stale (or all) generators in dependency order (charged; jobs)
+         * @description `scope` `stale` runs the generators whose result was not made from their inputs as they are now (and every generator that reads one of their results); `all` every generator. `nodeIds` limits the run to those nodes and what depends on them. Each node is a job (follow it with GET /api/jobs/:id); a job whose input nodes are in the run waits for their jobs, starts with its input read from the document once they succeeded, and is cancelled and refunded (“Not run: its input … failed”) when one fails. Charged the quote’s total at once; 402 in words (nothing charged) when the balance is short. `dryRun` answers the quote only. Editors only: a viewer gets 403, a stranger 404.
+         */
+        post: operations["postProjectsByIdRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/invitations/accept": {
@@ -1002,6 +1062,185 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The templates you can use: the builtin ones first, then yours and your team’s */
+        get: operations["getTemplates"];
+        put?: never;
+        /**
+         * Save a project as a template (any member of the project)
+         * @description The template keeps the project’s graph (read live), with each `marks` entry’s field replaced by `{{name}}` in the template only (the project is not changed). Its variables are the `{{name}}` placeholders of its node fields and settings; its settings (format, length, scenes, voice) are read from the Script Generator and the Video node; its preview is the Video node’s newest poster, else the first image.
+         */
+        post: operations["postTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A template’s preview frame (an image)
+         * @description A builtin template’s is drawn offline from its example values, the same every time; a saved one’s is the picture it was saved with. 404 for a template you may not use or one without a preview.
+         */
+        get: operations["getTemplatesByIdPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a template of yours */
+        delete: operations["deleteTemplatesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your batches, newest first, without their rows */
+        get: operations["getBatches"];
+        put?: never;
+        /**
+         * Quote a batch: a template and rows of values (JSON), or a CSV table
+         * @description Answers the batch (201, status `quoted`) with its quote: the credits of every row's Make video and an estimate of the time; nothing runs or is charged until `POST /api/batches/:id/start`. Send JSON `{ templateId, rows }`, or a CSV table with `Content-Type: text/csv` and `?templateId=` (at most 1 MiB): its header names the template's variables, each line below is a row. At most 500 rows. A table with a missing or unknown column, too many rows, or a bad row (a value missing, empty, too long, no picture for an image) is refused with 400 naming the column, the limit or the row ("Row 3: …"), and nothing is stored. 404 for a template you cannot use.
+         */
+        post: operations["postBatches"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch: its quote, its state, what it spent, and every row
+         * @description Each row: its state, progress (0..1) and stage, its credits after refunds, its project and job, and once it succeeded its MP4, SRT and the first scene’s picture; a failed row says why.
+         */
+        get: operations["getBatchesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a quoted batch: its rows run, a few at a time
+         * @description Each row becomes a project named from its values and a Make video job, charged when it is submitted. 402 when your balance is below the quote; 400 when the batch has already started.
+         */
+        post: operations["postBatchesByIdStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a batch: rows not started are cancelled, running rows’ jobs cancelled
+         * @description The job system refunds what each cancelled job did not deliver. Finished rows stay as they are.
+         */
+        post: operations["postBatchesByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the failed rows again, each charged again
+         * @description 402 when your balance is below what the failed rows cost; 400 when no row failed, or the batch was cancelled or has not started.
+         */
+        post: operations["postBatchesByIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batches/{id}/files.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ZIP of every succeeded row’s MP4 and SRT
+         * @description Named from the rows’ project names. 409 NOT_RENDERED while no row has succeeded.
+         */
+        get: operations["getBatchesByIdFilesZip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1066,6 +1305,47 @@ export interface components {
             quotaBytes: number;
             /** @enum {string} */
             planId: "free" | "basic" | "pro";
+        };
+        ProjectFromTemplate: {
+            id: number;
+            name: string;
+            makeVideo: components["schemas"]["MakeVideoInput"] | null;
+        };
+        MakeVideoInput: {
+            projectId: number;
+            nodeId: string;
+            sceneCount: number;
+            /** @enum {string} */
+            preset: "16:9" | "9:16" | "1:1";
+            animate?: {
+                modelId: string;
+            };
+            captions?: components["schemas"]["Captions"];
+            /** @description The video’s target length in seconds (10 to 600). */
+            targetSeconds?: number;
+            sceneImageUrl?: string;
+            character?: string;
+            voice?: string;
+        };
+        Captions: {
+            /** @enum {string} */
+            style: "classic" | "word-highlight" | "bold";
+            /** @enum {string} */
+            font?: "Inter" | "Montserrat" | "Merriweather";
+            size?: number;
+            color?: string;
+            highlight?: string;
+            /** @enum {string} */
+            position?: "bottom" | "middle" | "top";
+            maxWords?: number;
+        };
+        ProjectFromTemplateInput: {
+            templateId: number;
+            name?: string;
+            /** @default {} */
+            values?: {
+                [key: string]: string;
+            };
         };
         ProjectSummary: {
             id: number;
@@ -1207,6 +1487,30 @@ export interface components {
         ChangeMemberRoleInput: {
             /** @enum {string} */
             role: "editor" | "viewer";
+        };
+        ProjectRun: {
+            nodes: components["schemas"]["RunNode"][];
+            credits: number;
+            skipped: {
+                nodeId: string;
+                /** @enum {string} */
+                type: "script-generator" | "editable-text" | "image-generator" | "video-generator" | "video";
+                reason: string;
+            }[];
+        };
+        RunNode: {
+            nodeId: string;
+            /** @enum {string} */
+            type: "script-generator" | "editable-text" | "image-generator" | "video-generator" | "video";
+            jobId: string | null;
+            credits: number;
+            waitsFor: string[];
+        };
+        RunProjectInput: {
+            /** @enum {string} */
+            scope: "stale" | "all";
+            nodeIds?: string[];
+            dryRun?: boolean;
         };
         AcceptedInvitation: {
             projectId: number;
@@ -1479,31 +1783,6 @@ export interface components {
             nodeId: string;
             captions?: components["schemas"]["Captions"];
         };
-        Captions: {
-            /** @enum {string} */
-            style: "classic" | "word-highlight" | "bold";
-            /** @enum {string} */
-            font?: "Inter" | "Montserrat" | "Merriweather";
-            size?: number;
-            color?: string;
-            highlight?: string;
-            /** @enum {string} */
-            position?: "bottom" | "middle" | "top";
-            maxWords?: number;
-        };
-        MakeVideoInput: {
-            projectId: number;
-            nodeId: string;
-            sceneCount: number;
-            /** @enum {string} */
-            preset: "16:9" | "9:16" | "1:1";
-            animate?: {
-                modelId: string;
-            };
-            captions?: components["schemas"]["Captions"];
-            /** @description The video’s target length in seconds (10 to 600). */
-            targetSeconds?: number;
-        };
         NarrationPreviewInput: {
             projectId: number;
             nodeId: string;
@@ -1546,7 +1825,7 @@ export interface components {
         Webhook: {
             id: string;
             url: string;
-            events: ("job.succeeded" | "job.failed" | "video.rendered")[];
+            events: ("job.succeeded" | "job.failed" | "video.rendered" | "batch.completed")[];
             projectId: number | null;
             createdAt: string;
             disabledAt: string | null;
@@ -1555,7 +1834,7 @@ export interface components {
         CreatedWebhook: {
             id: string;
             url: string;
-            events: ("job.succeeded" | "job.failed" | "video.rendered")[];
+            events: ("job.succeeded" | "job.failed" | "video.rendered" | "batch.completed")[];
             projectId: number | null;
             createdAt: string;
             disabledAt: string | null;
@@ -1565,7 +1844,7 @@ export interface components {
         WebhookDelivery: {
             id: string;
             /** @enum {string} */
-            eventType: "job.succeeded" | "job.failed" | "video.rendered";
+            eventType: "job.succeeded" | "job.failed" | "video.rendered" | "batch.completed";
             messageId: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
@@ -1576,9 +1855,123 @@ export interface components {
             nextAttemptAt: string | null;
             createdAt: string;
         };
+        TemplateList: {
+            templates: components["schemas"]["TemplateSummary"][];
+        };
+        TemplateSummary: {
+            id: number;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            source: "builtin" | "yours" | "team";
+            variables: components["schemas"]["TemplateVariable"][];
+            settings: components["schemas"]["TemplateSettings"];
+            previewUrl: string | null;
+            nodeCount: number;
+            createdAt: string;
+        };
+        TemplateVariable: {
+            name: string;
+            /** @enum {string} */
+            kind: "text" | "image";
+            label: string;
+            example: string;
+        };
+        TemplateSettings: {
+            /** @enum {string} */
+            preset: "16:9" | "9:16" | "1:1";
+            /** @description The video’s target length in seconds (10 to 600). */
+            targetSeconds: number;
+            sceneCount: number;
+            voice: string;
+            captions?: components["schemas"]["Captions"];
+            animateModelId?: string;
+            sceneImage?: string;
+            character?: string;
+        };
+        CreateTemplateInput: {
+            projectId: number;
+            name: string;
+            /** @default  */
+            description?: string;
+            /** @default [] */
+            marks?: {
+                nodeId: string;
+                field: string;
+                name: string;
+            }[];
+        };
+        BatchList: {
+            batches: components["schemas"]["BatchSummary"][];
+        };
+        BatchSummary: {
+            id: number;
+            templateId: number;
+            templateName: string;
+            /** @enum {string} */
+            status: "quoted" | "running" | "done" | "cancelled";
+            quote: components["schemas"]["BatchQuote"];
+            spentCredits: number;
+            counts: {
+                [key: string]: number;
+            };
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            zipUrl: string | null;
+        };
+        BatchQuote: {
+            credits: number;
+            creditsPerRow: number;
+            estimatedSeconds: number;
+            concurrency: number;
+        };
+        Batch: {
+            id: number;
+            templateId: number;
+            templateName: string;
+            /** @enum {string} */
+            status: "quoted" | "running" | "done" | "cancelled";
+            quote: components["schemas"]["BatchQuote"];
+            spentCredits: number;
+            counts: {
+                [key: string]: number;
+            };
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            zipUrl: string | null;
+            rows: components["schemas"]["BatchRow"][];
+        };
+        BatchRow: {
+            row: number;
+            values: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            status: "quoted" | "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            progress: number;
+            stage: string;
+            projectId: number | null;
+            projectName: string | null;
+            jobId: string | null;
+            credits: number;
+            mp4Url: string | null;
+            srtUrl: string | null;
+            thumbnailUrl: string | null;
+            error: string | null;
+        };
+        CreateBatchInput: {
+            templateId: number;
+            rows: {
+                [key: string]: string;
+            }[];
+        };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        RunQuoteQuery: "stale" | "all";
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -1911,6 +2304,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StorageUsage"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postProjectsFromTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectFromTemplateInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectFromTemplate"];
                 };
             };
             /** @description Error */
@@ -2302,6 +2728,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectMember"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProjectsByIdRunQuote: {
+        parameters: {
+            query?: {
+                scope?: components["parameters"]["RunQuoteQuery"];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectRun"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postProjectsByIdRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunProjectInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectRun"];
                 };
             };
             /** @description Error */
@@ -3439,7 +3933,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("job.succeeded" | "job.failed" | "video.rendered")[];
+                    events: ("job.succeeded" | "job.failed" | "video.rendered" | "batch.completed")[];
                     projectId?: number;
                 };
             };
@@ -3546,6 +4040,351 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateList"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTemplateInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateSummary"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTemplatesByIdPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": Blob;
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteTemplatesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postBatches: {
+        parameters: {
+            query?: {
+                /** @description With a text/csv body: the template whose variables the header names. */
+                templateId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": Blob;
+                "application/json": components["schemas"]["CreateBatchInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBatchesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postBatchesByIdStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postBatchesByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postBatchesByIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBatchesByIdFilesZip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": Blob;
                 };
             };
             /** @description Error */

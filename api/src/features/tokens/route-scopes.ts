@@ -42,6 +42,9 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | null>> = {
   'POST /api/video/make': 'generate',
   'POST /api/video/narration-preview': 'generate',
   'POST /api/jobs/:id/cancel': 'generate',
+  // Runs of a project's stale generators (issue 42 item 4): the quote reads, the run spends.
+  'GET /api/projects/:id/run-quote': 'projects:read',
+  'POST /api/projects/:id/run': 'generate',
   // Webhooks (issue 41 item 3): a program hears its jobs; a project-limited token only its
   // projects' endpoints.
   'GET /api/webhooks': 'projects:read',
@@ -49,6 +52,21 @@ export const ROUTE_SCOPES: Readonly<Record<string, TokenScope | null>> = {
   'POST /api/webhooks': 'projects:write',
   'DELETE /api/webhooks/:id': 'projects:write',
   'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver': 'projects:write',
+  // Templates (issue 42 item 2): reading them; saving, deleting, and a project made from one.
+  'GET /api/templates': 'projects:read',
+  'GET /api/templates/:id/preview': 'projects:read',
+  'POST /api/templates': 'projects:write',
+  'DELETE /api/templates/:id': 'projects:write',
+  'POST /api/projects/from-template': 'projects:write',
+  // Batch runs (issue 42 item 3): reading them; quoting stores a quote; starting and retrying
+  // spend credits, cancelling stops jobs. Refused to project-limited tokens (they make projects).
+  'GET /api/batches': 'projects:read',
+  'GET /api/batches/:id': 'projects:read',
+  'GET /api/batches/:id/files.zip': 'projects:read',
+  'POST /api/batches': 'projects:write',
+  'POST /api/batches/:id/start': 'generate',
+  'POST /api/batches/:id/retry': 'generate',
+  'POST /api/batches/:id/cancel': 'generate',
   // Reads of the account's money and storage; never a change.
   'GET /api/user/credits': 'billing:read',
   'GET /api/user/storage': 'billing:read',
