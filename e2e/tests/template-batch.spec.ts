@@ -197,12 +197,18 @@ test('a vertical short from the gallery, batched over a CSV of three topics, fil
   await expect(page.getByRole('link', { name: 'Download all (ZIP)' })).toBeVisible()
   expect(await seriousViolations(page)).toEqual([])
 
-  // Bold word captions: the template the rows were made from asks for them.
-  const listed = await page.request.get('/api/templates')
-  const { templates } = (await listed.json()) as {
-    templates: { name: string; settings: { captions?: { style: string } } }[]
+  // Bold word captions: each row's Video node was rendered with the template's bold look,
+  // which its project's graph file keeps on the node's timeline.
+  const batchId = new URL(page.url()).pathname.split('/').pop()
+  const batch = await (await page.request.get(`/api/batches/${batchId}`)).json()
+  expect(batch.rows).toHaveLength(TOPICS.length)
+  for (const row of batch.rows as { row: number; projectId: number }[]) {
+    const file = await (await page.request.get(`/api/projects/${row.projectId}/export.json`)).json()
+    const styles = Object.values(
+      file.timelines as Record<string, { settings: { captionStyle?: string } }>,
+    ).map((timeline) => timeline.settings.captionStyle)
+    expect(styles, `row ${row.row}'s caption look`).toEqual(['bold'])
   }
-  expect(templates.find((t) => t.name === 'Vertical short')?.settings.captions?.style).toBe('bold')
 
   // Each row's MP4, through the page's own session: 1080x1920 and 30 s ± 15 %.
   const dir = await mkdtemp(join(tmpdir(), 'reelgraph-batch-'))

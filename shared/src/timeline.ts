@@ -174,8 +174,16 @@ export function withCaptions(
   captions?: CaptionsInput,
 ): TimelineSettings {
   if (!captions) return settings
+  return { ...settings, ...captionSettings(captions) }
+}
+
+/**
+ * The timeline settings a caption look (`POST /api/video/make`'s `captions`) stands for: the
+ * style and each field it gives. Make video writes them onto its Video node's timeline, so the
+ * node keeps the look for later renders (issue 42 item 2: a template's bold word captions).
+ */
+export function captionSettings(captions: CaptionsInput): Partial<TimelineSettings> {
   return {
-    ...settings,
     captionStyle: captions.style,
     ...(captions.font && { captionFont: captions.font }),
     ...(captions.size && { captionSize: captions.size }),

@@ -6,7 +6,9 @@ import { promisify } from 'node:util'
 import { testDatabaseKinds } from '@reelgraph/db/testing'
 import {
   createGraphNode,
+  getTimelinesMap,
   makeVideoCost,
+  storedTimelineOf,
   TARGET_LENGTH_TOLERANCE,
   TEMPLATE_TEXT_VALUE_MAX_LENGTH,
 } from '@reelgraph/shared'
@@ -425,6 +427,18 @@ describe.each(testDatabaseKinds())('templates on $name', (kind) => {
       expect(Math.abs(seconds - 30) / 30, `${seconds} s`).toBeLessThanOrEqual(
         TARGET_LENGTH_TOLERANCE,
       )
+      // The bold word captions are the Video node's own look, kept for its later renders, and
+      // the take was rendered with them: nothing is stale.
+      const settings = await t.deps.documents.transact(
+        made.id,
+        (doc) => storedTimelineOf(getTimelinesMap(doc).entries(), video.id)?.settings,
+      )
+      expect(settings?.captionStyle).toBe('bold')
+      const quote = await t.request('GET', `/api/projects/${made.id}/run-quote?scope=stale`, {
+        cookie: owner.cookie,
+      })
+      expect(quote.status).toBe(200)
+      expect(await quote.json()).toMatchObject({ nodes: [], credits: 0 })
     },
     CHAIN_DONE_MS,
   )

@@ -1,5 +1,10 @@
 import {
+  captionSettings,
   collectVideoInputs,
+  editTimelineSettings,
+  filmHash,
+  getTimelinesMap,
+  storedTimelineOf,
   docToGraph,
   type GenerateImageRequest,
   type Graph,
@@ -56,6 +61,7 @@ import { scriptJobInput } from '../generation/script-job.ts'
 import type { JobInfo, JobKind } from '../jobs/job-kind.ts'
 import { RENDER_STAGES, type RenderDeps, renderScenes } from './render-scenes.ts'
 import { discardVideoFiles, type VideoResultDeps, writeVideoResult } from './video-result.ts'
+import { musicChosen } from './film-music.ts'
 
 /**
  * "Make video" (issue 13 item 6): one job runs the whole chain from a Script Generator's
@@ -430,6 +436,15 @@ async function produceMadeVideo(
       return { nodes: [node], connections: [{ source: ids.text, target: ids.video }] }
     })
   }
+  // The caption look is the Video node's own (its timeline's settings), so a later render
+  // from the node, a run of what is stale say, keeps it (issue 42 item 2).
+  const timeline = input.captions
+    ? await deps.documents.transact(projectId, (doc, origin) => {
+        editTimelineSettings(doc, ids.video, captionSettings(input.captions!), origin)
+        const stored = storedTimelineOf(getTimelinesMap(doc).entries(), ids.video)
+        return stored ? { ...stored, musicChosen: musicChosen(doc, ids.video) } : null
+      })
+    : null
   const inputs = collectVideoInputs(graph, ids.video)
   if (!inputs || inputs.scenes.length === 0 || inputs.missing.length > 0) {
     throw new AppError(
@@ -444,12 +459,11 @@ async function produceMadeVideo(
       nodeId: ids.video,
       ...inputs.settings,
       scenes: inputs.scenes,
-      inputHash: inputs.hash,
+      inputHash: filmHash(inputs.hash, timeline),
       // Charged with the chain, one voice per scene.
       voicesCharged: inputs.scenes.length,
-      // A new Video node has no timeline yet; the dialog's caption look, if any.
-      timeline: null,
-      ...(input.captions ? { captions: input.captions } : {}),
+      // A new Video node's timeline: none, or the caption look it was just given.
+      timeline,
     },
     signal,
     progress,
