@@ -20,8 +20,12 @@ export const BATCH_ESTIMATE = {
   rowSeconds: 4,
   /** One scene's picture and narration: seconds per scene. */
   sceneSeconds: 2,
-  /** The render and audio of one second of video: seconds. */
-  renderSecondsPerVideoSecond: 0.3,
+  /**
+   * The render and audio of one second of video, two rows at once on 2 cores: seconds. With
+   * the others, 23.5 s for a 30-second 3-scene row, as measured by `npm run batch-shorts -w
+   * bench` (ten such rows in 118 s, the median of three runs, issue 42).
+   */
+  renderSecondsPerVideoSecond: 0.45,
   /** One animated scene's clip: seconds per scene. */
   clipSeconds: 45,
 } as const
