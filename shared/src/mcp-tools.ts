@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { generateScriptInput, sceneCountSchema } from './ai.ts'
+import { createBatchInput } from './batches.ts'
 import { catalogQuery } from './catalog.ts'
 import {
   connectionSchema,
@@ -8,9 +9,11 @@ import {
   nodeDataValueSchema,
   nodeIdSchema,
 } from './graph.ts'
-import { jobIdSchema, projectIdSchema } from './ids.ts'
+import { databaseIdSchema, jobIdSchema, projectIdSchema } from './ids.ts'
 import { makeVideoInput } from './make-video.ts'
 import { projectDescriptionSchema, projectNameSchema } from './projects.ts'
+import { runProjectInput } from './stale.ts'
+import { templateIdSchema, templateValuesSchema } from './templates.ts'
 import type { TokenScope } from './tokens.ts'
 
 /**
@@ -32,6 +35,10 @@ export const MCP_DELETE_MAX = 500
 
 const projectId = projectIdSchema.describe('The project’s id (list_projects answers them).')
 const nodeId = nodeIdSchema.describe('A node’s id, as get_project or add_nodes answers it.')
+const templateId = templateIdSchema.describe('The template’s id (list_templates answers them).')
+const batchId = databaseIdSchema('batchId must be the id of a batch of yours.').describe(
+  'The batch’s id, as create_batch answers it.',
+)
 const position = z
   .object({ x: z.number().finite(), y: z.number().finite() })
   .describe('Where the node sits on the canvas, in canvas pixels (x to the right, y down).')
@@ -125,6 +132,50 @@ export const MCP_TOOL_INPUTS = {
       .optional()
       .describe('A Video node; default the project’s Video node rendered last.'),
   }),
+  // Templates, batches and runs of what is stale (issue 42 items 2-4; issue 42: "batches are
+  // driven by tokens and MCP too").
+  list_templates: z.object({}),
+  create_project_from_template: z.object({
+    templateId,
+    name: projectNameSchema
+      .optional()
+      .describe('The new project’s name; absent: the template’s name and the first value.'),
+    values: templateValuesSchema
+      .optional()
+      .describe(
+        'A value for every variable the template lists, by name ({"topic": "How honeybees make honey"}): text of at most 500 characters, or for a picture (`image`, `*_image`) an /api/assets/<id> URL of yours or a data:image/png|jpeg|webp;base64, URL.',
+      ),
+    makeVideo: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: also start the project’s video with the template’s settings (its picture and character too), charged as Make video; needs the generate scope. Answers the job to follow with get_job.',
+      ),
+  }),
+  create_batch: z.object({
+    templateId,
+    rows: createBatchInput.shape.rows.describe(
+      'One object of values per video, like create_project_from_template’s `values` (at most 500 rows).',
+    ),
+  }),
+  start_batch: z.object({ batchId }),
+  get_batch: z.object({ batchId }),
+  cancel_batch: z.object({ batchId }),
+  retry_batch: z.object({ batchId }),
+  run_stale: z.object({
+    projectId,
+    scope: runProjectInput.shape.scope
+      .optional()
+      .describe(
+        '`stale` (default): the generators whose result was not made from their inputs as they are now, and what reads them; `all`: every generator.',
+      ),
+    nodeIds: runProjectInput.shape.nodeIds.describe(
+      'Only these nodes and what depends on them; absent: every node of the scope.',
+    ),
+    dryRun: runProjectInput.shape.dryRun.describe(
+      'true: answer what would run and its price, start nothing and charge nothing.',
+    ),
+  }),
 } as const
 
 /** An MCP tool's name. */
@@ -149,6 +200,15 @@ export const MCP_TOOL_SCOPES: Readonly<Record<McpToolName, TokenScope>> = {
   list_models: 'projects:read',
   get_credits: 'billing:read',
   export_video: 'projects:read',
+  list_templates: 'projects:read',
+  create_project_from_template: 'projects:write',
+  // Quoting stores a quote and spends nothing, as `POST /api/batches` (route-scopes.ts).
+  create_batch: 'projects:write',
+  start_batch: 'generate',
+  get_batch: 'projects:read',
+  cancel_batch: 'generate',
+  retry_batch: 'generate',
+  run_stale: 'generate',
 }
 
 /** The arguments of tool `T`, as parsed. */

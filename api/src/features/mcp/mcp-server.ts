@@ -31,7 +31,7 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator()
 
 /** What an agent reads first (`initialize`'s `instructions`). */
 const INSTRUCTIONS =
-  'Reelgraph makes narrated videos on a node canvas. Quickest path: create_project (or list_projects), then make_video with a topic, then get_job every few seconds until it succeeds, then export_video for the MP4. To build by hand: add_nodes (script-generator with a topic), run_node on it, get_project to see what it wrote, run_node on the text node for scenes, and so on; connect_nodes joins nodes. Everything you do appears live on the canvas of the people who have the project open. Generation spends credits (get_credits).'
+  'Reelgraph makes narrated videos on a node canvas. Quickest path: create_project (or list_projects), then make_video with a topic, then get_job every few seconds until it succeeds, then export_video for the MP4. To build by hand: add_nodes (script-generator with a topic), run_node on it, get_project to see what it wrote, run_node on the text node for scenes, and so on; connect_nodes joins nodes. From a template (list_templates): create_project_from_template with makeVideo true makes one video; create_batch quotes many from rows of values, start_batch runs them, get_batch follows them. After editing a graph, run_stale runs only what the edit made stale. Everything you do appears live on the canvas of the people who have the project open. Generation spends credits (get_credits).'
 
 /**
  * The answer of a successful call: the result as JSON text and as structured content (the
