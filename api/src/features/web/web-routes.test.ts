@@ -74,6 +74,12 @@ describe('isWebAppPath', () => {
     expect(isWebAppPath('/auth//')).toBe(false)
     expect(isWebAppPath('/authx')).toBe(false)
     expect(isWebAppPath('/subscription/other')).toBe(false)
+    // A path with a parameter: one segment of digits (issue 42 item 3: a batch's page).
+    expect(isWebAppPath('/batches/12')).toBe(true)
+    expect(isWebAppPath('/batches/12/')).toBe(true)
+    expect(isWebAppPath('/batches/')).toBe(false)
+    expect(isWebAppPath('/batches/x1')).toBe(false)
+    expect(isWebAppPath('/batches/1/2')).toBe(false)
   })
 
   it('lists exactly the routes of web/src/app/router.tsx', async () => {
