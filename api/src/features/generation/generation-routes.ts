@@ -1,7 +1,6 @@
 import {
   catalogOutput,
   catalogQuery,
-  type CatalogModel,
   generateImageInput,
   generateImageOutput,
   generateScenesInput,
@@ -10,7 +9,6 @@ import {
   generateScriptOutput,
   generateVideoInput,
   generateVideoOutput,
-  type ImageModel,
   jobAcceptedSchema,
   modelsOutput,
   modelsQuery,
@@ -25,6 +23,7 @@ import { requireAuth, requireSignedIn } from '../../middleware/session.ts'
 import { resultOf, waitForJob } from '../jobs/job-service.ts'
 import type { JobRow } from '../jobs/job-store.ts'
 import { submitClip } from './clip-service.ts'
+import { catalogImageModels, LIVE_IMAGE_PROVIDERS } from './image-models.ts'
 import { submitImage, submitScenes, submitScript } from './generation-service.ts'
 import { ProviderError } from './providers/types.ts'
 
@@ -61,17 +60,6 @@ async function answerJob(c: Context<AppEnv>, job: JobRow) {
 }
 
 /** Image providers whose models are the server's own, listed live (not in the catalog). */
-const LIVE_IMAGE_PROVIDERS = new Set(['civitai', 'automatic1111'])
-
-/** A catalog image model as the spec's `ImageModel`: its catalog id is its one version. */
-function asImageModel(model: CatalogModel): ImageModel {
-  return {
-    id: model.id,
-    name: model.name,
-    modelVersions: [{ id: model.id, name: model.providerName }],
-  }
-}
-
 /**
  * `/api/ai/*`: providers, the model catalog, scripts and scenes (spec §7; issue 4 item 3;
  * issue 22 item 1).
@@ -204,12 +192,8 @@ export const imageRoutes = new Hono<AppEnv>()
       requireAuth(c)
       const { limit } = c.req.valid('query')
       const { ai, env, catalog } = c.var.deps
-      const listed = catalog.list('image')
       // The active provider's models first: the image generator picks the first.
-      const own = listed.filter((m) => m.provider === ai.image.info.id)
-      const items = [...own, ...listed.filter((m) => m.provider !== ai.image.info.id)].map(
-        asImageModel,
-      )
+      const items = catalogImageModels({ ai, catalog })
       if (!LIVE_IMAGE_PROVIDERS.has(ai.image.info.id)) {
         return c.json({ items: items.slice(0, limit) })
       }

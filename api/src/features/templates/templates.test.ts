@@ -439,6 +439,18 @@ describe.each(testDatabaseKinds())('templates on $name', (kind) => {
       })
       expect(quote.status).toBe(200)
       expect(await quote.json()).toMatchObject({ nodes: [], credits: 0 })
+      // Each image generator holds the model the canvas offers first, so an open canvas has
+      // nothing to fill in that would make it Stale.
+      const models = await t.request('GET', '/api/csas/models?limit=1', { cookie: owner.cookie })
+      const [first] = (await models.json()).items
+      const generators = graph.nodes.filter((n) => n.type === 'image-generator')
+      expect(generators).toHaveLength(3)
+      for (const generator of generators) {
+        expect(generator.data).toMatchObject({
+          modelId: String(first.id),
+          modelVersionId: String(first.modelVersions[0].id),
+        })
+      }
     },
     CHAIN_DONE_MS,
   )

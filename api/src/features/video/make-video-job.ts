@@ -57,6 +57,7 @@ import {
   requireVideoModel,
   writeClip,
 } from '../generation/clip-job.ts'
+import { firstImageModelSelection } from '../generation/image-models.ts'
 import { scriptJobInput } from '../generation/script-job.ts'
 import type { JobInfo, JobKind } from '../jobs/job-kind.ts'
 import { RENDER_STAGES, type RenderDeps, renderScenes } from './render-scenes.ts'
@@ -273,16 +274,17 @@ async function produceMadeVideo(
 
   // 3. One image per scene: scene -> image generator -> image, on the scene's row; with a
   // given picture, that picture in every scene's image node, nothing generated.
-  const models = sceneImageUrl
-    ? [{ modelVersions: [{ id: 'given-picture' }] }]
-    : await deps.ai.image.listModels(1, signal)
-  const modelVersionId = models[0]?.modelVersions[0]?.id
+  const models = sceneImageUrl ? null : await deps.ai.image.listModels(1, signal)
+  const modelVersionId = models ? models[0]?.modelVersions[0]?.id : 'given-picture'
   if (modelVersionId === undefined) {
     throw new ProviderError(
       'malformed',
       'The image service offers no model to draw the scenes with.',
     )
   }
+  // The model the canvas shows first, stored on each generator: else the canvas fills it in
+  // when the generator shows, which changes its inputs and makes it Stale (issue 42 item 4).
+  const shownModel = models ? firstImageModelSelection(deps, models) : null
   // Drawn at the render's own frame size (1920×1080, 1080×1920, 1080×1080: within the spec's
   // 64..2048 in steps of 8), so the video never scales a scene's image up (issue 20 item 4).
   const size = VIDEO_PRESETS[preset]
@@ -307,7 +309,7 @@ async function produceMadeVideo(
             ...node.data,
             ...storedNodeData('image-generator', {
               ...size,
-              modelVersionId: String(modelVersionId),
+              ...(shownModel ?? { modelVersionId: String(modelVersionId) }),
             }),
           }
           return { nodes: [node], connections: [{ source: sceneId, target: generatorId }] }
