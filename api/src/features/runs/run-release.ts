@@ -9,7 +9,7 @@ import type { JobOutcomes } from '../jobs/job-outcomes.ts'
 import type { QueuedTask } from '../jobs/queued-task.ts'
 import { captureSubmission } from '../jobs/submission-capture.ts'
 import { inputJobsOf, jobsWaitingFor, releaseWaitingJob } from '../jobs/waiting-jobs.ts'
-import { runNode } from '../mcp/run-node.ts'
+import { runNode } from './run-node.ts'
 
 /**
  * The release of a run's waiting jobs (issue 42 item 4, decision 034), durable and for every

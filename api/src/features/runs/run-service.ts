@@ -22,7 +22,7 @@ import { requireProjectRole } from '../access/project-access.ts'
 import { OPEN_JOB_STATUSES } from '../jobs/job-store.ts'
 import { type CapturedSubmission, captureSubmission } from '../jobs/submission-capture.ts'
 import { newJobId, recordRunJobs } from '../jobs/waiting-jobs.ts'
-import { runNode, type RunNodeDeps } from '../mcp/run-node.ts'
+import { runNode, type RunNodeDeps } from './run-node.ts'
 
 /**
  * Run only what is stale (issue 42 item 4, decision 034): plan a project's run with shared's

@@ -2,7 +2,7 @@ import { addGraphNodes, deleteGraphNodes } from '../../projects/graph-edit-servi
 import { submitMakeVideo } from '../../video/video-service.ts'
 import { jobAnswer } from '../job-answer.ts'
 import { defineTool } from '../mcp-tool.ts'
-import { RUNNABLE_NODE_TYPES, runNode } from '../run-node.ts'
+import { RUNNABLE_NODE_TYPES, runNode } from '../../runs/run-node.ts'
 
 /** The generation tools (issue 41 item 2): jobs charged and run as the canvas's buttons run them. */
 
