@@ -61,7 +61,10 @@ export function quoteBatch(
   const animate = settings.animateModelId
     ? requireVideoModel(deps.catalog, settings.animateModelId).model
     : null
-  const creditsPerRow = makeVideoCost(deps.env.costs, settings.sceneCount, animate)
+  // As `submitMakeVideo` prices each row's job: a template's own picture draws no images.
+  const creditsPerRow = makeVideoCost(deps.env.costs, settings.sceneCount, animate, {
+    sceneImage: settings.sceneImage !== undefined,
+  })
   const concurrency = deps.env.BATCH_USER_CONCURRENCY
   return {
     credits: creditsPerRow * rowCount,

@@ -12,6 +12,7 @@ import {
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { AppDeps } from '../../app-env.ts'
 import { AppError } from '../../lib/app-error.ts'
+import { getBalance } from '../credits/credit-ledger.ts'
 import { cancelJob } from '../jobs/job-service.ts'
 import { getTemplate } from '../templates/template-service.ts'
 import { newPollToken } from './batch-driver.ts'
@@ -51,16 +52,6 @@ async function lockOwnBatch(
   const batch = await lockBatch(trx, batchId)
   if (!batch || batch.user_id !== userId) throw batchNotFound()
   return batch
-}
-
-/** `userId`'s credits: plan plus purchased. */
-async function balanceOf(db: Kysely<DB>, userId: number): Promise<number> {
-  const user = await db
-    .selectFrom('users')
-    .select(['plan_credits', 'purchased_credits'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow()
-  return user.plan_credits + user.purchased_credits
 }
 
 /**
@@ -280,7 +271,7 @@ export async function startBatch(
   await deps.db.transaction().execute(async (trx) => {
     const batch = await lockOwnBatch(trx, { userId, batchId })
     if (batch.status !== 'quoted') throw new AppError('BAD_REQUEST', BATCH_MESSAGES.notQuoted)
-    const balance = await balanceOf(trx, userId)
+    const balance = (await getBalance(trx, userId)).total
     if (balance < batch.quote_credits) {
       throw new AppError(
         'INSUFFICIENT_CREDITS',
@@ -382,7 +373,7 @@ export async function retryBatch(
       .execute()
     if (failed.length === 0) throw new AppError('BAD_REQUEST', BATCH_MESSAGES.nothingToRetry)
     const needed = failed.length * batch.quote_credits_per_row
-    const balance = await balanceOf(trx, userId)
+    const balance = (await getBalance(trx, userId)).total
     if (balance < needed) {
       throw new AppError('INSUFFICIENT_CREDITS', BATCH_MESSAGES.notEnoughCredits(needed, balance))
     }
